@@ -1,0 +1,39 @@
+/** Timeouts, delays, limits and storage keys, with their units. SPEC §9 delays live here. */
+
+/** Redirect to /verify-email after registration (ms). */
+export const REGISTER_REDIRECT_MS = 1500;
+/** Redirect to /login after resending the verification mail (ms). */
+export const RESEND_REDIRECT_MS = 2000;
+/** Redirect to /login after a password reset (ms). */
+export const RESET_REDIRECT_MS = 2500;
+/** Redirect to /register after deleting the account (ms). */
+export const DELETE_ACCOUNT_REDIRECT_MS = 150;
+/** The home page's loading state (ms). */
+export const HOME_LOADING_MS = 100;
+/** Debounce of the phone input's country search (ms). */
+export const COUNTRY_SEARCH_DEBOUNCE_MS = 250;
+/** Toasts kept at most. */
+export const MAX_TOASTS = 20;
+
+/** localStorage key of the chosen language. */
+export const LANG_STORAGE_KEY = 'lang';
+export const LANGUAGES = ['pt', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'pt';
+export const FALLBACK_LANGUAGE: Language = 'en';
+
+/** Trial length (days), card required; renews into paid premium unless cancelled. */
+export const TRIAL_DAYS = 3;
+export const PLAN_PRICES_EUR = { basic: 3, premium: 5 } as const;
+/** Price of each SMS sent (EUR). */
+export const SMS_PRICE_EUR = 0.08;
+
+/** Alert countdown choices (s) and the default. */
+export const COUNTDOWN_CHOICES = [0, 3, 5, 10] as const;
+export const DEFAULT_COUNTDOWN_SECONDS = 5;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const CONTACT_NAME_MIN = 2;
+export const CONTACT_NAME_MAX = 50;
+export const PHONE_MIN_DIGITS = 9;
+export const PHONE_MAX_DIGITS = 15;

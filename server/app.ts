@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/index.js';
+import outboxRoutes from './features/dev/outbox-routes.js';
+import healthRoutes from './features/health/routes.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { redactUrl } from './lib/redact.js';
+import authPlugin from './plugins/auth.js';
+import databasePlugin from './plugins/database.js';
+import errorsPlugin from './plugins/errors.js';
+import securityPlugin from './plugins/security.js';
+import staticPlugin from './plugins/static.js';
+import { createOutboxMail } from './providers/mail/outbox.js';
+import type { MailPort } from './providers/mail/port.js';
+import { createSmtpMail } from './providers/mail/smtp.js';
+import { DevOutbox } from './providers/outbox.js';
+import { createOutboxSms } from './providers/sms/outbox.js';
+import type { SmsPort } from './providers/sms/port.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    clock: Clock;
+    appVersion: string;
+    outbox: DevOutbox;
+    mail: MailPort;
+    sms: SmsPort;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  jwtSecret: string;
+  /** An open database; when omitted one is opened from the config and closed with the app. */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  mail?: MailPort;
+  sms?: SmsPort;
+  logger?: FastifyServerOptions['logger'];
+  /** Where the built web app lives (default `dist/`). */
+  distDir?: string;
+}
+
+/** Log options: no bodies, no headers, URLs with their secrets masked. */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    serializers: {
+      req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
+      res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
+    },
+  };
+}
+
+/** Builds the whole server: plugins first, then the routes of each feature. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 64 * 1024,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  const clock = options.clock ?? systemClock;
+  const outbox = new DevOutbox();
+  const now = () => clock.now();
+
+  app.decorate('config', config);
+  app.decorate('clock', clock);
+  app.decorate('appVersion', version);
+  app.decorate('outbox', outbox);
+  app.decorate(
+    'mail',
+    options.mail ??
+      (config.SMTP_URL ? createSmtpMail(config.SMTP_URL, config.MAIL_FROM) : createOutboxMail(outbox, now)),
+  );
+  app.decorate('sms', options.sms ?? createOutboxSms(outbox, now));
+  app.addHook('onClose', async () => {
+    await app.mail.close?.();
+    await app.sms.close?.();
+  });
+  // Named so other plugins can declare they need the clock.
+  await app.register(fp(async () => {}, { name: 'clock' }));
+
+  const database = options.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, { config });
+  await app.register(authPlugin, { secret: options.jwtSecret });
+
+  await app.register(healthRoutes);
+  if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
+
+  await app.register(staticPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
+  return app;
+}

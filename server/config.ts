@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''], { message: 'must be 1 or 0 (true or false)' })
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const positiveInt = (name: string) =>
+  z.coerce
+    .number({ message: `must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(1, 'must be at least 1');
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
+
+/** Every setting, read from the environment once at start. README.md and .env.example list them. */
+const schema = z.object({
+  PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be a port number (0-65535)')
+    .max(65535, 'must be a port number (0-65535)')
+    .default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  APP_URL: url(['http:', 'https:']).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TRUST_PROXY: flag.default(false),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  BASIC_CONTACT_LIMIT: positiveInt('BASIC_CONTACT_LIMIT').default(3),
+  PREMIUM_CONTACT_LIMIT: positiveInt('PREMIUM_CONTACT_LIMIT').default(10),
+  TRIAL_DAYS: positiveInt('TRIAL_DAYS').default(3),
+  LONG_PHONE_NUMBERS: flag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().min(3).default('Alerta <no-reply@alerta.local>'),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().min(1).optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_PRICE_BASIC: z.string().min(1).optional(),
+  STRIPE_PRICE_PREMIUM: z.string().min(1).optional(),
+  STRIPE_PRICE_SMS: z.string().min(1).optional(),
+  STRIPE_SMS_METER: z.string().min(1).optional(),
+  DEV_OUTBOX_PUBLIC: flag.default(false),
+  /** Lifts rate limits; only for `npm run bench` and load tests. */
+  BENCH_NO_RATE_LIMIT: flag.default(false),
+});
+
+export type Env = z.infer<typeof schema>;
+export interface Config extends Omit<Env, 'APP_URL' | 'JWT_SECRET'> {
+  APP_URL: string;
+  JWT_SECRET?: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; throws a ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as in most .env files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const value = env[name];
+      const shown = value && !/SECRET|TOKEN|KEY|PASSWORD|URL/.test(name) ? ` (got "${value}")` : '';
+      return `${name} ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const config = parsed.data;
+  if (
+    (config.TWILIO_ACCOUNT_SID || config.TWILIO_AUTH_TOKEN) &&
+    !(config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN)
+  ) {
+    throw new ConfigError('Invalid configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together');
+  }
+  if (config.TWILIO_ACCOUNT_SID && !config.TWILIO_FROM && !config.TWILIO_MESSAGING_SERVICE_SID) {
+    throw new ConfigError('Invalid configuration: TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID is required with Twilio');
+  }
+  if (config.STRIPE_SECRET_KEY) {
+    for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_BASIC', 'STRIPE_PRICE_PREMIUM'] as const) {
+      if (!config[name]) throw new ConfigError(`Invalid configuration: ${name} is required with STRIPE_SECRET_KEY`);
+    }
+  }
+  return {
+    ...config,
+    APP_URL: (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+  };
+}
+
+/**
+ * The JWT signing secret: JWT_SECRET when set, otherwise a strong random secret
+ * generated on first start and kept in DATA_DIR/jwt-secret.
+ */
+export function resolveJwtSecret(config: Config): string {
+  if (config.JWT_SECRET) return config.JWT_SECRET;
+  const file = path.join(config.DATA_DIR, 'jwt-secret');
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { User } from '../db/schema.js';
+import { notAuthenticated } from '../lib/errors.js';
+
+export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const ISSUER = 'alerta';
+
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+}
+
+export interface RefreshClaims {
+  sub: string;
+  sid: string;
+  jti: string;
+}
+
+/** Signs and checks the HS256 JWTs; `now` comes from the app clock so tests can move time. */
+export interface TokenService {
+  signAccess(userId: string, sessionId: string): Promise<string>;
+  signRefresh(userId: string, sessionId: string, jti: string): Promise<string>;
+  verifyAccess(token: string): Promise<AccessClaims | null>;
+  verifyRefresh(token: string): Promise<RefreshClaims | null>;
+}
+
+export function createTokenService(secret: string, now: () => number): TokenService {
+  const key = new TextEncoder().encode(secret);
+  const sign = (claims: Record<string, string>, subject: string, ttlMs: number) => {
+    const iat = Math.floor(now() / 1000);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(subject)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + Math.floor(ttlMs / 1000))
+      .sign(key);
+  };
+  const verify = async (token: string, type: 'access' | 'refresh') => {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        currentDate: new Date(now()),
+      });
+      if (payload.typ !== type || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
+      throw error;
+    }
+  };
+  return {
+    signAccess: (userId, sessionId) => sign({ typ: 'access', sid: sessionId }, userId, ACCESS_TOKEN_TTL_MS),
+    signRefresh: (userId, sessionId, jti) =>
+      sign({ typ: 'refresh', sid: sessionId, jti }, userId, REFRESH_TOKEN_TTL_MS),
+    async verifyAccess(token) {
+      const payload = await verify(token, 'access');
+      return payload ? { sub: payload.sub as string, sid: payload.sid as string } : null;
+    },
+    async verifyRefresh(token) {
+      const payload = await verify(token, 'refresh');
+      if (!payload || typeof payload.jti !== 'string') return null;
+      return { sub: payload.sub as string, sid: payload.sid as string, jti: payload.jti };
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: TokenService;
+    /** onRequest hook: requires a valid access token for a live session and an existing user. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The authenticated user; set by `app.authenticate`. */
+    user: User;
+    sessionId: string;
+  }
+}
+
+export default fp(
+  async function auth(app: FastifyInstance, options: { secret: string }) {
+    app.decorate(
+      'tokens',
+      createTokenService(options.secret, () => app.clock.now()),
+    );
+    app.decorateRequest('user', null as unknown as User);
+    app.decorateRequest('sessionId', '');
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const header = request.headers.authorization;
+      const match = header?.match(/^Bearer\s+(\S+)$/i);
+      if (!match?.[1]) throw notAuthenticated();
+      const claims = await app.tokens.verifyAccess(match[1]);
+      if (!claims) throw notAuthenticated();
+      // One read checks both: the session is live and the user still exists.
+      const row = await app.db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .where('sessions.id', '=', claims.sid)
+        .where('sessions.user_id', '=', claims.sub)
+        .where('sessions.revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (!row) throw notAuthenticated();
+      request.user = row;
+      request.sessionId = claims.sid;
+    });
+  },
+  { name: 'auth', dependencies: ['database', 'clock'] },
+);

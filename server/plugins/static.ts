@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+const API_PREFIXES = ['/api/', '/dev/'];
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built app from `dist/`: hashed assets cached for a year, everything else
+ * revalidated; `alert.html` for the emergency links, `index.html` for app routes, and
+ * JSON 404s for unknown API paths.
+ */
+export default fp(
+  async function staticFiles(app: FastifyInstance, options: { distDir: string }) {
+    const { distDir } = options;
+    const built = existsSync(path.join(distDir, 'index.html'));
+    if (built) {
+      await app.register(fastifyStatic, {
+        root: distDir,
+        wildcard: false,
+        index: false,
+        cacheControl: false,
+        setHeaders(res, filePath) {
+          const relative = path.relative(distDir, filePath);
+          res.setHeader('cache-control', relative.startsWith('assets') ? IMMUTABLE : 'no-cache');
+          if (relative === 'sw.js') res.setHeader('service-worker-allowed', '/');
+        },
+      });
+      const serveAlert = (_request: FastifyRequest, reply: FastifyReply) =>
+        reply.header('cache-control', 'no-cache').sendFile('alert.html');
+      app.get('/public/:token/', serveAlert);
+      app.get('/test/:token/', serveAlert);
+      // The same pages without the trailing slash, so a hand-typed link still works.
+      app.get('/public/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
+      app.get('/test/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
+    } else {
+      app.log.warn(`no build found in ${distDir}: run "npm run build" to serve the web app`);
+    }
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      const isApi = API_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+      const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+      const looksLikeFile = /\.[a-z0-9]+$/i.test(pathname);
+      if (built && wantsPage && !isApi && !looksLikeFile) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.code(404).send({ detail: 'Not found.', code: 'not_found' });
+    });
+  },
+  { name: 'static' },
+);

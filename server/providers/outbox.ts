@@ -1,0 +1,40 @@
+/** A captured e-mail, as `/dev/outbox.json` shows it. */
+export interface CapturedEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sent_at: string;
+}
+
+/** A captured SMS, as `/dev/outbox.json` shows it. */
+export interface CapturedSms {
+  id: string;
+  to: string;
+  body: string;
+  status: 'sent' | 'delivered' | 'failed';
+  sent_at: string;
+}
+
+const LIMIT = 1000;
+
+/** What the embedded mail and SMS adapters captured, newest first, kept in memory. */
+export class DevOutbox {
+  readonly emails: CapturedEmail[] = [];
+  readonly sms: CapturedSms[] = [];
+
+  addEmail(email: CapturedEmail): void {
+    this.emails.unshift(email);
+    this.emails.length = Math.min(this.emails.length, LIMIT);
+  }
+
+  addSms(sms: CapturedSms): void {
+    this.sms.unshift(sms);
+    this.sms.length = Math.min(this.sms.length, LIMIT);
+  }
+
+  clear(): void {
+    this.emails.length = 0;
+    this.sms.length = 0;
+  }
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { DevOutbox } from '../outbox.js';
+import type { ProviderStatus, SmsPort } from './port.js';
+
+export interface OutboxSms extends SmsPort {
+  /** Makes the next `count` sends fail with `reason` (tests). */
+  failNext(count: number, reason?: string): void;
+}
+
+/**
+ * The embedded default: captures every SMS in the dev outbox, reports it sent at
+ * once and delivered a moment later, like a provider's receipts.
+ */
+export function createOutboxSms(outbox: DevOutbox, now: () => number, deliveryDelayMs = 300): OutboxSms {
+  let listener: ((id: string, status: ProviderStatus, reason?: string) => void) | undefined;
+  let failures = 0;
+  let failureReason = 'simulated provider failure';
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    name: 'outbox',
+    async send(message) {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error(failureReason);
+      }
+      const id = `SM${randomUUID().replaceAll('-', '')}`;
+      const captured = {
+        id,
+        to: message.to,
+        body: message.body,
+        status: 'sent' as const,
+        sent_at: new Date(now()).toISOString(),
+      };
+      outbox.addSms(captured);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        const stored = outbox.sms.find((sms) => sms.id === id);
+        if (stored) stored.status = 'delivered';
+        listener?.(id, 'delivered');
+      }, deliveryDelayMs);
+      timer.unref();
+      timers.add(timer);
+      return { providerMessageId: id };
+    },
+    onStatus(fn) {
+      listener = fn;
+    },
+    failNext(count, reason = 'simulated provider failure') {
+      failures = count;
+      failureReason = reason;
+    },
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

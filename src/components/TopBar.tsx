@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { LANGUAGES, type Language } from '../../common/constants';
+import { setLanguage } from '../i18n';
+
+const FLAGS: Record<Language, string> = { pt: '🇵🇹', en: '🇬🇧' };
+
+/** Links to the main pages and the pt/en flag buttons. */
+export function TopBar() {
+  const { t, i18n } = useTranslation();
+  const links = [
+    ['/', t('nav.home')],
+    ['/setup', t('nav.setup')],
+    ['/pricing', t('nav.pricing')],
+    ['/legal', t('nav.terms')],
+    ['/privacy', t('nav.privacy')],
+  ] as const;
+  return (
+    <header className="topbar">
+      <nav aria-label={t('nav.main')}>
+        {links.map(([to, label]) => (
+          <NavLink key={to} to={to} end={to === '/'}>
+            {label}
+          </NavLink>
+        ))}
+      </nav>
+      <fieldset className="flags">
+        <legend className="visually-hidden">{t('nav.language')}</legend>
+        {LANGUAGES.map((language) => (
+          <button
+            key={language}
+            type="button"
+            className="flag"
+            aria-pressed={i18n.language === language}
+            aria-label={t(`nav.${language}`)}
+            title={t(`nav.${language}`)}
+            onClick={() => void setLanguage(language)}
+          >
+            <span aria-hidden="true">{FLAGS[language]}</span>
+          </button>
+        ))}
+      </fieldset>
+    </header>
+  );
+}

@@ -1,0 +1,45 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import {
+  DEFAULT_LANGUAGE,
+  FALLBACK_LANGUAGE,
+  LANG_STORAGE_KEY,
+  LANGUAGES,
+  type Language,
+} from '../../common/constants';
+import en from './locales/en';
+import pt from './locales/pt';
+
+/** The saved language, or Portuguese. */
+export function storedLanguage(): Language {
+  try {
+    const saved = localStorage.getItem(LANG_STORAGE_KEY);
+    return (LANGUAGES as readonly string[]).includes(saved ?? '') ? (saved as Language) : DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+/** Switches language, saves it, and keeps `<html lang>` in step. */
+export async function setLanguage(language: Language): Promise<void> {
+  try {
+    localStorage.setItem(LANG_STORAGE_KEY, language);
+  } catch {
+    // Private mode: the choice lasts for this page only.
+  }
+  await i18n.changeLanguage(language);
+}
+
+i18n.on('languageChanged', (language) => {
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+});
+
+void i18n.use(initReactI18next).init({
+  resources: { pt: { translation: pt }, en: { translation: en } },
+  lng: storedLanguage(),
+  fallbackLng: FALLBACK_LANGUAGE,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+export default i18n;

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { hash } from '@node-rs/argon2';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app.js';
+import { type Config, loadConfig } from '../../server/config.js';
+import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
+import type { User } from '../../server/db/schema.js';
+import { ManualClock } from '../../server/lib/clock.js';
+import { newId } from '../../server/lib/ids.js';
+import type { OutboxSms } from '../../server/providers/sms/outbox.js';
+
+/** Which database this run uses: `TEST_DB=postgres` (with TEST_DATABASE_URL) or SQLite. */
+export const dbKind: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export const dbLabel = dbKind === 'postgres' ? 'PostgreSQL' : 'SQLite';
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: ManualClock;
+  config: Config;
+  dataDir: string;
+  database: DatabaseHandle;
+  /** The embedded SMS adapter, with failNext() for fault tests. */
+  sms: OutboxSms;
+  close(): Promise<void>;
+}
+
+/** A fresh, empty database: a temporary SQLite file, or a new PostgreSQL schema dropped on close. */
+export async function freshDatabase(dataDir: string): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  if (dbKind === 'sqlite') {
+    const handle = openDatabase({ dataDir });
+    return { handle, drop: async () => {} };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, pgPoolSize: 5 });
+  return {
+    handle,
+    async drop() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Builds the whole app on a fresh database with a manual clock; `env` overrides
+ * settings, `setup` may add test-only routes before the app is ready.
+ */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  setup?: (app: FastifyInstance) => void | Promise<void>,
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://alerta.test', ...env });
+  const clock = new ManualClock(Date.now());
+  const { handle, drop } = await freshDatabase(dataDir);
+  const app = await buildApp({
+    config,
+    jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
+    database: handle,
+    clock,
+    logger: false,
+    distDir: path.join(dataDir, 'no-dist'),
+  });
+  await setup?.(app);
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    dataDir,
+    database: handle,
+    sms: app.sms as OutboxSms,
+    async close() {
+      await app.close();
+      await handle.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const TEST_PASSWORD = 'Sturdy-Pass-42';
+let passwordHash: Promise<string> | undefined;
+
+export interface TestUser {
+  user: User;
+  access: string;
+  sessionId: string;
+  /** `{authorization: 'Bearer …'}` for app.inject. */
+  headers: { authorization: string };
+}
+
+/** Inserts a verified user (password TEST_PASSWORD) with a live session and returns its access token. */
+export async function createUser(
+  app: FastifyInstance,
+  fields: Partial<Pick<User, 'username' | 'email' | 'email_verified' | 'language'>> = {},
+): Promise<TestUser> {
+  passwordHash ??= hash(TEST_PASSWORD);
+  const now = app.clock.now();
+  const username = fields.username ?? `user${randomBytes(4).toString('hex')}`;
+  const user: User = {
+    id: newId(),
+    username,
+    email: fields.email === undefined ? `${username}@example.com` : fields.email,
+    password_hash: await passwordHash,
+    email_verified: fields.email_verified ?? 1,
+    language: fields.language ?? 'pt',
+    alert_countdown_seconds: 5,
+    token: null,
+    trial_used_at: null,
+    password_changed_at: now,
+    created_at: now,
+  };
+  await app.db.insertInto('users').values(user).execute();
+  const sessionId = newId();
+  await app.db
+    .insertInto('sessions')
+    .values({ id: sessionId, user_id: user.id, created_at: now, revoked_at: null })
+    .execute();
+  const access = await app.tokens.signAccess(user.id, sessionId);
+  return { user, access, sessionId, headers: { authorization: `Bearer ${access}` } };
+}

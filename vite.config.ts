@@ -1,0 +1,37 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const apiPort = Number(process.env.API_PORT ?? 8081);
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      // The app's manifest lives in public/; the emergency page gets one per token from the server.
+      manifest: false,
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
+        globIgnores: ['**/*.map', 'sw.js', 'workbox-*.js'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  build: {
+    sourcemap: false,
+    rollupOptions: {
+      input: { main: 'index.html', alert: 'alert.html' },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': `http://127.0.0.1:${apiPort}`,
+      '/dev': `http://127.0.0.1:${apiPort}`,
+    },
+  },
+});
