@@ -100,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 
-  await app.register(staticPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
+  await app.register(staticPlugin, {
+    distDir: options.distDir ?? process.env.ALERTA_DIST_DIR ?? path.join(root, 'dist'),
+  });
   return app;
 }

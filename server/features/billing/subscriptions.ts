@@ -1,0 +1,155 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database, PlanName, Subscription, User } from '../../db/schema.js';
+import { newId, randomToken } from '../../lib/ids.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The profile fields `/me` derives from the subscription state (DESIGN.md §3). */
+export interface SubscriptionProfile {
+  has_premium: boolean;
+  is_in_trial: boolean;
+  trial_days_left: number;
+  trial_start: string | null;
+  has_used_trial: boolean;
+  plan: PlanName | null;
+  contact_limit: number;
+  gps_enabled: boolean;
+}
+
+/**
+ * Whether a subscription gives access at `now`. Trialing, active and past-due
+ * subscriptions do (the provider decides when a past-due one ends); one set to cancel
+ * stops at the end of its trial or period. An uncancelled trial that has run out has
+ * renewed into paid premium.
+ */
+export function isActive(subscription: Subscription, now: number): boolean {
+  if (!['trialing', 'active', 'past_due'].includes(subscription.status)) return false;
+  const end = subscription.status === 'trialing' ? subscription.trial_end : subscription.current_period_end;
+  return !(subscription.cancel_at_period_end && end !== null && now >= end);
+}
+
+/** True while the subscription is in its trial at `now`. */
+export function isInTrial(subscription: Subscription, now: number): boolean {
+  return (
+    isActive(subscription, now) &&
+    subscription.status === 'trialing' &&
+    subscription.trial_end !== null &&
+    now < subscription.trial_end
+  );
+}
+
+/** The user's subscription that counts: the newest active one, else the newest. */
+export async function currentSubscription(db: Db, userId: string, now: number): Promise<Subscription | undefined> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.find((row) => isActive(row, now)) ?? rows[0];
+}
+
+/** The contact limit of a plan, from the configuration. */
+export function contactLimit(
+  config: Pick<Config, 'BASIC_CONTACT_LIMIT' | 'PREMIUM_CONTACT_LIMIT'>,
+  plan: PlanName | null,
+) {
+  if (plan === 'basic') return config.BASIC_CONTACT_LIMIT;
+  if (plan === 'premium') return config.PREMIUM_CONTACT_LIMIT;
+  return 0;
+}
+
+/** Derives the `/me` profile fields from the user and their subscription at `now`. */
+export function profileOf(
+  user: Pick<User, 'trial_used_at'>,
+  subscription: Subscription | undefined,
+  now: number,
+  config: Pick<Config, 'BASIC_CONTACT_LIMIT' | 'PREMIUM_CONTACT_LIMIT'>,
+): SubscriptionProfile {
+  const active = subscription !== undefined && isActive(subscription, now);
+  const plan = active ? subscription.plan : null;
+  const inTrial = subscription !== undefined && isInTrial(subscription, now);
+  const trialStart = user.trial_used_at ?? subscription?.trial_start ?? null;
+  return {
+    has_premium: active,
+    is_in_trial: inTrial,
+    trial_days_left: inTrial && subscription.trial_end ? Math.ceil((subscription.trial_end - now) / DAY_MS) : 0,
+    trial_start: trialStart === null ? null : new Date(trialStart).toISOString(),
+    has_used_trial: user.trial_used_at !== null,
+    plan,
+    contact_limit: contactLimit(config, plan),
+    gps_enabled: plan === 'premium',
+  };
+}
+
+/** Loads the subscription and derives the profile in one call. */
+export async function subscriptionProfile(
+  db: Db,
+  user: Pick<User, 'id' | 'trial_used_at'>,
+  now: number,
+  config: Pick<Config, 'BASIC_CONTACT_LIMIT' | 'PREMIUM_CONTACT_LIMIT'>,
+): Promise<SubscriptionProfile> {
+  return profileOf(user, await currentSubscription(db, user.id, now), now, config);
+}
+
+/** Gives the user a personal alert token (≥128 random bits, URL-safe) unless they have one. */
+export async function issueTokenIfMissing(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ token: randomToken(24) })
+    .where('id', '=', userId)
+    .where('token', 'is', null)
+    .execute();
+}
+
+export interface ActivateOptions {
+  userId: string;
+  plan: PlanName;
+  now: number;
+  /** Trial length in days; the subscription starts trialing and the user's trial is used up. */
+  trialDays?: number;
+  provider?: string;
+  providerCustomerId?: string | null;
+  providerSubscriptionId?: string | null;
+  /** Length of a paid period (ms), default 30 days. */
+  periodMs?: number;
+}
+
+/**
+ * Records an active subscription (trialing when `trialDays` is given), marks the trial
+ * used, and issues the personal token: what a successful checkout does, on any provider.
+ */
+export async function activateSubscription(db: Kysely<Database>, options: ActivateOptions): Promise<Subscription> {
+  const { userId, plan, now } = options;
+  const trialEnd = options.trialDays ? now + options.trialDays * DAY_MS : null;
+  const row: Subscription = {
+    id: newId(),
+    user_id: userId,
+    provider: options.provider ?? 'simulated',
+    provider_customer_id: options.providerCustomerId ?? null,
+    provider_subscription_id: options.providerSubscriptionId ?? null,
+    plan,
+    status: trialEnd ? 'trialing' : 'active',
+    trial_start: trialEnd ? now : null,
+    trial_end: trialEnd,
+    current_period_end: trialEnd ?? now + (options.periodMs ?? 30 * DAY_MS),
+    cancel_at_period_end: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('subscriptions').values(row).execute();
+    if (trialEnd) {
+      await trx
+        .updateTable('users')
+        .set({ trial_used_at: now })
+        .where('id', '=', userId)
+        .where('trial_used_at', 'is', null)
+        .execute();
+    }
+    await issueTokenIfMissing(trx, userId);
+  });
+  return row;
+}
