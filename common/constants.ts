@@ -37,3 +37,9 @@ export const CONTACT_NAME_MIN = 2;
 export const CONTACT_NAME_MAX = 50;
 export const PHONE_MIN_DIGITS = 9;
 export const PHONE_MAX_DIGITS = 15;
+
+/** localStorage keys of the session's access and refresh tokens. */
+export const ACCESS_TOKEN_KEY = 'alerta.access';
+export const REFRESH_TOKEN_KEY = 'alerta.refresh';
+/** How long a toast stays on screen (ms). */
+export const TOAST_MS = 5000;
