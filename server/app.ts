@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/index.js';
 import outboxRoutes from './features/dev/outbox-routes.js';
+import emergencyPageRoutes from './features/emergency-page/routes.js';
 import healthRoutes from './features/health/routes.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { redactUrl } from './lib/redact.js';
@@ -98,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { secret: options.jwtSecret });
 
   await app.register(healthRoutes);
+  await app.register(emergencyPageRoutes);
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {
