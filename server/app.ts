@@ -5,6 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/index.js';
+import contactRoutes from './features/contacts/routes.js';
+import tokenRoutes from './features/contacts/token-routes.js';
 import outboxRoutes from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
 import healthRoutes from './features/health/routes.js';
@@ -100,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(emergencyPageRoutes);
+  await app.register(contactRoutes);
+  await app.register(tokenRoutes);
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {
