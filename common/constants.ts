@@ -43,3 +43,15 @@ export const ACCESS_TOKEN_KEY = 'alerta.access';
 export const REFRESH_TOKEN_KEY = 'alerta.refresh';
 /** How long a toast stays on screen (ms). */
 export const TOAST_MS = 5000;
+
+/** Emergency page: the longest wait for a first GPS fix once the countdown ends (ms). */
+export const FIRST_FIX_WAIT_MS = 3000;
+/** Emergency page: how often delivery statuses are polled after sending (ms), and for how long (ms). */
+export const STATUS_POLL_MS = 2000;
+export const STATUS_POLL_FOR_MS = 10 * 60_000;
+/** Emergency page: how often a queued alert is retried while the browser reports a network (ms). */
+export const QUEUED_RETRY_MS = 15_000;
+/** A queued alert older than this is dropped rather than sent late (ms); the service worker keeps it as long. */
+export const PENDING_ALERT_MAX_AGE_MS = 24 * 60 * 60_000;
+/** Reopening the emergency page this soon after a sent alert shows that alert instead of a new countdown (ms). */
+export const RECENT_ALERT_MS = 10 * 60_000;
