@@ -58,7 +58,7 @@ export interface ContactsTable {
 }
 
 export type PlanName = 'basic' | 'premium';
-export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'incomplete';
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'incomplete' | 'unpaid' | 'paused';
 
 export interface SubscriptionsTable {
   id: string;
@@ -74,6 +74,8 @@ export interface SubscriptionsTable {
   cancel_at_period_end: number;
   created_at: number;
   updated_at: number;
+  /** When the provider created the last event applied to this row (epoch ms): older events are ignored. */
+  provider_event_at: number | null;
 }
 
 export interface CheckoutSessionsTable {

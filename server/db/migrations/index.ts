@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026112201-initial.js';
+import * as billingSync from './2026112202-billing-sync.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
   '2026112201-initial': initial,
+  '2026112202-billing-sync': billingSync,
 };

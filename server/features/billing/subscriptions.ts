@@ -4,7 +4,10 @@ import type { Database, PlanName, Subscription, User } from '../../db/schema.js'
 import { newId, randomToken } from '../../lib/ids.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-type Db = Kysely<Database> | Transaction<Database>;
+/** Length of a paid billing period. */
+export const PERIOD_MS = 30 * DAY_MS;
+/** The database or a transaction in it. */
+export type Db = Kysely<Database> | Transaction<Database>;
 
 /** The profile fields `/me` derives from the subscription state (DESIGN.md §3). */
 export interface SubscriptionProfile {
@@ -134,22 +137,31 @@ export async function activateSubscription(db: Kysely<Database>, options: Activa
     status: trialEnd ? 'trialing' : 'active',
     trial_start: trialEnd ? now : null,
     trial_end: trialEnd,
-    current_period_end: trialEnd ?? now + (options.periodMs ?? 30 * DAY_MS),
+    current_period_end: trialEnd ?? now + (options.periodMs ?? PERIOD_MS),
     cancel_at_period_end: 0,
     created_at: now,
     updated_at: now,
+    provider_event_at: null,
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('subscriptions').values(row).execute();
-    if (trialEnd) {
-      await trx
-        .updateTable('users')
-        .set({ trial_used_at: now })
-        .where('id', '=', userId)
-        .where('trial_used_at', 'is', null)
-        .execute();
-    }
-    await issueTokenIfMissing(trx, userId);
+    await markActivated(trx, userId, row.trial_start);
   });
   return row;
+}
+
+/**
+ * What any activation does once a subscription is live: the trial counts as used when
+ * one started (never a second one), and the personal token is issued.
+ */
+export async function markActivated(db: Db, userId: string, trialStart: number | null): Promise<void> {
+  if (trialStart !== null) {
+    await db
+      .updateTable('users')
+      .set({ trial_used_at: trialStart })
+      .where('id', '=', userId)
+      .where('trial_used_at', 'is', null)
+      .execute();
+  }
+  await issueTokenIfMissing(db, userId);
 }
