@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertMessage, mapsUrl, smsSegments, transliterate } from './sms-text.js';
+import { alertMessage, isTestContact, mapsUrl, smsSegments, transliterate } from './sms-text.js';
 
 const fix = { latitude: 38.7222524, longitude: -9.1393366, accuracy: 14.6, captured_at: '2026-03-01T14:03:27Z' };
 
@@ -67,6 +67,11 @@ describe('alert SMS text', () => {
       liveUrl: 'https://alerta.example/a/abc',
     });
     expect(text).toBe('EMERGENCY: ana needs help now. Follow: https://alerta.example/a/abc');
+  });
+
+  it('recognises test contacts by the first word of their name', () => {
+    expect(['TEST Ana', 'test ana', 'Teste Rui', '  TEST'].map(isTestContact)).toEqual([true, true, true, true]);
+    expect(['Ana TEST', 'Tester', 'Testemunha', ''].map(isTestContact)).toEqual([false, false, false, false]);
   });
 
   it('rounds the maps link to 5 decimals', () => {

@@ -56,6 +56,12 @@ const TEXTS = {
   },
 } as const;
 
+/** Whether a contact receives test SMS: the first word of its name is TEST (or TESTE), any case. */
+export function isTestContact(name: string): boolean {
+  const first = name.trim().split(/\s+/)[0]?.toUpperCase();
+  return first === 'TEST' || first === 'TESTE';
+}
+
 /** The maps link for a position, 5 decimals (about a metre). */
 export function mapsUrl(latitude: number, longitude: number): string {
   return `https://maps.google.com/?q=${latitude.toFixed(5)},${longitude.toFixed(5)}`;
