@@ -18,6 +18,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** A human description without secrets, for the start-up log. */
   description: string;
+  /** The PostgreSQL schema in use when not the default one. */
+  pgSchema?: string;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       db,
       dialect: 'postgres',
       description: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`,
+      ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
       close: () => db.destroy(),
     };
   }
@@ -69,9 +72,17 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Runs every pending migration; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+/**
+ * Runs every pending migration; throws with the failing migration's error. `pgSchema`
+ * pins the bookkeeping tables to that schema: otherwise Kysely finds another schema's
+ * `kysely_migration` table in the same database and skips creating its own.
+ */
+export async function migrateToLatest(db: Kysely<Database>, pgSchema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

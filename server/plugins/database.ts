@@ -14,7 +14,7 @@ declare module 'fastify' {
 /** Exposes the database, runs the migrations before the app is ready, and closes it last. */
 export default fp(
   async function database(app: FastifyInstance, options: { handle: DatabaseHandle; closeOnExit: boolean }) {
-    await migrateToLatest(options.handle.db);
+    await migrateToLatest(options.handle.db, options.handle.pgSchema);
     app.decorate('db', options.handle.db);
     app.decorate('dialect', options.handle.dialect);
     if (options.closeOnExit) app.addHook('onClose', () => options.handle.close());
