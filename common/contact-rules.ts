@@ -79,7 +79,11 @@ const phoneFailure = (error: PhoneError, max: number): PhoneResult => {
  */
 export function normalisePhone(input: string | null | undefined, options: PhoneOptions = {}): PhoneResult {
   const max = options.longNumbers ? PHONE_MAX_DIGITS_LONG : PHONE_MAX_DIGITS;
-  let text = (input ?? '').replace(/\p{Cf}/gu, '').trim();
+  // Invisible format characters go; any kind of space or line break becomes a plain space for the parser.
+  let text = (input ?? '')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
   if (text === '') return phoneFailure('required', max);
   if (text.startsWith('00')) text = `+${text.slice(2)}`;
   else if (!text.startsWith('+')) text = `+${text}`;
