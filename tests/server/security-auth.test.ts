@@ -1,0 +1,190 @@
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activateSubscription } from '../../server/features/billing/subscriptions.js';
+import { ACCESS_TOKEN_TTL_MS } from '../../server/plugins/auth.js';
+import { buildTestApp, createUser, dbLabel, type TestApp, type TestUser } from './helper.js';
+
+const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+const PROTECTED = '/api/emergency/contacts/';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A token signed like the server's, with claims and key of the test's choosing. */
+async function craft(
+  claims: Record<string, unknown>,
+  options: { secret?: string; alg?: 'HS256' | 'HS512'; iat?: number; exp?: number } = {},
+): Promise<string> {
+  const iat = options.iat ?? Math.floor(Date.now() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
+    .setIssuedAt(iat)
+    .setExpirationTime(options.exp ?? iat + 900)
+    .sign(new TextEncoder().encode(options.secret ?? SECRET));
+}
+
+describe(`authentication with hostile tokens (${dbLabel})`, () => {
+  let t: TestApp;
+  let alice: TestUser;
+  let claims: Record<string, unknown>;
+  const get = (authorization?: string) =>
+    t.app.inject({ method: 'GET', url: PROTECTED, headers: authorization === undefined ? {} : { authorization } });
+  const expect401 = async (authorization?: string) => {
+    const res = await get(authorization);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      detail: 'Authentication credentials were not provided or are invalid.',
+      code: 'not_authenticated',
+    });
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    alice = await createUser(t.app);
+    claims = { typ: 'access', sid: alice.sessionId, sub: alice.user.id, iss: 'alerta' };
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('accepts the genuine token (so every refusal below is about the token)', async () => {
+    expect((await get(alice.headers.authorization)).statusCode).toBe(200);
+    // The same claims, crafted here with the real secret, are accepted too: the crafting is faithful.
+    const iat = Math.floor(t.clock.now() / 1000);
+    expect((await get(`Bearer ${await craft(claims, { iat })}`)).statusCode).toBe(200);
+  });
+
+  it('refuses a missing, empty or malformed Authorization header', async () => {
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      'Token abc',
+      'Bearer a.b',
+      'Bearer ...',
+    ]) {
+      await expect401(header);
+    }
+    await expect401(`Bearer ${alice.access} extra`);
+    await expect401(`Bearer ${'a'.repeat(8000)}`);
+  });
+
+  it('refuses an expired access token', async () => {
+    t.clock.advance(ACCESS_TOKEN_TTL_MS + 1000);
+    try {
+      await expect401(alice.headers.authorization);
+    } finally {
+      t.clock.advance(-(ACCESS_TOKEN_TTL_MS + 1000));
+    }
+    const iat = Math.floor(t.clock.now() / 1000) - 3600;
+    await expect401(`Bearer ${await craft(claims, { iat, exp: iat + 60 })}`);
+  });
+
+  it('refuses a token signed with another secret', async () => {
+    const iat = Math.floor(t.clock.now() / 1000);
+    await expect401(`Bearer ${await craft(claims, { iat, secret: 'another-secret-that-is-long-enough-for-hs256' })}`);
+    await expect401(`Bearer ${await craft(claims, { iat, secret: ''.padEnd(32, 'x') })}`);
+  });
+
+  it('refuses alg "none" and other algorithms', async () => {
+    const iat = Math.floor(t.clock.now() / 1000);
+    const unsecured = new UnsecuredJWT(claims)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 900)
+      .encode();
+    await expect401(`Bearer ${unsecured}`);
+    // Hand-made variants of "none": with a signature, with upper case, with an empty key id.
+    const body = b64({ ...claims, iat, exp: iat + 900 });
+    for (const alg of ['none', 'None', 'NONE', 'nOnE']) {
+      await expect401(`Bearer ${b64({ alg, typ: 'JWT' })}.${body}.`);
+      await expect401(`Bearer ${b64({ alg, typ: 'JWT' })}.${body}.${alice.access.split('.')[2]}`);
+    }
+    await expect401(`Bearer ${await craft(claims, { iat, alg: 'HS512' })}`);
+  });
+
+  it('refuses a forged token: claims changed after signing, or a signature moved to other claims', async () => {
+    const [header, , signature] = alice.access.split('.');
+    const bob = await createUser(t.app);
+    const iat = Math.floor(t.clock.now() / 1000);
+    const forgedBody = b64({ ...claims, sub: bob.user.id, sid: bob.sessionId, iat, exp: iat + 900 });
+    await expect401(`Bearer ${header}.${forgedBody}.${signature}`);
+    // One flipped character in the signature.
+    const flipped = signature!.startsWith('A') ? `B${signature!.slice(1)}` : `A${signature!.slice(1)}`;
+    await expect401(`Bearer ${header}.${alice.access.split('.')[1]}.${flipped}`);
+  });
+
+  it('refuses genuine signatures over the wrong claims: refresh tokens, other issuers, foreign sessions', async () => {
+    const iat = Math.floor(t.clock.now() / 1000);
+    // A refresh token is not an access token.
+    const refresh = await t.app.tokens.signRefresh(alice.user.id, alice.sessionId, 'jti-1');
+    await expect401(`Bearer ${refresh}`);
+    await expect401(`Bearer ${await craft({ ...claims, typ: undefined }, { iat })}`);
+    await expect401(`Bearer ${await craft({ ...claims, iss: 'someone-else' }, { iat })}`);
+    await expect401(`Bearer ${await craft({ ...claims, sid: 'no-such-session' }, { iat })}`);
+    // Alice's user id with Bob's live session: the pair must match.
+    const bob = await createUser(t.app);
+    await expect401(`Bearer ${await craft({ ...claims, sid: bob.sessionId }, { iat })}`);
+    await expect401(`Bearer ${await craft({ ...claims, sub: 42 }, { iat })}`);
+  });
+
+  it('refuses the token of a revoked session and of a deleted user', async () => {
+    const carol = await createUser(t.app);
+    expect((await get(carol.headers.authorization)).statusCode).toBe(200);
+    await t.app.db
+      .updateTable('sessions')
+      .set({ revoked_at: t.clock.now() })
+      .where('id', '=', carol.sessionId)
+      .execute();
+    await expect401(carol.headers.authorization);
+
+    const dave = await createUser(t.app);
+    await t.app.db.deleteFrom('sessions').where('user_id', '=', dave.user.id).execute();
+    await t.app.db.deleteFrom('users').where('id', '=', dave.user.id).execute();
+    await expect401(dave.headers.authorization);
+  });
+});
+
+describe(`authorisation between users (${dbLabel})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("answers another user's contact exactly like an unknown one: 404, never 403, and leaves it in place", async () => {
+    const alice = await createUser(t.app);
+    const bob = await createUser(t.app);
+    await activateSubscription(t.app.db, { userId: bob.user.id, plan: 'basic', now: t.clock.now() });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/emergency/contacts/',
+      headers: bob.headers,
+      payload: { name: 'Maria Silva', phone_number: '+351912345678' },
+    });
+    expect(added.statusCode).toBe(201);
+    const bobsContact = added.json().id as string;
+
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/emergency/contacts/${bobsContact}/`,
+      headers: alice.headers,
+    });
+    const unknown = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/emergency/contacts/00000000-0000-4000-8000-000000000000/',
+      headers: alice.headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).toBe(unknown.body);
+    expect(foreign.json()).toEqual({ detail: 'Not found.', code: 'not_found' });
+
+    // Alice's list never shows Bob's contact; Bob still has it.
+    const alicesList = await t.app.inject({ method: 'GET', url: '/api/emergency/contacts/', headers: alice.headers });
+    expect(alicesList.json()).toEqual([]);
+    const bobsList = await t.app.inject({ method: 'GET', url: '/api/emergency/contacts/', headers: bob.headers });
+    expect(bobsList.json().map((c: { id: string }) => c.id)).toEqual([bobsContact]);
+  });
+});
