@@ -1,0 +1,95 @@
+import type { Language } from '../../../common/constants.js';
+import { escapeHtml } from '../../lib/html.js';
+import type { MailMessage } from '../../providers/mail/port.js';
+
+interface Template {
+  subject: string;
+  greeting: (username: string) => string;
+  /** Paragraphs before the link. */
+  intro: string;
+  button: string;
+  /** Paragraphs after the link. */
+  outro: string[];
+}
+
+const FOOTER: Record<Language, string> = {
+  pt: 'O Alerta não substitui os números de emergência 112 ou 911.',
+  en: 'Alerta does not replace the emergency numbers 112 or 911.',
+};
+
+const VERIFY: Record<Language, Template> = {
+  pt: {
+    subject: 'Confirme o seu e-mail no Alerta',
+    greeting: (name) => `Olá ${name},`,
+    intro: 'Obrigado por se registar no Alerta. Para confirmar o seu endereço de e-mail, abra esta ligação:',
+    button: 'Confirmar e-mail',
+    outro: ['A ligação é válida durante 3 dias.', 'Se não criou esta conta, ignore este e-mail.'],
+  },
+  en: {
+    subject: 'Confirm your e-mail for Alerta',
+    greeting: (name) => `Hello ${name},`,
+    intro: 'Thank you for signing up to Alerta. To confirm your e-mail address, open this link:',
+    button: 'Confirm e-mail',
+    outro: ['The link is valid for 3 days.', 'If you did not create this account, ignore this e-mail.'],
+  },
+};
+
+const RESET: Record<Language, Template> = {
+  pt: {
+    subject: 'Redefinir a sua palavra-passe do Alerta',
+    greeting: (name) => `Olá ${name},`,
+    intro:
+      'Recebemos um pedido para redefinir a palavra-passe da sua conta. Para escolher uma nova, abra esta ligação:',
+    button: 'Escolher nova palavra-passe',
+    outro: [
+      'A ligação é válida durante 1 hora e só pode ser usada uma vez. Depois da alteração, todas as sessões abertas terminam.',
+      'Se não fez este pedido, ignore este e-mail: a sua palavra-passe não muda.',
+    ],
+  },
+  en: {
+    subject: 'Reset your Alerta password',
+    greeting: (name) => `Hello ${name},`,
+    intro: 'We received a request to reset the password of your account. To choose a new one, open this link:',
+    button: 'Choose a new password',
+    outro: [
+      'The link is valid for 1 hour and works only once. After the change, every open session ends.',
+      'If you did not ask for this, ignore this e-mail: your password stays the same.',
+    ],
+  },
+};
+
+function render(template: Template, language: Language, to: string, username: string, link: string): MailMessage {
+  const text = [
+    template.greeting(username),
+    '',
+    template.intro,
+    '',
+    link,
+    '',
+    ...template.outro.flatMap((line) => [line, '']),
+    '— Alerta',
+    FOOTER[language],
+    '',
+  ].join('\n');
+  const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
+  const href = escapeHtml(link);
+  const html = `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(template.subject)}</title></head>
+<body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1d2433;line-height:1.5;max-width:36rem;margin:0 auto;padding:24px">
+${paragraph(template.greeting(username))}
+${paragraph(template.intro)}
+<p style="margin:24px 0"><a href="${href}" style="background:#c62828;color:#ffffff;padding:12px 24px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(template.button)}</a></p>
+<p style="margin:0 0 16px;font-size:14px;color:#5b6475;word-break:break-all">${href}</p>
+${template.outro.map(paragraph).join('\n')}
+<p style="margin:24px 0 0;font-size:13px;color:#5b6475">— Alerta<br>${escapeHtml(FOOTER[language])}</p>
+</body></html>`;
+  return { to, subject: template.subject, text, html };
+}
+
+/** The verification e-mail (link valid 3 days), plain text and HTML, in pt or en. */
+export const verificationMail = (language: Language, to: string, username: string, link: string): MailMessage =>
+  render(VERIFY[language], language, to, username, link);
+
+/** The password-reset e-mail (link valid 1 hour, single use), plain text and HTML, in pt or en. */
+export const resetMail = (language: Language, to: string, username: string, link: string): MailMessage =>
+  render(RESET[language], language, to, username, link);

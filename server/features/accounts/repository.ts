@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, NewUser, OneTimeTokensTable, User } from '../../db/schema.js';
+import { newId, randomToken } from '../../lib/ids.js';
+
+/** The database, or a transaction on it: every function here works inside either. */
+export type Db = Kysely<Database> | Transaction<Database>;
+export type OneTimePurpose = OneTimeTokensTable['purpose'];
+
+/** Only the SHA-256 of a one-time secret is stored, so a database leak holds no usable link. */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** The user whose username or e-mail is `identifier` (already lowercased). */
+export function findByLogin(db: Db, identifier: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('username', '=', identifier), eb('email', '=', identifier)]))
+    .executeTakeFirst();
+}
+
+export function findByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findById(db: Db, id: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Which of the given username and e-mail are already taken. */
+export async function takenFields(db: Db, username: string | null, email: string | null) {
+  const rows = await db
+    .selectFrom('users')
+    .select(['username', 'email'])
+    .where((eb) =>
+      eb.or([...(username ? [eb('username', '=', username)] : []), ...(email ? [eb('email', '=', email)] : [])]),
+    )
+    .execute();
+  return {
+    username: username !== null && rows.some((row) => row.username === username),
+    email: email !== null && rows.some((row) => row.email === email),
+  };
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+/**
+ * Stores a new one-time secret (e-mail verification key or reset token) for the user
+ * and returns the secret itself, which only ever leaves in the e-mail.
+ */
+export async function createOneTimeToken(
+  db: Db,
+  options: { userId: string; purpose: OneTimePurpose; now: number; ttlMs: number },
+): Promise<string> {
+  const secret = randomToken(32);
+  await db
+    .insertInto('one_time_tokens')
+    .values({
+      id: newId(),
+      token_hash: hashSecret(secret),
+      user_id: options.userId,
+      purpose: options.purpose,
+      expires_at: options.now + options.ttlMs,
+      used_at: null,
+      created_at: options.now,
+    })
+    .execute();
+  return secret;
+}
+
+/** The stored row of a one-time secret, if it exists for that purpose. */
+export function findOneTimeToken(db: Db, secret: string, purpose: OneTimePurpose) {
+  return db
+    .selectFrom('one_time_tokens')
+    .selectAll()
+    .where('token_hash', '=', hashSecret(secret))
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+}
+
+/** Marks one token used; false when another request used it first. */
+export async function consumeOneTimeToken(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Marks every unused token of a purpose used, e.g. all reset links once one has worked. */
+export async function consumeAllOneTimeTokens(db: Db, userId: string, purpose: OneTimePurpose, now: number) {
+  await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** Starts a login (a session) with its first refresh token; returns both ids. */
+export async function createSession(db: Db, userId: string, now: number, refreshTtlMs: number) {
+  const sessionId = newId();
+  const refreshId = newId();
+  await db
+    .insertInto('sessions')
+    .values({ id: sessionId, user_id: userId, created_at: now, revoked_at: null })
+    .execute();
+  await db
+    .insertInto('refresh_tokens')
+    .values({ id: refreshId, session_id: sessionId, expires_at: now + refreshTtlMs, used_at: null })
+    .execute();
+  return { sessionId, refreshId };
+}
+
+/** A refresh token with its session, for rotation. */
+export function findRefreshToken(db: Db, jti: string) {
+  return db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .select([
+      'refresh_tokens.id',
+      'refresh_tokens.session_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.used_at',
+      'sessions.user_id',
+      'sessions.revoked_at',
+    ])
+    .where('refresh_tokens.id', '=', jti)
+    .executeTakeFirst();
+}
+
+/** Marks a refresh token used; false when it already was (a replay, or a race lost). */
+export async function consumeRefreshToken(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertRefreshToken(db: Db, sessionId: string, now: number, ttlMs: number): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('refresh_tokens')
+    .values({ id, session_id: sessionId, expires_at: now + ttlMs, used_at: null })
+    .execute();
+  return id;
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeAllSessions(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { detailError } from '../../lib/errors.js';
+import { REFRESH_TOKEN_TTL_MS } from '../../plugins/auth.js';
+import { objectBody, Problems, requiredString } from './fields.js';
+import { verifyPassword } from './passwords.js';
+import { PASSWORD_MAX } from './registration.js';
+import {
+  consumeRefreshToken,
+  createSession,
+  findByLogin,
+  findRefreshToken,
+  insertRefreshToken,
+  revokeSession,
+} from './repository.js';
+import { type Throttles, throttled } from './throttle.js';
+
+export const SESSION_TEXTS = {
+  invalidCredentials: 'No active account found with the given credentials',
+  emailNotVerified: 'email_not_verified',
+  invalidRefresh: 'Token is invalid or expired',
+} as const;
+
+/** Longest identifier worth looking up: an e-mail address is at most 254 characters. */
+const IDENTIFIER_MAX = 254;
+
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
+
+const invalidCredentials = () => detailError(401, SESSION_TEXTS.invalidCredentials, 'no_active_account');
+
+/**
+ * Logs in by username or e-mail (case-insensitive): a new session with its first
+ * refresh token. Failures are counted per account; the fifth in 15 minutes blocks it.
+ */
+export async function login(app: FastifyInstance, throttles: Throttles, body: unknown): Promise<TokenPair> {
+  const data = objectBody(body);
+  const problems = new Problems();
+  const username = requiredString(data, 'username', problems, { trim: true });
+  const password = requiredString(data, 'password', problems);
+  problems.throwIfAny();
+  const identifier = username!.normalize('NFKC').toLowerCase();
+
+  const user =
+    identifier.length <= IDENTIFIER_MAX && password!.length <= PASSWORD_MAX * 4
+      ? await findByLogin(app.db, identifier)
+      : undefined;
+  // Keyed by account when there is one, so its username and e-mail share one count.
+  const key = user ? `user:${user.id}` : `login:${identifier}`;
+  const wait = throttles.loginFailures.retryAfter(key);
+  if (wait > 0) throw throttled(wait);
+
+  const ok = await verifyPassword(user?.password_hash, password!);
+  if (!user || !ok) {
+    throttles.loginFailures.record(key);
+    throw invalidCredentials();
+  }
+  throttles.loginFailures.clear(key);
+  // Said only after the right password, so it tells a stranger nothing.
+  if (user.email && !user.email_verified) throw detailError(403, SESSION_TEXTS.emailNotVerified, 'email_not_verified');
+
+  const now = app.clock.now();
+  const { sessionId, refreshId } = await app.db
+    .transaction()
+    .execute((trx) => createSession(trx, user.id, now, REFRESH_TOKEN_TTL_MS));
+  return {
+    access: await app.tokens.signAccess(user.id, sessionId),
+    refresh: await app.tokens.signRefresh(user.id, sessionId, refreshId),
+  };
+}
+
+const invalidRefresh = () => detailError(401, SESSION_TEXTS.invalidRefresh, 'token_not_valid');
+
+/**
+ * Swaps a refresh token for a new pair. Each refresh token works once: presenting one
+ * that was already used means it was copied, so the whole login is revoked.
+ */
+export async function refresh(app: FastifyInstance, body: unknown): Promise<TokenPair> {
+  const data = objectBody(body);
+  const problems = new Problems();
+  const token = requiredString(data, 'refresh', problems);
+  problems.throwIfAny();
+
+  const claims = token!.length <= 4096 ? await app.tokens.verifyRefresh(token!) : null;
+  if (!claims) throw invalidRefresh();
+  const row = await findRefreshToken(app.db, claims.jti);
+  const now = app.clock.now();
+  if (!row || row.session_id !== claims.sid || row.user_id !== claims.sub) throw invalidRefresh();
+  if (row.revoked_at !== null || row.expires_at <= now) throw invalidRefresh();
+
+  const next = await app.db.transaction().execute(async (trx) => {
+    if (row.used_at !== null || !(await consumeRefreshToken(trx, row.id, now))) return null;
+    return insertRefreshToken(trx, row.session_id, now, REFRESH_TOKEN_TTL_MS);
+  });
+  if (!next) {
+    await revokeSession(app.db, row.session_id, now);
+    throw invalidRefresh();
+  }
+  return {
+    access: await app.tokens.signAccess(row.user_id, row.session_id),
+    refresh: await app.tokens.signRefresh(row.user_id, row.session_id, next),
+  };
+}
+
+/** Ends one login: its access and refresh tokens stop working at once. */
+export async function logout(app: FastifyInstance, sessionId: string): Promise<void> {
+  await revokeSession(app.db, sessionId, app.clock.now());
+}
