@@ -33,12 +33,21 @@ export function listContacts(db: Db, userId: string): Promise<Contact[]> {
 
 /**
  * Locks the user's row until the transaction ends, so two adds for one user run one
- * after the other and see each other's contacts. SQLite needs nothing: Kysely holds its
- * single connection for the whole transaction, which serialises every transaction.
+ * after the other and see each other's contacts. Within one process Kysely already runs
+ * SQLite transactions one at a time on its single connection; the no-op write takes
+ * SQLite's write lock up front (BEGIN IMMEDIATE semantics) so another process sharing
+ * the file waits too instead of failing at commit.
  */
 export async function lockUser(trx: Transaction<Database>, dialect: Dialect, userId: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  if (dialect === 'postgres') {
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  } else {
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', userId)
+      .execute();
+  }
 }
 
 /** Inserts a contact (already validated and normalised). */
