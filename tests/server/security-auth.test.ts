@@ -1,11 +1,12 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
-import { ACCESS_TOKEN_TTL_MS } from '../../server/plugins/auth.js';
-import { buildTestApp, createUser, dbLabel, type TestApp, type TestUser } from './helper.js';
+import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from '../../server/plugins/auth.js';
+import { buildTestApp, createUser, dbLabel, TEST_PASSWORD, type TestApp, type TestUser } from './helper.js';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
-const PROTECTED = '/api/emergency/contacts/';
+/** Two authenticated routes from different features: one hook guards both. */
+const PROTECTED = ['/api/emergency/contacts/', '/api/users/me/'];
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -26,15 +27,17 @@ describe(`authentication with hostile tokens (${dbLabel})`, () => {
   let t: TestApp;
   let alice: TestUser;
   let claims: Record<string, unknown>;
-  const get = (authorization?: string) =>
-    t.app.inject({ method: 'GET', url: PROTECTED, headers: authorization === undefined ? {} : { authorization } });
+  const get = (authorization?: string, url = PROTECTED[0]!) =>
+    t.app.inject({ method: 'GET', url, headers: authorization === undefined ? {} : { authorization } });
   const expect401 = async (authorization?: string) => {
-    const res = await get(authorization);
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({
-      detail: 'Authentication credentials were not provided or are invalid.',
-      code: 'not_authenticated',
-    });
+    for (const url of PROTECTED) {
+      const res = await get(authorization, url);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({
+        detail: 'Authentication credentials were not provided or are invalid.',
+        code: 'not_authenticated',
+      });
+    }
   };
 
   beforeAll(async () => {
@@ -47,7 +50,7 @@ describe(`authentication with hostile tokens (${dbLabel})`, () => {
   });
 
   it('accepts the genuine token (so every refusal below is about the token)', async () => {
-    expect((await get(alice.headers.authorization)).statusCode).toBe(200);
+    for (const url of PROTECTED) expect((await get(alice.headers.authorization, url)).statusCode).toBe(200);
     // The same claims, crafted here with the real secret, are accepted too: the crafting is faithful.
     const iat = Math.floor(t.clock.now() / 1000);
     expect((await get(`Bearer ${await craft(claims, { iat })}`)).statusCode).toBe(200);
@@ -186,5 +189,95 @@ describe(`authorisation between users (${dbLabel})`, () => {
     expect(alicesList.json()).toEqual([]);
     const bobsList = await t.app.inject({ method: 'GET', url: '/api/emergency/contacts/', headers: bob.headers });
     expect(bobsList.json().map((c: { id: string }) => c.id)).toEqual([bobsContact]);
+  });
+});
+
+describe(`sessions: refresh rotation and reuse (${dbLabel})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const login = async (username: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/auth/login/',
+      payload: { username, password: TEST_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { access: string; refresh: string };
+  };
+  const refresh = (token: unknown) =>
+    t.app.inject({ method: 'POST', url: '/api/users/auth/refresh/', payload: { refresh: token } });
+  const me = (access: string) =>
+    t.app.inject({ method: 'GET', url: '/api/users/me/', headers: { authorization: `Bearer ${access}` } });
+
+  it('refuses an access token, a forged or a wrong-secret token as a refresh token', async () => {
+    const { user } = await createUser(t.app);
+    const pair = await login(user.username);
+    const iat = Math.floor(t.clock.now() / 1000);
+    const [, , sig] = pair.refresh.split('.');
+    const payload = JSON.parse(Buffer.from(pair.refresh.split('.')[1]!, 'base64url').toString()) as object;
+    for (const token of [
+      pair.access,
+      await craft({ ...payload, iss: 'alerta' }, { iat, secret: 'another-secret-that-is-long-enough-for-hs256' }),
+      `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`,
+      `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ ...payload, sub: 'someone' })}.${sig}`,
+      'x'.repeat(5000),
+      42,
+      null,
+    ]) {
+      const res = await refresh(token);
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.json().code).toEqual(expect.any(String));
+    }
+    // The genuine refresh token still works: none of the above touched the session.
+    expect((await refresh(pair.refresh)).statusCode).toBe(200);
+  });
+
+  it('rotates the refresh token; reusing an old one revokes the whole login', async () => {
+    const { user } = await createUser(t.app);
+    const first = await login(user.username);
+    const rotated = await refresh(first.refresh);
+    expect(rotated.statusCode).toBe(200);
+    const second = rotated.json() as { access: string; refresh: string };
+    expect(second.refresh).not.toBe(first.refresh);
+    expect((await me(second.access)).statusCode).toBe(200);
+
+    // Someone replays the first refresh token (copied before it was used).
+    const replay = await refresh(first.refresh);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toEqual({ detail: 'Token is invalid or expired', code: 'token_not_valid' });
+    // Every token of that login is dead now, the legitimate newer ones included.
+    expect((await me(second.access)).statusCode).toBe(401);
+    expect((await refresh(second.refresh)).statusCode).toBe(401);
+    // Another login of the same user is untouched.
+    const other = await login(user.username);
+    expect((await me(other.access)).statusCode).toBe(200);
+  });
+
+  it('refuses refresh tokens after logout and after they expire', async () => {
+    const { user } = await createUser(t.app);
+    const pair = await login(user.username);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/auth/logout/',
+      headers: { authorization: `Bearer ${pair.access}` },
+    });
+    expect(out.statusCode).toBe(204);
+    expect((await refresh(pair.refresh)).statusCode).toBe(401);
+    expect((await me(pair.access)).statusCode).toBe(401);
+
+    const late = await login(user.username);
+    t.clock.advance(REFRESH_TOKEN_TTL_MS + 1000);
+    try {
+      expect((await refresh(late.refresh)).statusCode).toBe(401);
+    } finally {
+      t.clock.advance(-(REFRESH_TOKEN_TTL_MS + 1000));
+    }
   });
 });
