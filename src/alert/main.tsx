@@ -1,11 +1,37 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import '../i18n';
-import { AlertPage } from './AlertPage';
-import '../styles.css';
+import { EmergencyPage } from './EmergencyPage';
+import { Emergency } from './emergency';
+import { PositionWatch } from './geo';
+import { linkManifest, watchInstallOffer } from './install';
+import { startServiceWorker } from './sw-client';
+import { TestPage } from './TestPage';
+import './alert.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AlertPage />
-  </StrictMode>,
-);
+// `/public/{token}/` is the real alert, `/test/{token}/` the dry run.
+const [, segment, rawToken = ''] = window.location.pathname.split('/');
+const mode = segment === 'test' ? 'test' : 'public';
+const token = decodeURIComponent(rawToken);
+
+watchInstallOffer();
+linkManifest(mode, token);
+startServiceWorker();
+
+const geo = new PositionWatch();
+const root = createRoot(document.getElementById('root')!);
+if (mode === 'test') {
+  root.render(
+    <StrictMode>
+      <TestPage token={token} geo={geo} />
+    </StrictMode>,
+  );
+} else {
+  // Created once, outside React: opening the page is the press, and it must happen exactly once.
+  const emergency = new Emergency(token, geo);
+  void emergency.start();
+  root.render(
+    <StrictMode>
+      <EmergencyPage emergency={emergency} />
+    </StrictMode>,
+  );
+}

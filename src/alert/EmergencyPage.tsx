@@ -1,0 +1,91 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import type { Emergency } from './emergency';
+import { pickLanguage, stringsFor } from './i18n';
+import { ContactList, InstallButton, LocationLine, SmsFallback, UpdateBanner, useGeo } from './parts';
+import { isIos } from './sms';
+
+/** The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback. */
+export function EmergencyPage({ emergency }: { emergency: Emergency }) {
+  const { page, phase, alert } = useSyncExternalStore(emergency.subscribe, emergency.getState);
+  const geo = useGeo(emergency.geo);
+  const language = pickLanguage(page?.language);
+  const s = stringsFor(language);
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
+
+  // The location that went (or will go) out, for the phone's own SMS.
+  const sentLocation = alert?.body.location ?? null;
+  const location = alert ? sentLocation : geo.fix;
+  const locationError = alert ? alert.body.location_error : geo.error;
+  const busy = ['loading', 'countdown', 'sending', 'queued'].includes(phase.name);
+
+  return (
+    <main className={`alert-page phase-${phase.name}`}>
+      <h1>{page ? s.forOwner(page.owner_name) : s.title}</h1>
+
+      {phase.name === 'loading' && <p>{s.loading}</p>}
+      {phase.name === 'countdown' && (
+        <section className="countdown" aria-live="assertive">
+          <p className="big" data-testid="countdown">
+            {s.countdown(phase.remaining)}
+          </p>
+          <button type="button" className="button cancel" onClick={() => emergency.cancel()}>
+            {s.cancel}
+          </button>
+        </section>
+      )}
+      {phase.name === 'cancelled' && (
+        <section role="status">
+          <p className="big">{s.cancelled}</p>
+          <button type="button" className="button danger" onClick={() => void emergency.send()}>
+            {s.sendNow}
+          </button>
+        </section>
+      )}
+      {phase.name === 'sending' && (
+        <p className="big" role="status">
+          {s.sending}
+        </p>
+      )}
+      {phase.name === 'queued' && (
+        <p className="big queued" role="status" data-testid="queued">
+          {phase.retryAfter ? s.retryAt(phase.retryAfter) : s.queued}
+        </p>
+      )}
+      {phase.name === 'sent' && (
+        <p className="big sent" role="status" data-testid="sent">
+          {s.sent}
+        </p>
+      )}
+      {phase.name === 'invalid' && (
+        <p className="big" role="alert">
+          {s.invalidLink}
+        </p>
+      )}
+      {phase.name === 'inactive' && (
+        <p className="big" role="alert">
+          {s.inactive}
+        </p>
+      )}
+      {phase.name === 'failed' && (
+        <p className="big" role="alert">
+          {s.failed}
+        </p>
+      )}
+
+      <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />
+      <h2>{s.contactsHeading}</h2>
+      <ContactList s={s} page={page} statuses={phase.name === 'sent' ? phase.alert.deliveries : undefined} />
+      {phase.name === 'sent' && (
+        <button type="button" className="button secondary" onClick={() => void emergency.send()}>
+          {s.sendAgain}
+        </button>
+      )}
+      {phase.name !== 'invalid' && <SmsFallback s={s} page={page} location={location} error={locationError} />}
+      {!busy && <InstallButton s={s} ios={isIos()} />}
+      {!busy && <UpdateBanner s={s} />}
+      <p className="hint">{s.notEmergency}</p>
+    </main>
+  );
+}

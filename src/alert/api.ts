@@ -1,0 +1,74 @@
+import type { AlertBody } from './storage';
+
+/** What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. */
+export interface PageData {
+  owner_name: string;
+  language: string;
+  gps_enabled: boolean;
+  countdown_seconds: number;
+  contacts: { name: string; phone_number: string }[];
+  messages: { real: string; test: string };
+}
+
+export interface AlertResult {
+  id: string;
+  public_id?: string;
+  mode: 'real' | 'test';
+  created_at: string | number;
+  deliveries: { contact_name: string; status: string }[];
+}
+
+export type Answer<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: number | 'network'; retryAfter?: number; detail?: string };
+
+const base = (token: string) => `/api/emergency/public/${encodeURIComponent(token)}/`;
+
+async function call<T>(url: string, init?: RequestInit): Promise<Answer<T> & { code?: number }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  } catch {
+    return { ok: false, status: 'network' };
+  }
+  const body = (await response.json().catch(() => null)) as (T & { detail?: string }) | null;
+  if (response.ok && body) return { ok: true, value: body, code: response.status };
+  const retry = Number(response.headers.get('retry-after'));
+  return {
+    ok: false,
+    status: response.status,
+    ...(retry > 0 ? { retryAfter: retry } : {}),
+    ...(typeof body?.detail === 'string' ? { detail: body.detail } : {}),
+  };
+}
+
+/** The owner, contacts and settings behind a token. */
+export const fetchPage = (token: string) => call<PageData>(base(token), { cache: 'no-store' });
+
+/**
+ * Sends an alert. `queued` means the service worker kept it to send when the network returns
+ * (202 from the worker, never from the server).
+ */
+export async function postAlert(token: string, key: string, body: AlertBody): Promise<Answer<AlertResult | 'queued'>> {
+  const answer = await call<AlertResult & { code?: string }>(`${base(token)}alerts/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(body),
+  });
+  if (answer.ok && answer.code === 202) return { ok: true, value: 'queued' };
+  return answer;
+}
+
+/** An alert with the current status of each delivery. */
+export const fetchAlert = (token: string, id: string) =>
+  call<AlertResult>(`${base(token)}alerts/${encodeURIComponent(id)}/`, { cache: 'no-store' });
+
+/** A random UUID v4 for the Idempotency-Key, also where `crypto.randomUUID` is missing. */
+export function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

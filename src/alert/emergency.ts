@@ -1,0 +1,228 @@
+import {
+  DEFAULT_COUNTDOWN_SECONDS,
+  FIRST_FIX_WAIT_MS,
+  PENDING_ALERT_MAX_AGE_MS,
+  QUEUED_RETRY_MS,
+  RECENT_ALERT_MS,
+  STATUS_POLL_FOR_MS,
+  STATUS_POLL_MS,
+} from '../../common/constants';
+import { type AlertResult, type Answer, fetchAlert, fetchPage, newKey, type PageData, postAlert } from './api';
+import type { PositionWatch } from './geo';
+import { forgetAlert, forgetPage, loadAlert, loadPage, type StoredAlert, saveAlert, savePage } from './storage';
+import { onReplayed, replayQueued } from './sw-client';
+
+export type Phase =
+  | { name: 'loading' }
+  | { name: 'countdown'; remaining: number }
+  | { name: 'cancelled' }
+  | { name: 'sending' }
+  | { name: 'queued'; retryAfter?: number }
+  | { name: 'sent'; alert: AlertResult }
+  | { name: 'invalid' | 'inactive' | 'failed' };
+
+export interface EmergencyState {
+  page: PageData | null;
+  phase: Phase;
+  /** The alert pressed on this visit or left from an earlier one. */
+  alert: StoredAlert | null;
+}
+
+const FINAL = new Set(['delivered', 'failed']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The real emergency page's life: cached data at once, network refresh, countdown, send with
+ * the freshest fix, queue when offline, statuses once accepted. Kept outside React so a
+ * re-render can never start a second countdown or send twice.
+ */
+export class Emergency {
+  state: EmergencyState = { page: null, phase: { name: 'loading' }, alert: null };
+  private listeners = new Set<() => void>();
+  private countdownTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private delivering = false;
+  private polling = false;
+
+  constructor(
+    readonly token: string,
+    readonly geo: PositionWatch,
+  ) {}
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  getState = () => this.state;
+
+  /** Opens the page: opening it is the press, unless an alert from an earlier visit is still under way. */
+  async start(): Promise<void> {
+    void navigator.storage?.persist?.().catch(() => false);
+    window.addEventListener('online', () => void this.retryNow());
+    onReplayed((message) => {
+      if (message.key && message.key === this.state.alert?.key && !this.state.alert.result) {
+        this.handleAnswer(
+          message.status < 300
+            ? { ok: true, value: message.body as AlertResult }
+            : { ok: false, status: message.status },
+        );
+      }
+    });
+    const [cached, stored] = await Promise.all([loadPage(this.token), loadAlert(this.token)]);
+    if (cached) this.setPage(cached.data);
+    if (cached?.data.gps_enabled !== false) this.geo.start();
+    const refreshed = this.refresh();
+
+    const age = stored ? Date.now() - stored.pressed_at : Number.POSITIVE_INFINITY;
+    if (stored && !stored.result && age < PENDING_ALERT_MAX_AGE_MS) {
+      // Pressed before a reload or a closed tab and never accepted: carry on, no new countdown.
+      this.set({ alert: stored, phase: { name: 'queued' } });
+      void this.deliver();
+      return;
+    }
+    if (stored?.result && age < RECENT_ALERT_MS) {
+      this.set({ alert: stored, phase: { name: 'sent', alert: stored.result } });
+      void this.poll();
+      return;
+    }
+    // The countdown length is the owner's setting: wait briefly for it when nothing is cached.
+    if (!cached) await Promise.race([refreshed, sleep(2000)]);
+    if (this.state.phase.name === 'loading') {
+      this.countdown(this.state.page?.countdown_seconds ?? DEFAULT_COUNTDOWN_SECONDS);
+    }
+  }
+
+  /** Stops the countdown: nothing is sent. */
+  cancel(): void {
+    clearInterval(this.countdownTimer);
+    if (this.state.phase.name === 'countdown') this.set({ phase: { name: 'cancelled' } });
+  }
+
+  /** Sends at once (the countdown's end, or the button after a cancel or a previous alert). */
+  async send(): Promise<void> {
+    clearInterval(this.countdownTimer);
+    if (this.state.phase.name === 'sending' || this.delivering) return;
+    this.set({ phase: { name: 'sending' } });
+    navigator.vibrate?.([300, 100, 300]);
+    const location =
+      this.state.page?.gps_enabled === false ? { location: null } : await this.geo.forAlert(FIRST_FIX_WAIT_MS);
+    const alert: StoredAlert = {
+      key: newKey(),
+      token: this.token,
+      body: { mode: 'real', ...location },
+      pressed_at: Date.now(),
+    };
+    // Stored before the request leaves, so a reload or a crash cannot lose the press.
+    await saveAlert(alert);
+    this.set({ alert });
+    await this.deliver();
+  }
+
+  private countdown(seconds: number): void {
+    if (seconds <= 0) {
+      void this.send();
+      return;
+    }
+    this.set({ phase: { name: 'countdown', remaining: seconds } });
+    this.countdownTimer = setInterval(() => {
+      const { phase } = this.state;
+      if (phase.name !== 'countdown') return clearInterval(this.countdownTimer);
+      if (phase.remaining <= 1) void this.send();
+      else this.set({ phase: { name: 'countdown', remaining: phase.remaining - 1 } });
+    }, 1000);
+  }
+
+  private async refresh(): Promise<void> {
+    const answer = await fetchPage(this.token);
+    if (answer.ok) {
+      this.setPage(answer.value);
+      await savePage(this.token, answer.value);
+      if (answer.value.gps_enabled) this.geo.start();
+      else this.geo.stop();
+    } else if (answer.status === 404 || answer.status === 402) {
+      if (answer.status === 404) await forgetPage(this.token);
+      // A dead link stops the countdown; an alert already pressed keeps its own outcome.
+      if (['loading', 'countdown'].includes(this.state.phase.name)) {
+        clearInterval(this.countdownTimer);
+        this.set({ phase: { name: answer.status === 404 ? 'invalid' : 'inactive' } });
+      }
+    }
+  }
+
+  /** Posts the stored alert with its key; the same key on every try means it is sent once. */
+  private async deliver(): Promise<void> {
+    const alert = this.state.alert;
+    if (!alert || alert.result || this.delivering) return;
+    this.delivering = true;
+    try {
+      this.handleAnswer(await postAlert(this.token, alert.key, alert.body));
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private handleAnswer(answer: Answer<AlertResult | 'queued'>): void {
+    const alert = this.state.alert;
+    if (!alert || alert.result) return;
+    clearTimeout(this.retryTimer);
+    if (answer.ok && answer.value !== 'queued') {
+      const accepted = { ...alert, result: answer.value };
+      void saveAlert(accepted);
+      this.set({ alert: accepted, phase: { name: 'sent', alert: answer.value } });
+      void this.poll();
+      return;
+    }
+    const status = answer.ok ? 'queued' : answer.status;
+    if (status === 'queued' || status === 'network' || status === 429 || status >= 500) {
+      const retryAfter = !answer.ok && answer.status === 429 ? answer.retryAfter : undefined;
+      this.set({ phase: retryAfter ? { name: 'queued', retryAfter } : { name: 'queued' } });
+      this.retryTimer = setTimeout(() => void this.retryNow(), retryAfter ? retryAfter * 1000 : QUEUED_RETRY_MS);
+      return;
+    }
+    // Refused for good (dead link, no subscription, bad request): only the phone's own SMS is left.
+    void forgetAlert(this.token);
+    this.set({ phase: { name: status === 404 ? 'invalid' : status === 402 ? 'inactive' : 'failed' } });
+  }
+
+  /** The network may be back: let the service worker send its queue first, then confirm with the same key. */
+  private async retryNow(): Promise<void> {
+    if (this.state.phase.name !== 'queued') return;
+    if (!navigator.onLine) {
+      this.retryTimer = setTimeout(() => void this.retryNow(), QUEUED_RETRY_MS);
+      return;
+    }
+    await replayQueued();
+    await this.deliver();
+  }
+
+  /** Follows each contact's delivery until all are delivered or failed. */
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    const until = Date.now() + STATUS_POLL_FOR_MS;
+    try {
+      while (Date.now() < until) {
+        const current = this.state.alert?.result;
+        if (!current || current.deliveries.every((d) => FINAL.has(d.status))) return;
+        await sleep(STATUS_POLL_MS);
+        const answer = await fetchAlert(this.token, current.id);
+        if (answer.ok && this.state.alert) {
+          const alert = { ...this.state.alert, result: answer.value };
+          void saveAlert(alert);
+          this.set({ alert, phase: { name: 'sent', alert: answer.value } });
+        }
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private setPage(page: PageData): void {
+    this.set({ page });
+  }
+
+  private set(patch: Partial<EmergencyState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,145 @@
+import { DEFAULT_LANGUAGE, LANG_STORAGE_KEY, LANGUAGES, type Language } from '../../common/constants';
+
+/** Every string of the emergency and test pages; kept here so the page loads none of the app's locales. */
+const pt = {
+  title: 'Emergência',
+  testTitle: 'Teste de emergência',
+  forOwner: (name: string) => `Alerta de ${name}`,
+  loading: 'A preparar o alerta…',
+  contactsHeading: 'Contactos',
+  noContacts: 'Sem contactos guardados neste telefone.',
+  countdown: (s: number) => `O alerta sai em ${s} s`,
+  cancel: 'Cancelar',
+  cancelled: 'Alerta cancelado. Nada foi enviado.',
+  sendNow: 'Enviar alerta agora',
+  sendAgain: 'Enviar novo alerta',
+  sending: 'A enviar o alerta…',
+  sent: 'Alerta enviado',
+  queued: 'Sem rede: o alerta está em fila e será enviado quando houver ligação.',
+  retryAt: (s: number) => `Demasiados alertas seguidos: nova tentativa dentro de ${s} s.`,
+  invalidLink: 'Esta ligação de emergência não é válida (foi renovada ou não existe).',
+  inactive: 'A subscrição deste alerta não está ativa: o alerta não pode ser enviado pelo Alerta.',
+  failed: 'O alerta não foi aceite. Envie-o do seu telemóvel.',
+  status: {
+    queued: 'em fila',
+    sending: 'a enviar',
+    sent: 'enviado',
+    delivered: 'entregue',
+    failed: 'falhou',
+  } as Record<string, string>,
+  gpsSearching: 'A procurar a localização…',
+  gpsFix: (m: number) => `Localização obtida (precisão ${m} m)`,
+  gpsDenied: 'Localização não autorizada: o alerta sai sem ela.',
+  gpsUnavailable: 'Localização indisponível: o alerta sai sem ela.',
+  gpsOff: 'O seu plano não inclui localização.',
+  smsFallback: 'Enviar do meu telemóvel (SMS)',
+  smsFallbackHint: 'Abre a aplicação de mensagens com o texto e todos os contactos; não precisa de dados.',
+  install: 'Instalar o botão de emergência',
+  installIos: 'No iPhone: toque em Partilhar e depois em «Adicionar ao ecrã principal» para ter este alerta num toque.',
+  installed: 'Instalado no ecrã principal.',
+  newVersion: 'Há uma nova versão do Alerta.',
+  reload: 'Atualizar',
+  notEmergency: 'O Alerta não substitui o 112.',
+  // Test page
+  dryRun: 'Verificação (nada é enviado)',
+  checking: 'A verificar…',
+  pass: 'OK',
+  fail: 'Falhou',
+  warn: 'Atenção',
+  checkToken: 'Ligação válida',
+  checkSubscription: 'Subscrição ativa',
+  checkContacts: 'Contactos',
+  contactsCount: (n: number) => (n === 1 ? '1 contacto' : `${n} contactos`),
+  checkNetwork: 'Rede',
+  online: 'Ligado ao servidor',
+  offline: 'Sem ligação ao servidor',
+  checkLocation: 'Localização',
+  checkOffline: 'Funciona sem rede',
+  offlineReady: 'A página e os contactos estão guardados neste telefone.',
+  offlineNotReady: 'Ainda não guardada: abra esta página uma vez com rede e volte a verificar.',
+  checkInstall: 'Instalação',
+  installAvailable: 'Pode ser instalada: use o botão abaixo.',
+  installNotOffered:
+    'O navegador não ofereceu instalação; use o menu do navegador («Instalar» ou «Adicionar ao ecrã»).',
+  messageHeading: 'Mensagem que os contactos recebem num alerta real',
+  sendTestSms: 'Enviar SMS de teste',
+  testSmsSent: 'SMS de teste enviado (marcado TESTE).',
+  runAgain: 'Verificar de novo',
+};
+
+const en: typeof pt = {
+  title: 'Emergency',
+  testTitle: 'Emergency test',
+  forOwner: (name: string) => `Alert from ${name}`,
+  loading: 'Preparing the alert…',
+  contactsHeading: 'Contacts',
+  noContacts: 'No contacts saved on this phone.',
+  countdown: (s: number) => `The alert goes out in ${s} s`,
+  cancel: 'Cancel',
+  cancelled: 'Alert cancelled. Nothing was sent.',
+  sendNow: 'Send the alert now',
+  sendAgain: 'Send a new alert',
+  sending: 'Sending the alert…',
+  sent: 'Alert sent',
+  queued: 'No network: the alert is queued and will be sent when online.',
+  retryAt: (s: number) => `Too many alerts in a row: trying again in ${s} s.`,
+  invalidLink: 'This emergency link is not valid (it was renewed or does not exist).',
+  inactive: "This alert's subscription is not active: Alerta cannot send the alert.",
+  failed: 'The alert was not accepted. Send it from your phone.',
+  status: { queued: 'queued', sending: 'sending', sent: 'sent', delivered: 'delivered', failed: 'failed' },
+  gpsSearching: 'Finding your location…',
+  gpsFix: (m: number) => `Location found (accuracy ${m} m)`,
+  gpsDenied: 'Location not allowed: the alert goes without it.',
+  gpsUnavailable: 'Location unavailable: the alert goes without it.',
+  gpsOff: 'Your plan does not include location.',
+  smsFallback: 'Send from my phone (SMS)',
+  smsFallbackHint: 'Opens your messages app with the text and every contact; needs no data connection.',
+  install: 'Install the emergency button',
+  installIos: 'On iPhone: tap Share, then "Add to Home Screen" to have this alert one tap away.',
+  installed: 'Installed on the home screen.',
+  newVersion: 'A new version of Alerta is available.',
+  reload: 'Reload',
+  notEmergency: 'Alerta does not replace 112 or 911.',
+  dryRun: 'Check (nothing is sent)',
+  checking: 'Checking…',
+  pass: 'OK',
+  fail: 'Failed',
+  warn: 'Warning',
+  checkToken: 'Valid link',
+  checkSubscription: 'Active subscription',
+  checkContacts: 'Contacts',
+  contactsCount: (n: number) => (n === 1 ? '1 contact' : `${n} contacts`),
+  checkNetwork: 'Network',
+  online: 'Connected to the server',
+  offline: 'No connection to the server',
+  checkLocation: 'Location',
+  checkOffline: 'Works offline',
+  offlineReady: 'The page and contacts are saved on this phone.',
+  offlineNotReady: 'Not saved yet: open this page once with a network and check again.',
+  checkInstall: 'Install',
+  installAvailable: 'Can be installed: use the button below.',
+  installNotOffered: 'The browser did not offer to install; use its menu ("Install" or "Add to Home screen").',
+  messageHeading: 'The message your contacts get in a real alert',
+  sendTestSms: 'Send a test SMS',
+  testSmsSent: 'Test SMS sent (marked TEST).',
+  runAgain: 'Check again',
+};
+
+export type Strings = typeof pt;
+
+/** The owner's language when known, else the one saved by the app, else Portuguese. */
+export function pickLanguage(ownerLanguage?: string | null): Language {
+  const known = (value: string | null | undefined): value is Language =>
+    (LANGUAGES as readonly string[]).includes(value ?? '');
+  if (known(ownerLanguage)) return ownerLanguage;
+  try {
+    const saved = localStorage.getItem(LANG_STORAGE_KEY);
+    if (known(saved)) return saved;
+  } catch {
+    // Storage blocked: fall through to the default.
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** The strings of one language. */
+export const stringsFor = (language: Language): Strings => (language === 'en' ? en : pt);

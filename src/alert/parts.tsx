@@ -1,0 +1,136 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { alertMessage, type LocationError } from '../../common/sms-text';
+import type { PageData } from './api';
+import type { Fix, GeoState, PositionWatch } from './geo';
+import type { Strings } from './i18n';
+import { canInstall, install, isInstalled, onInstallChange } from './install';
+import { smsLink } from './sms';
+import { applyUpdate, hasUpdate, onUpdateReady } from './sw-client';
+
+/** The contacts the alert goes to, with each delivery's status once sent. */
+export function ContactList({
+  s,
+  page,
+  statuses,
+}: {
+  s: Strings;
+  page: PageData | null;
+  statuses?: { contact_name: string; status: string }[];
+}) {
+  if (statuses?.length) {
+    return (
+      <ul className="contacts" aria-live="polite">
+        {statuses.map((d, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: deliveries keep the server's order and may share a name.
+          <li key={`${d.contact_name}-${i}`} data-status={d.status}>
+            <span>{d.contact_name}</span> <strong>{s.status[d.status] ?? d.status}</strong>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (!page) return null;
+  if (!page.contacts.length) return <p>{s.noContacts}</p>;
+  return (
+    <ul className="contacts">
+      {page.contacts.map((c) => (
+        <li key={c.phone_number}>{c.name}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The SMS the server would send, from what the page knows now. */
+export function messageText(
+  page: PageData,
+  mode: 'real' | 'test',
+  location: Fix | null,
+  error: LocationError | null | undefined,
+) {
+  return alertMessage({
+    language: page.language === 'en' ? 'en' : 'pt',
+    ownerName: page.owner_name,
+    mode,
+    location,
+    locationError: page.gps_enabled ? error : 'not_in_plan',
+  });
+}
+
+/** "Send from my phone": the same text to every cached contact through the phone's own SMS app. */
+export function SmsFallback({
+  s,
+  page,
+  location,
+  error,
+}: {
+  s: Strings;
+  page: PageData | null;
+  location: Fix | null;
+  error: LocationError | null | undefined;
+}) {
+  if (!page?.contacts.length) return null;
+  const href = smsLink(
+    page.contacts.map((c) => c.phone_number),
+    messageText(page, 'real', location, error),
+  );
+  return (
+    <div className="fallback">
+      <a className="button secondary" href={href}>
+        {s.smsFallback}
+      </a>
+      <p className="hint">{s.smsFallbackHint}</p>
+    </div>
+  );
+}
+
+/** Follows the position watch. */
+export function useGeo(geo: PositionWatch): GeoState {
+  return useSyncExternalStore(
+    (listener) => geo.subscribe(listener),
+    () => geo.state,
+  );
+}
+
+/** One line on the state of the GPS. */
+export function LocationLine({ s, geo, enabled }: { s: Strings; geo: GeoState; enabled: boolean }) {
+  let text = s.gpsSearching;
+  if (!enabled) text = s.gpsOff;
+  else if (geo.fix) text = s.gpsFix(Math.round(geo.fix.accuracy));
+  else if (geo.error === 'denied') text = s.gpsDenied;
+  else if (geo.error === 'unsupported' || geo.error === 'unavailable') text = s.gpsUnavailable;
+  return (
+    <p className="location" data-testid="location">
+      {text}
+    </p>
+  );
+}
+
+/** The install button where the browser offers it, the steps for iPhone where it does not. */
+export function InstallButton({ s, ios }: { s: Strings; ios: boolean }) {
+  const [, rerender] = useState(0);
+  useEffect(() => onInstallChange(() => rerender((n) => n + 1)), []);
+  if (isInstalled()) return <p className="hint">{s.installed}</p>;
+  if (canInstall()) {
+    return (
+      <button type="button" className="button secondary" onClick={() => void install()}>
+        {s.install}
+      </button>
+    );
+  }
+  return ios ? <p className="hint">{s.installIos}</p> : null;
+}
+
+/** The new-version banner; the page shows it only when no countdown or send is under way. */
+export function UpdateBanner({ s }: { s: Strings }) {
+  const [ready, setReady] = useState(hasUpdate());
+  useEffect(() => onUpdateReady(() => setReady(true)), []);
+  if (!ready) return null;
+  return (
+    <div className="update" role="status">
+      <span>{s.newVersion}</span>
+      <button type="button" className="button secondary" onClick={() => void applyUpdate()}>
+        {s.reload}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+/// <reference lib="WebWorker" />
+
+declare const self: ServiceWorkerGlobalScope;
+
+/** Posts a message to every open window of this origin, controlled or not. */
+export async function broadcast(message: Record<string, unknown>): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const client of windows) client.postMessage(message);
+}
