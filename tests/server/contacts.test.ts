@@ -244,6 +244,23 @@ describe(`contacts (${dbLabel})`, () => {
     for (const res of results.filter((r) => r.statusCode === 400)) expect(res.json().phone_number).toEqual([DUPLICATE]);
     expect(await list(user)).toHaveLength(1);
   });
+
+  it('loses the contacts and the token with the account (foreign keys cascade)', async () => {
+    const user = await subscriber('basic');
+    const other = await subscriber('basic');
+    for (const who of [user, other]) {
+      expect((await add(who, { name: 'Maria', phone_number: '+351912345678' })).statusCode).toBe(201);
+    }
+    await t.app.db.deleteFrom('users').where('id', '=', user.user.id).execute();
+    const left = await t.app.db
+      .selectFrom('contacts')
+      .select('user_id')
+      .where('user_id', 'in', [user.user.id, other.user.id])
+      .execute();
+    expect(left.map((row) => row.user_id)).toEqual([other.user.id]);
+    expect(await t.app.db.selectFrom('users').select('token').where('id', '=', user.user.id).execute()).toEqual([]);
+    expect((await list(other)).map((c) => c.phone_number)).toEqual(['+351912345678']);
+  });
 });
 
 describe(`contact limits from the configuration (${dbLabel})`, () => {
