@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/index.js';
 import accountRoutes from './features/accounts/routes.js';
+import alertsFeature from './features/alerts/index.js';
 import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
 import outboxRoutes from './features/dev/outbox-routes.js';
@@ -24,6 +25,7 @@ import { createSmtpMail } from './providers/mail/smtp.js';
 import { DevOutbox } from './providers/outbox.js';
 import { createOutboxSms } from './providers/sms/outbox.js';
 import type { SmsPort } from './providers/sms/port.js';
+import { createTwilioSms } from './providers/sms/twilio.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -87,7 +89,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.mail ??
       (config.SMTP_URL ? createSmtpMail(config.SMTP_URL, config.MAIL_FROM) : createOutboxMail(outbox, now)),
   );
-  app.decorate('sms', options.sms ?? createOutboxSms(outbox, now));
+  app.decorate(
+    'sms',
+    options.sms ??
+      (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN
+        ? createTwilioSms({
+            accountSid: config.TWILIO_ACCOUNT_SID,
+            authToken: config.TWILIO_AUTH_TOKEN,
+            from: config.TWILIO_FROM,
+            messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
+            statusCallbackUrl: `${config.APP_URL}/api/sms/status/`,
+          })
+        : createOutboxSms(outbox, now)),
+  );
   app.addHook('onClose', async () => {
     await app.mail.close?.();
     await app.sms.close?.();
@@ -106,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(emergencyPageRoutes);
   await app.register(contactRoutes);
   await app.register(tokenRoutes);
+  await app.register(alertsFeature);
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {

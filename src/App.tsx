@@ -1,45 +1,89 @@
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Route, Routes } from 'react-router';
+import { Link, Route, Routes, useLocation } from 'react-router';
+import { NavigationBridge } from './components/NavigationBridge';
+import { Toasts } from './components/Toasts';
 import { TopBar } from './components/TopBar';
+import { Login } from './pages/accounts/Login';
+import { EmailConfirmed, VerifyEmail } from './pages/accounts/Notices';
+import { Register } from './pages/accounts/Register';
+import { ResendVerification } from './pages/accounts/ResendVerification';
+import { ResetConfirm } from './pages/accounts/ResetConfirm';
+import { ResetRequest } from './pages/accounts/ResetRequest';
+import { Cancel } from './pages/billing/Cancel';
+import { Pricing } from './pages/billing/Pricing';
+import { TrialInfo } from './pages/billing/TrialInfo';
 import { Home } from './pages/Home';
-import { Placeholder } from './pages/Placeholder';
+import { Legal, Privacy } from './pages/info/InfoPage';
+import { loadUser } from './store/actions';
+
+// The setup screen carries the phone widget and its country data: loaded only when opened.
+const Setup = lazy(() => import('./pages/setup/Setup'));
 
 const CONTACT_EMAIL = 'ajuda@alerta.app';
 
-const ROUTES = [
-  '/setup',
-  '/legal',
-  '/privacy',
-  '/pricing',
-  '/login',
-  '/register',
-  '/verify-email',
-  '/email-confirmed',
-  '/reset-password/',
-  '/reset-password-confirm/:uid/:token',
-  '/trial-info',
-  '/cancel',
-  '/resend-verification',
-];
-
-/** The app shell: top bar, the routes of the specification, footer. */
-export function App() {
+function NotFound() {
   const { t } = useTranslation();
   return (
+    <section className="page narrow">
+      <h1>{t('notFound.title')}</h1>
+      <Link className="button secondary" to="/">
+        {t('common.back')}
+      </Link>
+    </section>
+  );
+}
+
+function Loading() {
+  const { t } = useTranslation();
+  return (
+    <p className="page" role="status">
+      {t('common.loading')}
+    </p>
+  );
+}
+
+/** The app shell: top bar, the routes of the specification (animated on change), toasts, footer. */
+export function App() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  useEffect(() => {
+    void loadUser();
+  }, []);
+
+  return (
     <div className="shell">
+      <NavigationBridge />
       <TopBar />
       <main>
-        <Routes>
-          <Route path="/" element={<Home />} />
-          {ROUTES.map((path) => (
-            <Route key={path} path={path} element={<Placeholder />} />
-          ))}
-          <Route path="*" element={<Placeholder />} />
-        </Routes>
+        <div key={location.pathname} className="page-transition">
+          <Suspense fallback={<Loading />}>
+            <Routes location={location}>
+              <Route path="/" element={<Home />} />
+              <Route path="/setup" element={<Setup />} />
+              <Route path="/legal" element={<Legal />} />
+              <Route path="/privacy" element={<Privacy />} />
+              <Route path="/pricing" element={<Pricing />} />
+              <Route path="/login" element={<Login />} />
+              <Route path="/register" element={<Register />} />
+              <Route path="/verify-email" element={<VerifyEmail />} />
+              <Route path="/email-confirmed" element={<EmailConfirmed />} />
+              <Route path="/reset-password" element={<ResetRequest />} />
+              <Route path="/reset-password-confirm/:uid/:token" element={<ResetConfirm />} />
+              <Route path="/trial-info" element={<TrialInfo />} />
+              <Route path="/cancel" element={<Cancel />} />
+              <Route path="/resend-verification" element={<ResendVerification />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </Suspense>
+        </div>
       </main>
+      <Toasts />
       <footer className="footer">
         <span>{t('footer.copyright', { year: new Date().getFullYear() })}</span>
-        <span>{t('footer.contact', { email: CONTACT_EMAIL })}</span>
+        <span>
+          {t('footer.contactLabel')} <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>
+        </span>
       </footer>
     </div>
   );

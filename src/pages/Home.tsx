@@ -1,9 +1,103 @@
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { HOME_LOADING_MS } from '../../common/constants';
+import type { Profile } from '../api/types';
+import { useStore } from '../store';
+import { loadUser, logOut } from '../store/actions';
 
-/** Home, logged out: tagline, login and create-account buttons, three feature bullets. */
+/** The banner state of SPEC §4: trial active, premium, trial ended, or trial inactive. */
+export function bannerState(profile: Profile): 'trial' | 'premium' | 'trialEnded' | 'inactive' {
+  if (profile.has_premium && profile.is_in_trial) return 'trial';
+  if (profile.has_premium) return 'premium';
+  if (profile.trial_start) return 'trialEnded';
+  return 'inactive';
+}
+
+/** The activate-trial link shows only with no premium, no trial start and no trial used. */
+export const canActivateTrial = (profile: Profile) =>
+  !profile.has_premium && !profile.trial_start && !profile.has_used_trial;
+
+function StatusBanner({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const state = bannerState(profile);
+  return (
+    <div className={`banner ${state}`} role="status">
+      <p>
+        {state === 'trial' && t('home.banner.trial', { count: profile.trial_days_left })}
+        {state === 'premium' && t('home.banner.premium', { plan: t(`plans.${profile.plan ?? 'premium'}`) })}
+        {state === 'trialEnded' && t('home.banner.trialEnded')}
+        {state === 'inactive' && t('home.banner.inactive')}
+      </p>
+      {!profile.has_premium && (
+        <div className="actions">
+          <Link className="button secondary" to="/pricing">
+            {t('home.choosePlan')}
+          </Link>
+          {canActivateTrial(profile) && (
+            <Link className="button primary" to="/trial-info">
+              {t('home.activateTrial')}
+            </Link>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Home: a short loading state, then the logged-out welcome or the user's status. */
 export function Home() {
   const { t } = useTranslation();
+  const user = useStore((state) => state.user);
+  const status = useStore((state) => state.status);
+  const pushToast = useStore((state) => state.pushToast);
+  const [waiting, setWaiting] = useState(true);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const checkoutSeen = useRef(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setWaiting(false), HOME_LOADING_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  // Back from a paid checkout: say so, reload the subscription, and drop the query.
+  useEffect(() => {
+    if (params.get('checkout') !== 'success' || checkoutSeen.current) return;
+    checkoutSeen.current = true;
+    pushToast('success', { key: 'home.checkoutSuccess' });
+    void loadUser();
+    void navigate('/', { replace: true });
+  }, [params, pushToast, navigate]);
+
+  if (waiting || status === 'loading') {
+    return (
+      <section className="page home">
+        <p role="status" className="loading">
+          {t('common.loading')}
+        </p>
+      </section>
+    );
+  }
+
+  if (user) {
+    return (
+      <section className="page home">
+        <h1>{t('home.welcome', { username: user.username })}</h1>
+        <StatusBanner profile={user.profile} />
+        <div className="actions">
+          <Link className="button primary" to="/setup">
+            {t('home.manageContacts')}
+          </Link>
+          <button type="button" className="button secondary" onClick={logOut}>
+            {t('home.logout')}
+          </button>
+        </div>
+        <p className="note">{t('home.notReplacement')}</p>
+      </section>
+    );
+  }
+
   return (
     <section className="page home">
       <h1>{t('app.name')}</h1>

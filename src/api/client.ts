@@ -1,0 +1,97 @@
+import ky, { HTTPError } from 'ky';
+import i18n from '../i18n';
+import { goTo } from '../lib/navigation';
+import { useStore } from '../store';
+import { type MappedError, mapApiError } from './errors';
+import type { Tokens } from './types';
+
+const REFRESH_PATH = 'users/auth/refresh/';
+
+/** The API's base: same origin, under /api/ (absolute, so it also resolves outside a browser). */
+function apiBase() {
+  return new URL('/api/', window.location.origin).href;
+}
+
+let refreshing: Promise<string | null> | null = null;
+
+/** Asks for a new access token with the stored refresh token; one call at a time, shared by every waiter. */
+export function refreshAccess(): Promise<string | null> {
+  refreshing ??= (async () => {
+    const refresh = useStore.getState().refresh;
+    if (!refresh) return null;
+    try {
+      const tokens = await ky.post(REFRESH_PATH, { prefixUrl: apiBase(), json: { refresh }, retry: 0 }).json<Tokens>();
+      useStore.getState().setTokens(tokens.access, tokens.refresh);
+      return tokens.access;
+    } catch {
+      return null;
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** Clears the session and goes to /login (the refresh token no longer works). */
+function expireSession() {
+  useStore.getState().clearSession();
+  goTo('/login', { replace: true });
+}
+
+/**
+ * The API client: JSON, Accept-Language from the current language, the bearer token;
+ * a 401 with a refresh token refreshes once and retries the request once.
+ */
+export const api = ky.create({
+  prefixUrl: apiBase(),
+  // Only the forced retry after a refresh: no automatic retries of failed calls.
+  retry: { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [] },
+  timeout: 20_000,
+  hooks: {
+    beforeRequest: [
+      (request) => {
+        request.headers.set('Accept', 'application/json');
+        request.headers.set('Accept-Language', i18n.language || 'pt');
+        const access = useStore.getState().access;
+        if (access) request.headers.set('Authorization', `Bearer ${access}`);
+        else request.headers.delete('Authorization');
+      },
+    ],
+    afterResponse: [
+      async (request, _options, response, state) => {
+        // A 401 from login or refresh is an answer, not an expired session.
+        if (response.status !== 401 || request.url.includes('/users/auth/')) return response;
+        if (!useStore.getState().refresh) return response;
+        if (state.retryCount > 0) {
+          expireSession();
+          return response;
+        }
+        const access = await refreshAccess();
+        if (!access) {
+          expireSession();
+          return response;
+        }
+        // beforeRequest runs again on the retry and sets the new bearer token.
+        return ky.retry({ delay: 0, code: 'TOKEN_REFRESHED' });
+      },
+    ],
+  },
+});
+
+/** A failed call's status (0 for no answer) and its JSON body, if any. */
+export async function failureOf(error: unknown): Promise<{ status: number; data: unknown }> {
+  if (error instanceof HTTPError) {
+    const data = await error.response
+      .clone()
+      .json()
+      .catch(() => undefined);
+    return { status: error.response.status, data };
+  }
+  return { status: 0, data: undefined };
+}
+
+/** A failed call mapped through the error catalogue. */
+export async function describeFailure(error: unknown): Promise<MappedError & { status: number }> {
+  const { status, data } = await failureOf(error);
+  return { ...mapApiError(status, data), status };
+}

@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import type { Message } from '../api/errors';
+
+/** A function turning catalogue messages into text in the current language. */
+export function useMessageText() {
+  const { t } = useTranslation();
+  return (message: Message): string => {
+    if ('text' in message) return message.text;
+    const params: Record<string, string | number> = { ...message.params };
+    // A field name becomes its label in the current language.
+    if (typeof params.field === 'string') params.field = t(`fields.${params.field}`, { defaultValue: params.field });
+    return t(message.key, params);
+  };
+}

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DELETE_ACCOUNT_REDIRECT_MS } from '../../../common/constants';
+import { describeFailure } from '../../api/client';
+import { deleteAccount, openPortal } from '../../api/endpoints';
+import type { Message } from '../../api/errors';
+import { Confirm } from '../../components/Confirm';
+import { useMessageText } from '../../lib/message';
+import { goTo } from '../../lib/navigation';
+import { useStore } from '../../store';
+
+/** Manage subscription (the provider's portal) and, at the bottom, delete the account after confirmation. */
+export function AccountActions() {
+  const { t } = useTranslation();
+  const text = useMessageText();
+  const clearSession = useStore((state) => state.clearSession);
+  const [portalBusy, setPortalBusy] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<Message | null>(null);
+
+  async function manage() {
+    setPortalBusy(true);
+    setError(null);
+    try {
+      const { url } = await openPortal();
+      window.location.assign(url);
+    } catch (failure) {
+      setError((await describeFailure(failure)).message ?? { key: 'setup.portalError' });
+      setPortalBusy(false);
+    }
+  }
+
+  async function remove() {
+    setDeleting(true);
+    setError(null);
+    try {
+      await deleteAccount();
+      clearSession();
+      // Logging out unmounts this panel, so the redirect must not belong to it.
+      setTimeout(() => goTo('/register'), DELETE_ACCOUNT_REDIRECT_MS);
+    } catch {
+      setError({ key: 'setup.error_delete_account' });
+      setDeleting(false);
+    }
+  }
+
+  return (
+    <section className="panel account" aria-labelledby="account-title">
+      <h2 id="account-title">{t('setup.accountTitle')}</h2>
+      {error && (
+        <p className="form-error" role="alert">
+          {text(error)}
+        </p>
+      )}
+      <button type="button" className="button secondary" disabled={portalBusy} onClick={() => void manage()}>
+        {t('setup.manageSubscription')}
+      </button>
+      <div className="danger-zone">
+        <Confirm
+          label={t('setup.deleteAccount')}
+          question={t('setup.deleteConfirm')}
+          confirmLabel={t('setup.deleteYes')}
+          onConfirm={remove}
+          busy={deleting}
+          className="link-button danger-text"
+        />
+      </div>
+    </section>
+  );
+}

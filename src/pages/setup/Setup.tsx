@@ -1,0 +1,107 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { fetchContacts, removeContact } from '../../api/endpoints';
+import type { Contact } from '../../api/types';
+import { useStore } from '../../store';
+import { AccountActions } from './AccountActions';
+import { ContactForm } from './ContactForm';
+import { ContactList } from './ContactList';
+import { EmergencyPanel } from './EmergencyPanel';
+import { Guide } from './Guide';
+
+/** The contacts setup screen: guide, add form, list, Emergency Buttons, subscription and account. */
+export default function Setup() {
+  const { t } = useTranslation();
+  const user = useStore((state) => state.user);
+  const access = useStore((state) => state.access);
+  const pushToast = useStore((state) => state.pushToast);
+  const [contacts, setContacts] = useState<Contact[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [fetchError, setFetchError] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    setFetchError(false);
+    try {
+      setContacts(await fetchContacts());
+    } catch {
+      setFetchError(true);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  // Contacts load once the session is authenticated.
+  const userId = user?.id;
+  useEffect(() => {
+    if (userId) void load();
+  }, [userId, load]);
+
+  async function remove(contact: Contact) {
+    try {
+      await removeContact(contact.id);
+      setContacts((current) => current.filter((item) => item.id !== contact.id));
+    } catch (error) {
+      console.error('Removing the contact failed', error);
+      pushToast('error', { key: 'setup.error_delete' });
+    }
+  }
+
+  if (!access) {
+    return (
+      <section className="page narrow">
+        <h1>{t('setup.title')}</h1>
+        <p>{t('setup.loginRequired')}</p>
+        <div className="actions">
+          <Link className="button primary" to="/login">
+            {t('home.login')}
+          </Link>
+          <Link className="button secondary" to="/register">
+            {t('home.register')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  if (!user) {
+    return (
+      <section className="page">
+        <p role="status">{t('common.loading')}</p>
+      </section>
+    );
+  }
+
+  const profile = user.profile;
+  return (
+    <section className="page setup">
+      <h1>{t('setup.title')}</h1>
+      <Guide />
+      {!profile.has_premium && (
+        <div className="banner inactive" role="status">
+          <p>{t('setup.needPlan')}</p>
+          <Link className="button primary" to="/pricing">
+            {t('home.choosePlan')}
+          </Link>
+        </div>
+      )}
+      <ContactForm
+        contacts={contacts}
+        profile={profile}
+        onAdded={(contact) => setContacts((list) => [...list, contact])}
+      />
+      {fetchError && (
+        <p className="form-error" role="alert">
+          {t('setup.error_fetch')}
+        </p>
+      )}
+      {loading && contacts.length === 0 ? (
+        <p role="status">{t('common.loading')}</p>
+      ) : (
+        <ContactList contacts={contacts} limit={profile.contact_limit || undefined} onRemove={remove} />
+      )}
+      <EmergencyPanel user={user} />
+      <AccountActions />
+    </section>
+  );
+}
