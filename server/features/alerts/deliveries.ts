@@ -1,0 +1,130 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../db/index.js';
+import type { Database, Delivery, DeliveryStatus } from '../../db/schema.js';
+import type { ProviderStatus } from '../../providers/sms/port.js';
+
+/** A delivery taken by one dispatcher, with the alert's owner for billing. */
+export type ClaimedDelivery = Delivery & { user_id: string };
+
+/**
+ * Atomically takes up to `limit` deliveries that are due (queued and due, or left
+ * `sending` by a dispatcher whose lease ran out), marks them `sending` under a lease
+ * and counts the attempt. On PostgreSQL rows another dispatcher holds are skipped
+ * (FOR UPDATE SKIP LOCKED); on SQLite the single UPDATE holds the write lock.
+ */
+export async function claimDue(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  options: { now: number; leaseMs: number; limit: number },
+): Promise<ClaimedDelivery[]> {
+  const { now, leaseMs, limit } = options;
+  if (limit <= 0) return [];
+  const claimed = await db.transaction().execute((trx) =>
+    trx
+      .updateTable('deliveries')
+      .set((eb) => ({
+        status: 'sending',
+        claimed_until: now + leaseMs,
+        attempts: eb('attempts', '+', 1),
+        updated_at: now,
+      }))
+      .where('id', 'in', (eb) => {
+        const due = eb
+          .selectFrom('deliveries')
+          .select('id')
+          .where((w) =>
+            w.or([
+              w.and([w('status', '=', 'queued'), w('next_attempt_at', '<=', now)]),
+              w.and([w('status', '=', 'sending'), w('claimed_until', '<', now)]),
+            ]),
+          )
+          .orderBy('next_attempt_at')
+          .limit(limit);
+        return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+      })
+      .returningAll()
+      .execute(),
+  );
+  if (claimed.length === 0) return [];
+  const owners = await db
+    .selectFrom('alerts')
+    .select(['id', 'user_id'])
+    .where('id', 'in', [...new Set(claimed.map((d) => d.alert_id))])
+    .execute();
+  const ownerOf = new Map(owners.map((o) => [o.id, o.user_id]));
+  return claimed.map((d) => ({ ...d, user_id: ownerOf.get(d.alert_id) ?? '' }));
+}
+
+/** Records the provider's acceptance; never moves a delivery a receipt already advanced. */
+export async function markSent(db: Kysely<Database>, id: string, providerMessageId: string, now: number) {
+  await db
+    .updateTable('deliveries')
+    .set({
+      status: sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`,
+      provider_message_id: providerMessageId,
+      claimed_until: null,
+      last_error: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Puts a failed attempt back in the queue for `retryAt`, or fails it for good when `retryAt` is null. */
+export async function markAttemptFailed(
+  db: Kysely<Database>,
+  id: string,
+  reason: string,
+  retryAt: number | null,
+  now: number,
+) {
+  await db
+    .updateTable('deliveries')
+    .set({
+      status: retryAt === null ? 'failed' : 'queued',
+      next_attempt_at: retryAt ?? now,
+      claimed_until: null,
+      last_error: reason.slice(0, 500),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+/** The statuses a provider report may move a delivery from: never backwards, never out of a final state. */
+const ALLOWED_FROM: Record<ProviderStatus, DeliveryStatus[]> = {
+  sent: ['queued', 'sending'],
+  delivered: ['queued', 'sending', 'sent'],
+  undelivered: ['queued', 'sending', 'sent'],
+  failed: ['queued', 'sending', 'sent'],
+};
+
+/**
+ * Applies a provider's status report to the delivery it names (by our delivery id
+ * or the provider's message id). Duplicate and out-of-order reports change nothing.
+ * Returns true when the status moved.
+ */
+export async function applyProviderStatus(
+  db: Kysely<Database>,
+  report: { deliveryId?: string; providerMessageId?: string; status: ProviderStatus; reason?: string; now: number },
+): Promise<boolean> {
+  const { deliveryId, providerMessageId, status, reason, now } = report;
+  if (!deliveryId && !providerMessageId) return false;
+  const terminal = status !== 'sent';
+  const result = await db
+    .updateTable('deliveries')
+    .set({
+      status,
+      updated_at: now,
+      ...(terminal ? { claimed_until: null } : {}),
+      ...(providerMessageId ? { provider_message_id: providerMessageId } : {}),
+      ...(reason && (status === 'failed' || status === 'undelivered') ? { last_error: reason.slice(0, 500) } : {}),
+    })
+    .where((eb) =>
+      deliveryId ? eb('id', '=', deliveryId) : eb('provider_message_id', '=', providerMessageId as string),
+    )
+    .where('status', 'in', ALLOWED_FROM[status])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,189 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { SmsPort } from '../../providers/sms/port.js';
+import { recordSmsUsage } from '../billing/usage.js';
+import { type ClaimedDelivery, claimDue, markAttemptFailed, markSent } from './deliveries.js';
+
+export interface DispatcherOptions {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  sms: SmsPort;
+  clock: Clock;
+  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** SMS handed to the provider at once, per process (default 10). */
+  concurrency?: number;
+  /** How long a claim holds a delivery before another dispatcher may take it over (ms). */
+  leaseMs?: number;
+  /** A send taking longer than this counts as failed and is retried (ms); below the lease. */
+  sendTimeoutMs?: number;
+  /** How often due retries and abandoned claims are looked for (real ms; 0 = never). */
+  sweepMs?: number;
+  /** Attempts before a delivery fails for good (default 7: about 15 minutes of retries). */
+  maxAttempts?: number;
+  /** Wait after the first failure, doubled after each (ms). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Source of jitter in [0, 1); injectable for tests. */
+  random?: () => number;
+}
+
+export interface Dispatcher {
+  /** Resumes whatever is due or abandoned and starts the periodic sweep. */
+  start(): void;
+  /** Stops claiming and waits (at most `waitMs`) for the sends in flight. */
+  stop(waitMs?: number): Promise<void>;
+  /** Dispatches due deliveries now, in the background (called right after an alert commits). */
+  kick(): void;
+  /** Claims one batch of due deliveries and sends it; resolves with the number claimed once all are done. */
+  runOnce(): Promise<number>;
+  /** Sends everything due until nothing is due or in flight. */
+  drain(): Promise<void>;
+}
+
+/** A provider error that retrying cannot fix (e.g. an invalid number). */
+export const isPermanent = (error: unknown) => (error as { permanent?: unknown } | null)?.permanent === true;
+
+/**
+ * The delay before retry number `attempt` (1-based count of failed attempts):
+ * exponential with ±20 % jitter, so 7 attempts span at least 12 minutes.
+ */
+export function backoffMs(attempt: number, base: number, max: number, random: () => number): number {
+  const plain = Math.min(base * 2 ** (attempt - 1), max);
+  return Math.round(plain * (0.8 + 0.4 * random()));
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`provider did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Sends queued deliveries: claims them from the database so any number of
+ * dispatchers (in one process or many) send each one once, hands them to the SMS
+ * port concurrently, records usage for billing, and retries failures with backoff.
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { db, dialect, sms, clock, log } = options;
+  const concurrency = options.concurrency ?? 10;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(leaseMs / 2);
+  const sweepMs = options.sweepMs ?? 1_000;
+  const maxAttempts = options.maxAttempts ?? 7;
+  const baseDelayMs = options.baseDelayMs ?? 15_000;
+  const maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
+  const random = options.random ?? Math.random;
+
+  const inFlight = new Set<Promise<void>>();
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function deliver(delivery: ClaimedDelivery): Promise<void> {
+    let providerMessageId: string;
+    try {
+      const sent = await withTimeout(
+        sms.send({ to: delivery.phone_number, body: delivery.body, reference: delivery.id }),
+        sendTimeoutMs,
+      );
+      providerMessageId = sent.providerMessageId;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const final = delivery.attempts >= maxAttempts || isPermanent(error);
+      const now = clock.now();
+      const retryAt = final ? null : now + backoffMs(delivery.attempts, baseDelayMs, maxDelayMs, random);
+      log?.warn({ delivery: delivery.id, attempt: delivery.attempts, final, reason }, 'SMS attempt failed');
+      await markAttemptFailed(db, delivery.id, reason, retryAt, now);
+      return;
+    }
+    const now = clock.now();
+    await markSent(db, delivery.id, providerMessageId, now);
+    await recordSmsUsage(db, { userId: delivery.user_id, deliveryId: delivery.id, alertId: delivery.alert_id, now });
+  }
+
+  /** Claims as many due deliveries as there are free slots and starts sending them. */
+  async function claimAndStart(): Promise<number> {
+    const free = concurrency - inFlight.size;
+    if (free <= 0) return 0;
+    const claimed = await claimDue(db, dialect, { now: clock.now(), leaseMs, limit: free });
+    for (const delivery of claimed) {
+      const task: Promise<void> = deliver(delivery)
+        .catch((error: unknown) => log?.error({ err: error, delivery: delivery.id }, 'SMS dispatch failed'))
+        .finally(() => {
+          inFlight.delete(task);
+          // A full batch suggests more is waiting; a freed slot can take it.
+          if (claimed.length === free && !stopped) kick();
+        });
+      inFlight.add(task);
+    }
+    return claimed.length;
+  }
+
+  function kick(): void {
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        while ((await claimAndStart()) > 0) {
+          // keep filling free slots
+        }
+      } while (again);
+    })()
+      .catch((error: unknown) => log?.error({ err: error }, 'SMS dispatcher could not claim deliveries'))
+      .finally(() => {
+        pumping = null;
+      });
+  }
+
+  async function settle(): Promise<void> {
+    while (pumping || inFlight.size > 0) {
+      await Promise.all([pumping, ...inFlight]);
+    }
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      kick();
+      if (sweepMs > 0) {
+        timer = setInterval(() => {
+          if (!stopped) kick();
+        }, sweepMs);
+        timer.unref();
+      }
+    },
+    async stop(waitMs = 10_000) {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      let giveUp: NodeJS.Timeout | undefined;
+      await Promise.race([settle(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);
+      clearTimeout(giveUp);
+    },
+    kick() {
+      if (!stopped) kick();
+    },
+    async runOnce() {
+      await settle();
+      const claimed = await claimAndStart();
+      await settle();
+      return claimed;
+    },
+    async drain() {
+      do {
+        await settle();
+      } while ((await claimAndStart()) > 0 || inFlight.size > 0);
+      await settle();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { applyProviderStatus } from './deliveries.js';
+import { createDispatcher, type Dispatcher } from './dispatcher.js';
+import alertHistoryRoutes from './history-routes.js';
+import alertRoutes from './routes.js';
+import smsStatusRoutes from './status-routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends queued SMS deliveries; `drain()` and `runOnce()` let tests wait for it. */
+    dispatcher: Dispatcher;
+  }
+}
+
+/**
+ * The alert pipeline: public alert routes, the owner's history, the SMS dispatcher
+ * (started when the app is ready, stopped before it closes) and delivery receipts.
+ */
+export default fp(
+  async function alerts(app: FastifyInstance) {
+    const dispatcher = createDispatcher({
+      db: app.db,
+      dialect: app.dialect,
+      sms: app.sms,
+      clock: app.clock,
+      log: app.log,
+    });
+    app.decorate('dispatcher', dispatcher);
+    // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
+    app.sms.onStatus((providerMessageId, status, reason) => {
+      applyProviderStatus(app.db, {
+        providerMessageId,
+        status,
+        ...(reason ? { reason } : {}),
+        now: app.clock.now(),
+      }).catch((error: unknown) => app.log.warn({ err: error }, 'SMS status report not recorded'));
+    });
+    app.addHook('onReady', async () => dispatcher.start());
+    app.addHook('preClose', async () => dispatcher.stop());
+
+    await app.register(alertRoutes);
+    await app.register(alertHistoryRoutes);
+    const authToken = app.config.TWILIO_AUTH_TOKEN;
+    if (authToken) await app.register(smsStatusRoutes, { authToken });
+  },
+  { name: 'alerts', dependencies: ['database', 'security', 'auth'] },
+);

@@ -1,0 +1,131 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Alert, Database, Delivery, DeliveryStatus, User } from '../../db/schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Statuses as the API shows them: a provider's "undelivered" is shown as failed. */
+export type ShownStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+
+export const shownStatus = (status: DeliveryStatus): ShownStatus => (status === 'undelivered' ? 'failed' : status);
+
+/** The owner of a personal alert token; undefined for an unknown or rotated token. */
+export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('token', '=', token).executeTakeFirst();
+}
+
+/** The alert a user already created with this idempotency key, if any. */
+export function alertByKey(db: Db, userId: string, key: string): Promise<Alert | undefined> {
+  return db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+/** One of the user's alerts by its id or public id. */
+export function alertOfUser(db: Db, userId: string, id: string): Promise<Alert | undefined> {
+  return db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('id', '=', id), eb('public_id', '=', id)]))
+    .executeTakeFirst();
+}
+
+/** True for a unique-constraint violation on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Writes an alert and its deliveries in one transaction. When the same idempotency
+ * key won a concurrent race, returns that alert instead with `created: false`.
+ */
+export async function insertAlert(
+  db: Kysely<Database>,
+  alert: Alert,
+  deliveries: Delivery[],
+): Promise<{ alert: Alert; created: boolean }> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('alerts').values(alert).execute();
+      if (deliveries.length > 0) await trx.insertInto('deliveries').values(deliveries).execute();
+    });
+    return { alert, created: true };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await alertByKey(db, alert.user_id, alert.idempotency_key);
+    if (!existing) throw error;
+    return { alert: existing, created: false };
+  }
+}
+
+/** The deliveries of some alerts, in a stable order. */
+export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
+  if (alertIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('deliveries')
+    .selectAll()
+    .where('alert_id', 'in', alertIds)
+    .orderBy('created_at')
+    .orderBy('contact_name')
+    .orderBy('id')
+    .execute();
+}
+
+/** The public answer for an alert: `{id, public_id, mode, created_at, deliveries: [{contact_name, status}]}`. */
+export async function publicAlertView(db: Db, alert: Alert) {
+  const deliveries = await deliveriesOf(db, [alert.id]);
+  return {
+    id: alert.id,
+    public_id: alert.public_id,
+    mode: alert.mode,
+    created_at: new Date(alert.created_at).toISOString(),
+    deliveries: deliveries.map((d) => ({ contact_name: d.contact_name, status: shownStatus(d.status) })),
+  };
+}
+
+/** The owner's alerts, newest first, with location, text and each delivery's status. */
+export async function ownerAlerts(db: Db, userId: string, limit: number) {
+  const alerts = await db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const deliveries = await deliveriesOf(
+    db,
+    alerts.map((a) => a.id),
+  );
+  return alerts.map((alert) => ({
+    id: alert.id,
+    public_id: alert.public_id,
+    mode: alert.mode,
+    created_at: new Date(alert.created_at).toISOString(),
+    location:
+      alert.latitude !== null && alert.longitude !== null
+        ? {
+            latitude: alert.latitude,
+            longitude: alert.longitude,
+            accuracy: alert.accuracy,
+            captured_at: alert.captured_at === null ? null : new Date(alert.captured_at).toISOString(),
+          }
+        : null,
+    location_error: alert.location_error,
+    message: alert.message,
+    deliveries: deliveries
+      .filter((d) => d.alert_id === alert.id)
+      .map((d) => ({
+        contact_name: d.contact_name,
+        phone_number: d.phone_number,
+        status: shownStatus(d.status),
+        attempts: d.attempts,
+        last_error: d.last_error,
+        updated_at: new Date(d.updated_at).toISOString(),
+      })),
+  }));
+}

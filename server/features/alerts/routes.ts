@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
+import type { Alert, Delivery, User } from '../../db/schema.js';
+import { detailError, notFound, parseWith } from '../../lib/errors.js';
+import { newId, randomToken } from '../../lib/ids.js';
+import { limit } from '../../plugins/security.js';
+import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
+import { listContacts } from '../contacts/repository.js';
+import { alertByKey, alertOfUser, insertAlert, ownerByToken, publicAlertView } from './repository.js';
+import { type AlertBody, alertBody, idempotencyKey } from './schemas.js';
+
+const MINUTE = 60_000;
+type TokenParams = { Params: { token: string } };
+
+/** What the send route learns before its rate limit runs. */
+interface SendContext {
+  user: User;
+  profile: SubscriptionProfile;
+  key: string;
+  body: AlertBody;
+  /** The alert this idempotency key already created: a replay, answered without sending. */
+  existing?: Alert;
+}
+
+const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new one.';
+const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
+const NO_CONTACTS = 'There are no emergency contacts to alert. Add contacts first.';
+const NO_TEST_CONTACTS =
+  'No contact is marked for tests. Give one contact a name starting with TEST (for example "TEST Maria") to receive test SMS.';
+
+/** Rate-limit keys hold a hash of the token, never the secret itself. */
+const tokenKey = (request: FastifyRequest) =>
+  createHash('sha256')
+    .update((request.params as { token?: string }).token ?? '')
+    .digest('base64url')
+    .slice(0, 22);
+
+const languageOf = (user: User): 'pt' | 'en' => (user.language === 'en' ? 'en' : 'pt');
+
+/** The public alert endpoints (DESIGN.md §3): the token is the credential. */
+export default async function alertRoutes(app: FastifyInstance) {
+  const contexts = new WeakMap<FastifyRequest, SendContext>();
+
+  /** The token's owner with an active subscription: 404 for an unknown token, 402 without a plan. */
+  async function activeOwner(token: string): Promise<{ user: User; profile: SubscriptionProfile }> {
+    const user = await ownerByToken(app.db, token);
+    if (!user) throw detailError(404, UNKNOWN_TOKEN, 'not_found');
+    const profile = await subscriptionProfile(app.db, user, app.clock.now(), app.config);
+    if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
+    return { user, profile };
+  }
+
+  const reads = (name: string) =>
+    limit(app, { max: 60, timeWindow: MINUTE, keyGenerator: (request) => `${name}:${tokenKey(request)}` });
+
+  app.get<TokenParams>(
+    '/api/emergency/public/:token/',
+    { config: { rateLimit: reads('page') } },
+    async (request, reply) => {
+      const { user, profile } = await activeOwner(request.params.token);
+      const contacts = await listContacts(app.db, user.id);
+      const base = {
+        language: languageOf(user),
+        ownerName: user.username,
+        location: null,
+        locationError: profile.gps_enabled ? undefined : ('not_in_plan' as const),
+      };
+      return reply.header('cache-control', 'no-store').send({
+        owner_name: user.username,
+        language: languageOf(user),
+        gps_enabled: profile.gps_enabled,
+        countdown_seconds: user.alert_countdown_seconds,
+        contacts: contacts.map((c) => ({ name: c.name, phone_number: c.phone_number })),
+        messages: { real: alertMessage({ ...base, mode: 'real' }), test: alertMessage({ ...base, mode: 'test' }) },
+      });
+    },
+  );
+
+  // Real alerts 10 per 10 minutes, test SMS 5 per hour, per token; a replayed key is free.
+  const sendBase = limit(app, { max: 10, timeWindow: 10 * MINUTE });
+  const modeOf = (request: FastifyRequest) => contexts.get(request)?.body.mode ?? 'real';
+  const sendLimit = sendBase && {
+    ...sendBase,
+    hook: 'preHandler' as const,
+    keyGenerator: (request: FastifyRequest) => `send-${modeOf(request)}:${tokenKey(request)}`,
+    max: (request: FastifyRequest) => (modeOf(request) === 'test' ? 5 : 10),
+    timeWindow: (request: FastifyRequest) => (modeOf(request) === 'test' ? 60 * MINUTE : 10 * MINUTE),
+    allowList: (request: FastifyRequest) => contexts.get(request)?.existing !== undefined,
+  };
+
+  app.post<TokenParams>(
+    '/api/emergency/public/:token/alerts/',
+    {
+      // Runs before the rate limit so the limit knows the mode and lets replays through.
+      preHandler: async (request) => {
+        const { user, profile } = await activeOwner(request.params.token);
+        const key = idempotencyKey(request.headers['idempotency-key']);
+        const body = parseWith(alertBody, request.body);
+        const existing = await alertByKey(app.db, user.id, key);
+        contexts.set(request, { user, profile, key, body, ...(existing ? { existing } : {}) });
+      },
+      config: { rateLimit: sendLimit },
+    },
+    async (request, reply) => {
+      const { user, profile, key, body, existing } = contexts.get(request) as SendContext;
+      reply.header('cache-control', 'no-store');
+      if (existing) return reply.code(200).send(await publicAlertView(app.db, existing));
+
+      const contacts = await listContacts(app.db, user.id);
+      const recipients = body.mode === 'test' ? contacts.filter((c) => isTestContact(c.name)) : contacts;
+      if (recipients.length === 0) {
+        throw body.mode === 'test'
+          ? detailError(400, NO_TEST_CONTACTS, 'no_test_contacts')
+          : detailError(400, NO_CONTACTS, 'no_contacts');
+      }
+      // Without GPS in the plan no position is kept and the text says nothing of location.
+      const location = profile.gps_enabled ? (body.location ?? null) : null;
+      const locationError: LocationError | null = profile.gps_enabled
+        ? location
+          ? null
+          : (body.location_error ?? null)
+        : 'not_in_plan';
+      const message = alertMessage({
+        language: languageOf(user),
+        ownerName: user.username,
+        mode: body.mode,
+        location,
+        locationError,
+      });
+      const now = app.clock.now();
+      const alert: Alert = {
+        id: newId(),
+        public_id: randomToken(16),
+        user_id: user.id,
+        mode: body.mode,
+        idempotency_key: key,
+        latitude: location?.latitude ?? null,
+        longitude: location?.longitude ?? null,
+        accuracy: location?.accuracy ?? null,
+        captured_at: location?.captured_at ?? null,
+        location_error: locationError === 'not_in_plan' ? null : locationError,
+        message,
+        created_at: now,
+        resolved_at: null,
+      };
+      const deliveries: Delivery[] = recipients.map((contact) => ({
+        id: newId(),
+        alert_id: alert.id,
+        contact_name: contact.name,
+        phone_number: contact.phone_number,
+        body: message,
+        status: 'queued',
+        attempts: 0,
+        next_attempt_at: now,
+        claimed_until: null,
+        provider_message_id: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      }));
+      const result = await insertAlert(app.db, alert, deliveries);
+      // First attempt right after commit; the periodic sweep only handles retries and crashes.
+      if (result.created) app.dispatcher.kick();
+      return reply.code(result.created ? 201 : 200).send(await publicAlertView(app.db, result.alert));
+    },
+  );
+
+  app.get<{ Params: { token: string; id: string } }>(
+    '/api/emergency/public/:token/alerts/:id/',
+    { config: { rateLimit: reads('status') } },
+    async (request, reply) => {
+      // A sent alert's statuses stay readable by its link even if the plan has since ended.
+      const user = await ownerByToken(app.db, request.params.token);
+      if (!user) throw detailError(404, UNKNOWN_TOKEN, 'not_found');
+      const alert = await alertOfUser(app.db, user.id, request.params.id);
+      if (!alert) throw notFound();
+      return reply.header('cache-control', 'no-store').send(await publicAlertView(app.db, alert));
+    },
+  );
+}

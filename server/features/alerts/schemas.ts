@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { detailError } from '../../lib/errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The Idempotency-Key header, lowercased; a clear 400 when it is missing or not a UUID. */
+export function idempotencyKey(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value?.trim()) {
+    throw detailError(
+      400,
+      'The Idempotency-Key header is required: a UUID that identifies this alert, so a retried request is never sent twice.',
+      'idempotency_key_required',
+    );
+  }
+  if (!UUID.test(value.trim())) {
+    throw detailError(400, 'The Idempotency-Key header must be a UUID.', 'idempotency_key_invalid');
+  }
+  return value.trim().toLowerCase();
+}
+
+/** A fix time as epoch milliseconds, from an ISO 8601 string or epoch milliseconds. */
+const fixTime = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms) || ms < 0) {
+    ctx.addIssue({ code: 'custom', message: 'Enter an ISO 8601 date-time or epoch milliseconds.' });
+    return z.NEVER;
+  }
+  return Math.round(ms);
+});
+
+const location = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  accuracy: z.number().min(0).max(1e7),
+  captured_at: fixTime,
+});
+
+/** `POST /api/emergency/public/{token}/alerts/` body. */
+export const alertBody = z.object({
+  mode: z.enum(['real', 'test']),
+  location: location.nullish(),
+  location_error: z.enum(['denied', 'unavailable', 'timeout', 'unsupported']).nullish(),
+});
+
+export type AlertBody = z.infer<typeof alertBody>;
