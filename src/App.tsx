@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useLocation } from 'react-router';
 import { NavigationBridge } from './components/NavigationBridge';
+import { ReloadPrompt } from './components/ReloadPrompt';
 import { Toasts } from './components/Toasts';
 import { TopBar } from './components/TopBar';
 import { Login } from './pages/accounts/Login';
@@ -79,6 +80,7 @@ export function App() {
         </div>
       </main>
       <Toasts />
+      <ReloadPrompt />
       <footer className="footer">
         <span>{t('footer.copyright', { year: new Date().getFullYear() })}</span>
         <span>

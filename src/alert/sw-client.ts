@@ -1,31 +1,46 @@
-/// <reference types="vite-plugin-pwa/vanillajs" />
-import { registerSW } from 'virtual:pwa-register';
+import { Workbox } from 'workbox-window';
 
 type Listener = () => void;
-let updateReady: (() => Promise<void>) | undefined;
+let workbox: Workbox | undefined;
+let updateWaiting = false;
+let reloadAsked = false;
 const updateListeners = new Set<Listener>();
 
-/** Registers the service worker; an update waits until the page says it is idle (see `applyUpdate`). */
+/**
+ * Registers the service worker with workbox-window directly (not vite-plugin-pwa's helper,
+ * which reloads every window on an update): a new version waits, and this page reloads only
+ * when the person asks, which the page offers only when no countdown or send is under way.
+ */
 export function startServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const update = registerSW({
-    immediate: true,
-    onNeedRefresh() {
-      updateReady = () => update(true);
-      for (const listener of updateListeners) listener();
-    },
+  workbox = new Workbox(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL });
+  const ready = () => {
+    updateWaiting = true;
+    for (const listener of updateListeners) listener();
+  };
+  workbox.addEventListener('waiting', ready);
+  // Another tab activated the new version: offer the reload here too, never force it.
+  workbox.addEventListener('controlling', (event) => {
+    if (reloadAsked) window.location.reload();
+    else if (event.isUpdate) ready();
   });
+  void workbox.register().catch(() => undefined);
 }
 
-/** Whether a new version waits, and a way to hear when one does. */
+/** Calls `listener` when a new version is ready. */
 export function onUpdateReady(listener: Listener): () => void {
   updateListeners.add(listener);
-  if (updateReady) listener();
+  if (updateWaiting) listener();
   return () => updateListeners.delete(listener);
 }
-export const hasUpdate = () => updateReady !== undefined;
-/** Activates the waiting version and reloads. */
-export const applyUpdate = () => updateReady?.();
+export const hasUpdate = () => updateWaiting;
+/** Activates the waiting version (the page reloads once it controls), or just reloads if it already does. */
+export async function applyUpdate(): Promise<void> {
+  reloadAsked = true;
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (registration?.waiting) workbox?.messageSkipWaiting();
+  else window.location.reload();
+}
 
 /** Asks the service worker to send its queued alerts now; resolves when it is done or after `timeoutMs`. */
 export async function replayQueued(timeoutMs = 8000): Promise<void> {
