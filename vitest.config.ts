@@ -1,3 +1,4 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -6,6 +7,12 @@ export default defineConfig({
     projects: [
       {
         plugins: [react()],
+        // The service-worker registration module only exists in Vite builds.
+        resolve: {
+          alias: {
+            'virtual:pwa-register/react': path.resolve(import.meta.dirname, 'tests/unit/stubs/pwa-register-react.ts'),
+          },
+        },
         test: {
           name: 'unit',
           environment: 'jsdom',

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '../../../common/constants';
+import { api } from '../../../src/api/client';
+import i18n from '../../../src/i18n';
+import { setNavigator } from '../../../src/lib/navigation';
+import { useStore } from '../../../src/store';
+import { fakeApi, signIn, useAppTestSetup } from './helpers';
+
+useAppTestSetup();
+
+/** A protected endpoint that accepts only `access-2`, and a refresh endpoint that counts its calls. */
+function protectedApi(refreshAnswer = { status: 200, body: { access: 'access-2', refresh: 'refresh-2' } }) {
+  let refreshes = 0;
+  const fake = fakeApi({
+    'GET /api/users/me/': (request) =>
+      request.headers.get('Authorization') === 'Bearer access-2' ? { body: { ok: true } } : { status: 401, body: {} },
+    'POST /api/emergency/contacts/': (request, body) =>
+      request.headers.get('Authorization') === 'Bearer access-2' ? { status: 201, body } : { status: 401, body: {} },
+    'POST /api/users/auth/refresh/': () => {
+      refreshes += 1;
+      return refreshAnswer;
+    },
+  });
+  return { ...fake, refreshes: () => refreshes };
+}
+
+describe('API client', () => {
+  it('sends JSON, the current language and the bearer token', async () => {
+    signIn('access-2');
+    const { calls } = protectedApi();
+    await i18n.changeLanguage('en');
+    await api.get('users/me/').json();
+    const headers = calls[0]!.headers;
+    expect(headers.get('Accept')).toBe('application/json');
+    expect(headers.get('Accept-Language')).toBe('en');
+    expect(headers.get('Authorization')).toBe('Bearer access-2');
+    await api.post('emergency/contacts/', { json: { name: 'Ana' } }).json();
+    expect(calls[1]!.headers.get('Content-Type')).toContain('application/json');
+  });
+
+  it('on a 401 refreshes once, stores both rotated tokens and retries the request once with its body', async () => {
+    signIn('access-1', 'refresh-1');
+    const fake = protectedApi();
+    const created = await api.post('emergency/contacts/', { json: { name: 'Ana' } }).json();
+    expect(created).toEqual({ name: 'Ana' });
+    expect(fake.refreshes()).toBe(1);
+    expect(fake.calls.find((call) => call.path === '/api/users/auth/refresh/')?.body).toEqual({ refresh: 'refresh-1' });
+    expect(fake.calls.filter((call) => call.path === '/api/emergency/contacts/')).toHaveLength(2);
+    expect(useStore.getState()).toMatchObject({ access: 'access-2', refresh: 'refresh-2' });
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('access-2');
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBe('refresh-2');
+  });
+
+  it('shares one refresh between two concurrent 401s', async () => {
+    signIn('access-1', 'refresh-1');
+    const fake = protectedApi();
+    const [a, b] = await Promise.all([api.get('users/me/').json(), api.get('users/me/').json()]);
+    expect(a).toEqual({ ok: true });
+    expect(b).toEqual({ ok: true });
+    expect(fake.refreshes()).toBe(1);
+    expect(fake.calls.filter((call) => call.path === '/api/users/me/')).toHaveLength(4);
+  });
+
+  it('when the refresh fails, clears the session and goes to /login', async () => {
+    signIn('access-1', 'refresh-1');
+    const visited: string[] = [];
+    setNavigator((to) => visited.push(to));
+    protectedApi({ status: 401, body: { detail: 'Token is invalid or expired', code: 'token_not_valid' } } as never);
+    await expect(api.get('users/me/').json()).rejects.toMatchObject({ response: { status: 401 } });
+    expect(useStore.getState()).toMatchObject({ access: null, refresh: null, user: null });
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+    expect(visited).toEqual(['/login']);
+    setNavigator(null);
+  });
+
+  it('retries only once: a second 401 after refreshing ends the session', async () => {
+    signIn('access-1', 'refresh-1');
+    const visited: string[] = [];
+    setNavigator((to) => visited.push(to));
+    const fake = protectedApi({ status: 200, body: { access: 'access-3', refresh: 'refresh-3' } });
+    await expect(api.get('users/me/').json()).rejects.toMatchObject({ response: { status: 401 } });
+    expect(fake.refreshes()).toBe(1);
+    expect(fake.calls.filter((call) => call.path === '/api/users/me/')).toHaveLength(2);
+    expect(visited).toEqual(['/login']);
+    setNavigator(null);
+  });
+
+  it('without a refresh token a 401 is just an error', async () => {
+    const fake = protectedApi();
+    await expect(api.get('users/me/').json()).rejects.toMatchObject({ response: { status: 401 } });
+    expect(fake.refreshes()).toBe(0);
+  });
+});
