@@ -10,7 +10,7 @@ export type ClaimedDelivery = Delivery & { user_id: string };
  * Atomically takes up to `limit` deliveries that are due (queued and due, or left
  * `sending` by a dispatcher whose lease ran out), marks them `sending` under a lease
  * and counts the attempt. On PostgreSQL rows another dispatcher holds are skipped
- * (FOR UPDATE SKIP LOCKED); on SQLite the single UPDATE holds the write lock.
+ * (FOR UPDATE SKIP LOCKED); on SQLite the single UPDATE ... RETURNING holds the write lock.
  */
 export async function claimDue(
   db: Kysely<Database>,
@@ -19,32 +19,32 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   const { now, leaseMs, limit } = options;
   if (limit <= 0) return [];
-  const claimed = await db.transaction().execute((trx) =>
-    trx
-      .updateTable('deliveries')
-      .set((eb) => ({
-        status: 'sending',
-        claimed_until: now + leaseMs,
-        attempts: eb('attempts', '+', 1),
-        updated_at: now,
-      }))
-      .where('id', 'in', (eb) => {
-        const due = eb
-          .selectFrom('deliveries')
-          .select('id')
-          .where((w) =>
-            w.or([
-              w.and([w('status', '=', 'queued'), w('next_attempt_at', '<=', now)]),
-              w.and([w('status', '=', 'sending'), w('claimed_until', '<', now)]),
-            ]),
-          )
-          .orderBy('next_attempt_at')
-          .limit(limit);
-        return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
-      })
-      .returningAll()
-      .execute(),
-  );
+  // One statement is its own transaction: no lock is held across an await, so
+  // connections in one process cannot wait on each other.
+  const claimed = await db
+    .updateTable('deliveries')
+    .set((eb) => ({
+      status: 'sending',
+      claimed_until: now + leaseMs,
+      attempts: eb('attempts', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', 'in', (eb) => {
+      const due = eb
+        .selectFrom('deliveries')
+        .select('id')
+        .where((w) =>
+          w.or([
+            w.and([w('status', '=', 'queued'), w('next_attempt_at', '<=', now)]),
+            w.and([w('status', '=', 'sending'), w('claimed_until', '<', now)]),
+          ]),
+        )
+        .orderBy('next_attempt_at')
+        .limit(limit);
+      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+    })
+    .returningAll()
+    .execute();
   if (claimed.length === 0) return [];
   const owners = await db
     .selectFrom('alerts')
