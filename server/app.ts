@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/index.js';
 import accountRoutes from './features/accounts/routes.js';
 import alertsFeature from './features/alerts/index.js';
+import billingRoutes from './features/billing/routes.js';
 import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
 import outboxRoutes from './features/dev/outbox-routes.js';
@@ -23,6 +24,8 @@ import { createOutboxMail } from './providers/mail/outbox.js';
 import type { MailPort } from './providers/mail/port.js';
 import { createSmtpMail } from './providers/mail/smtp.js';
 import { DevOutbox } from './providers/outbox.js';
+import { createPayments } from './providers/payments/index.js';
+import type { PaymentsPort } from './providers/payments/port.js';
 import { createOutboxSms } from './providers/sms/outbox.js';
 import type { SmsPort } from './providers/sms/port.js';
 import { createTwilioSms } from './providers/sms/twilio.js';
@@ -38,6 +41,7 @@ declare module 'fastify' {
     outbox: DevOutbox;
     mail: MailPort;
     sms: SmsPort;
+    payments: PaymentsPort;
   }
 }
 
@@ -49,6 +53,7 @@ export interface AppOptions {
   clock?: Clock;
   mail?: MailPort;
   sms?: SmsPort;
+  payments?: PaymentsPort;
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app lives (default `dist/`). */
   distDir?: string;
@@ -102,9 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           })
         : createOutboxSms(outbox, now)),
   );
+  app.decorate('payments', options.payments ?? createPayments(config, now));
   app.addHook('onClose', async () => {
     await app.mail.close?.();
     await app.sms.close?.();
+    await app.payments.close?.();
   });
   // Named so other plugins can declare they need the clock.
   await app.register(fp(async () => {}, { name: 'clock' }));
@@ -120,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(emergencyPageRoutes);
   await app.register(contactRoutes);
   await app.register(tokenRoutes);
+  await app.register(billingRoutes);
   await app.register(alertsFeature);
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 

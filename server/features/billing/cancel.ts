@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Ends every live subscription of the user at the payment provider, then records it
+ * cancelled here; account deletion calls this first so no one is billed for a deleted
+ * account. A provider failure throws, and the account is then kept.
+ */
+export async function cancelAtProvider(app: FastifyInstance, userId: string): Promise<void> {
+  const rows = await app.db
+    .selectFrom('subscriptions')
+    .select(['id', 'provider', 'provider_subscription_id'])
+    .where('user_id', '=', userId)
+    .where('status', '!=', 'canceled')
+    .execute();
+  for (const row of rows) {
+    if (row.provider === app.payments.name && row.provider_subscription_id) {
+      await app.payments.cancelNow(row.provider_subscription_id);
+    } else if (row.provider !== 'simulated') {
+      app.log.warn({ provider: row.provider }, 'subscription of a provider no longer configured: cancel it there');
+    }
+    await app.db
+      .updateTable('subscriptions')
+      .set({ status: 'canceled', updated_at: app.clock.now() })
+      .where('id', '=', row.id)
+      .execute();
+  }
+}

@@ -1,0 +1,179 @@
+import type { FastifyInstance } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Database, Subscription } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import type { ProviderSubscription, WebhookEvent } from '../../providers/payments/port.js';
+import { isActive, markActivated, PERIOD_MS } from './subscriptions.js';
+
+type Trx = Transaction<Database>;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Applies one verified provider event, once: the event id is recorded in the same
+ * transaction as its effect, so a replay (or a concurrent duplicate) changes nothing
+ * and a failure leaves it to the provider's retry. Returns false for a replay.
+ */
+export async function applyWebhookEvent(app: FastifyInstance, webhook: WebhookEvent): Promise<boolean> {
+  const provider = app.payments.name;
+  const now = app.clock.now();
+  return app.db.transaction().execute(async (trx) => {
+    const recorded = await trx
+      .insertInto('processed_events')
+      .values({ id: webhook.id, provider, received_at: now })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    const { event } = webhook;
+    if (event.type === 'subscription') {
+      await upsertSubscription(trx, provider, event.subscription, webhook.createdAt, now);
+    } else if (event.type === 'checkout_completed') {
+      await completeCheckout(trx, provider, event, webhook.createdAt, now, app.config.TRIAL_DAYS);
+    } else if (event.type === 'ignored') {
+      app.log.debug({ event: event.name }, 'payment event ignored');
+    } else {
+      await applyInvoice(trx, event.type, event.providerSubscriptionId, webhook.createdAt, now);
+    }
+    return true;
+  });
+}
+
+const bySubscriptionId = (trx: Trx, id: string) =>
+  trx.selectFrom('subscriptions').selectAll().where('provider_subscription_id', '=', id).executeTakeFirst();
+
+/** An event older than the last one applied to the row, or one that would revive an ended subscription. */
+function stale(row: Subscription, eventAt: number, status?: Subscription['status']): boolean {
+  if (row.provider_event_at !== null && eventAt < row.provider_event_at) return true;
+  // A provider never revives a cancelled subscription; a late "active" must not either.
+  return row.status === 'canceled' && status !== 'canceled';
+}
+
+/** The user id when that user (still) exists, else null. */
+async function existingUser(trx: Trx, userId: string | null | undefined): Promise<string | null> {
+  if (!userId) return null;
+  const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+  return user?.id ?? null;
+}
+
+/** Creates or updates our row from the provider's view of the subscription. */
+async function upsertSubscription(trx: Trx, provider: string, sub: ProviderSubscription, eventAt: number, now: number) {
+  const row = await bySubscriptionId(trx, sub.providerSubscriptionId);
+  if (row && stale(row, eventAt, sub.status)) return;
+  let candidate = row?.user_id ?? sub.userId;
+  if (!candidate && sub.customerId) {
+    const sameCustomer = await trx
+      .selectFrom('subscriptions')
+      .select('user_id')
+      .where('provider_customer_id', '=', sub.customerId)
+      .executeTakeFirst();
+    candidate = sameCustomer?.user_id ?? null;
+  }
+  const userId = await existingUser(trx, candidate);
+  if (!userId) return;
+  const state = {
+    provider_customer_id: sub.customerId ?? row?.provider_customer_id ?? null,
+    plan: sub.plan ?? row?.plan ?? 'premium',
+    status: sub.status,
+    trial_start: sub.trialStart,
+    trial_end: sub.trialEnd,
+    current_period_end: sub.periodEnd,
+    cancel_at_period_end: sub.cancelAtPeriodEnd ? 1 : 0,
+    updated_at: now,
+    provider_event_at: Math.max(eventAt, row?.provider_event_at ?? 0),
+  };
+  if (row) {
+    await trx.updateTable('subscriptions').set(state).where('id', '=', row.id).execute();
+  } else {
+    await trx
+      .insertInto('subscriptions')
+      .values({
+        id: newId(),
+        user_id: userId,
+        provider,
+        provider_subscription_id: sub.providerSubscriptionId,
+        created_at: now,
+        ...state,
+      })
+      .execute();
+  }
+  if (isActive({ ...(row as Subscription), ...state }, now)) await markActivated(trx, userId, sub.trialStart);
+}
+
+/**
+ * A finished checkout: marks it paid and, when the subscription's own events have not
+ * arrived yet, records it from the checkout so the user is active at once; those events
+ * then refine it whatever their order.
+ */
+async function completeCheckout(
+  trx: Trx,
+  provider: string,
+  event: {
+    userId: string | null;
+    checkoutId: string | null;
+    providerSubscriptionId: string | null;
+    customerId: string | null;
+  },
+  eventAt: number,
+  now: number,
+  trialDays: number,
+) {
+  const checkout = event.checkoutId
+    ? await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', event.checkoutId).executeTakeFirst()
+    : undefined;
+  if (checkout) {
+    await trx.updateTable('checkout_sessions').set({ status: 'paid' }).where('id', '=', checkout.id).execute();
+  }
+  const userId = await existingUser(trx, checkout?.user_id ?? event.userId);
+  if (!event.providerSubscriptionId || !userId) return;
+  const row = await bySubscriptionId(trx, event.providerSubscriptionId);
+  if (row) {
+    if (isActive(row, now)) await markActivated(trx, row.user_id, row.trial_start);
+    return;
+  }
+  const user = await trx.selectFrom('users').select('trial_used_at').where('id', '=', userId).executeTakeFirstOrThrow();
+  const trial = checkout?.with_trial === 1 && user.trial_used_at === null;
+  const trialEnd = trial ? eventAt + trialDays * DAY_MS : null;
+  await trx
+    .insertInto('subscriptions')
+    .values({
+      id: newId(),
+      user_id: userId,
+      provider,
+      provider_customer_id: event.customerId,
+      provider_subscription_id: event.providerSubscriptionId,
+      plan: checkout?.plan ?? 'premium',
+      status: trialEnd ? 'trialing' : 'active',
+      trial_start: trialEnd ? eventAt : null,
+      trial_end: trialEnd,
+      current_period_end: trialEnd ?? eventAt + PERIOD_MS,
+      cancel_at_period_end: 0,
+      created_at: now,
+      updated_at: now,
+      // No provider event stamp: the subscription's own events, even earlier ones, know better.
+      provider_event_at: null,
+    })
+    .execute();
+  await markActivated(trx, userId, trialEnd ? eventAt : null);
+}
+
+/** A paid invoice brings a past-due subscription back; a failed one makes it past due. */
+async function applyInvoice(
+  trx: Trx,
+  type: 'invoice_paid' | 'invoice_failed',
+  id: string,
+  eventAt: number,
+  now: number,
+) {
+  const row = await bySubscriptionId(trx, id);
+  if (!row || stale(row, eventAt)) return;
+  const from = type === 'invoice_paid' ? ['past_due', 'unpaid', 'incomplete'] : ['active', 'trialing'];
+  if (!from.includes(row.status)) return;
+  await trx
+    .updateTable('subscriptions')
+    .set({
+      status: type === 'invoice_paid' ? 'active' : 'past_due',
+      updated_at: now,
+      provider_event_at: Math.max(eventAt, row.provider_event_at ?? 0),
+    })
+    .where('id', '=', row.id)
+    .execute();
+}
