@@ -1,0 +1,250 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import twilio from 'twilio';
+import type RequestClient from 'twilio/lib/base/RequestClient.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { ManualClock } from '../../server/lib/clock.js';
+import { createTwilioSms } from '../../server/providers/sms/twilio.js';
+import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { dbLabel, freshDatabase } from './helper.js';
+
+const SID = 'AC00000000000000000000000000000001';
+const AUTH_TOKEN = 'twilio-auth-token-for-tests';
+const APP_URL = 'http://alerta.test';
+const INVALID_NUMBER = '+15005550001';
+
+interface FakeRequest {
+  path: string;
+  authorization: string | undefined;
+  form: Record<string, string>;
+}
+
+/** A local stand-in for Twilio's Messages API, on loopback, answering as Twilio does. */
+async function fakeTwilio(): Promise<{ server: Server; url: string; requests: FakeRequest[] }> {
+  const requests: FakeRequest[] = [];
+  let next = 0;
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(raw));
+      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
+      res.setHeader('content-type', 'application/json');
+      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`) {
+        res.statusCode = 404;
+        return res.end(JSON.stringify({ code: 20404, message: 'The requested resource was not found', status: 404 }));
+      }
+      if (form.To === INVALID_NUMBER) {
+        res.statusCode = 400;
+        return res.end(
+          JSON.stringify({
+            code: 21211,
+            message: `The 'To' number ${form.To} is not a valid phone number.`,
+            status: 400,
+          }),
+        );
+      }
+      next += 1;
+      res.statusCode = 201;
+      res.end(
+        JSON.stringify({
+          sid: `SM${String(next).padStart(32, '0')}`,
+          account_sid: SID,
+          to: form.To,
+          from: form.From ?? null,
+          messaging_service_sid: form.MessagingServiceSid ?? null,
+          body: form.Body,
+          status: 'queued',
+          num_segments: '1',
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, requests };
+}
+
+/** The SDK's own HTTP client, sending to the fake instead of api.twilio.com. */
+class LoopbackClient extends twilio.RequestClient {
+  constructor(private readonly base: string) {
+    super();
+  }
+  override request<T>(opts: RequestClient.RequestOptions<T>) {
+    return super.request<T>({ ...opts, uri: opts.uri.replace(/^https:\/\/api\.twilio\.com/, this.base) });
+  }
+}
+
+describe(`Twilio SMS adapter and status callbacks (${dbLabel})`, () => {
+  let app: FastifyInstance;
+  let fake: Awaited<ReturnType<typeof fakeTwilio>>;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    fake = await fakeTwilio();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-twilio-'));
+    const env = { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: '+15005550006' };
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL, ...env });
+    const { handle, drop } = await freshDatabase(dataDir);
+    app = await buildApp({
+      config,
+      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
+      database: handle,
+      clock: new ManualClock(Date.now()),
+      logger: false,
+      distDir: path.join(dataDir, 'no-dist'),
+      sms: createTwilioSms({
+        accountSid: SID,
+        authToken: AUTH_TOKEN,
+        from: '+15005550006',
+        statusCallbackUrl: `${APP_URL}/api/sms/status/`,
+        httpClient: new LoopbackClient(fake.url),
+      }),
+    });
+    await app.ready();
+    cleanup = async () => {
+      await app.close();
+      await handle.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  });
+  afterAll(async () => {
+    await cleanup();
+    await new Promise((resolve) => fake.server.close(resolve));
+  });
+
+  const deliveries = (alertId: string) =>
+    app.db.selectFrom('deliveries').selectAll().where('alert_id', '=', alertId).orderBy('contact_name').execute();
+
+  /** Posts a status callback signed as Twilio signs it (or with the given signature). */
+  function callback(query: string, params: Record<string, string>, signature?: string) {
+    const url = `${APP_URL}/api/sms/status/${query}`;
+    return app.inject({
+      method: 'POST',
+      url: `/api/sms/status/${query}`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, params),
+      },
+      payload: new URLSearchParams(params).toString(),
+    });
+  }
+
+  it('sends through the SDK over HTTP with the from number and a status callback per delivery', async () => {
+    const owner = await ownerWithContacts(app, {
+      contacts: [
+        ['Ana', '+351911111111'],
+        ['Rui', '+351922222222'],
+      ],
+    });
+    const alert = (await postAlert(app, owner.token)).json();
+    await app.dispatcher.drain();
+    const rows = await deliveries(alert.id);
+    expect(rows.map((d) => d.status)).toEqual(['sent', 'sent']);
+    const sent = fake.requests.filter((r) => r.form.To?.startsWith('+3519'));
+    expect(sent).toHaveLength(2);
+    const basic = `Basic ${Buffer.from(`${SID}:${AUTH_TOKEN}`).toString('base64')}`;
+    for (const row of rows) {
+      const request = sent.find((r) => r.form.To === row.phone_number);
+      expect(request?.authorization).toBe(basic);
+      expect(request?.form).toMatchObject({
+        From: '+15005550006',
+        Body: row.body,
+        StatusCallback: `${APP_URL}/api/sms/status/?d=${row.id}`,
+      });
+      expect(row.provider_message_id).toMatch(/^SM\d{32}$/);
+    }
+  });
+
+  it('moves deliveries on signed callbacks, refuses bad signatures, never moves backwards', async () => {
+    const owner = await ownerWithContacts(app, {
+      contacts: [
+        ['Ana', '+351933333333'],
+        ['Rui', '+351944444444'],
+      ],
+    });
+    const alert = (await postAlert(app, owner.token)).json();
+    await app.dispatcher.drain();
+    const [ana, rui] = await deliveries(alert.id);
+    if (!ana || !rui) throw new Error('deliveries missing');
+    const delivered = { MessageSid: ana.provider_message_id as string, MessageStatus: 'delivered', AccountSid: SID };
+
+    const forged = await callback(`?d=${ana.id}`, delivered, 'bm90IGEgcmVhbCBzaWduYXR1cmU=');
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toMatchObject({ code: 'invalid_signature' });
+    const unsigned = await app.inject({
+      method: 'POST',
+      url: '/api/sms/status/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(delivered).toString(),
+    });
+    expect(unsigned.statusCode).toBe(403);
+    // A signature for other parameters does not fit these.
+    const tampered = await callback(
+      `?d=${ana.id}`,
+      delivered,
+      twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}/api/sms/status/?d=${ana.id}`, {
+        ...delivered,
+        MessageStatus: 'sent',
+      }),
+    );
+    expect(tampered.statusCode).toBe(403);
+    expect((await deliveries(alert.id))[0]?.status).toBe('sent');
+
+    expect((await callback(`?d=${ana.id}`, delivered)).statusCode).toBe(204);
+    expect((await deliveries(alert.id))[0]?.status).toBe('delivered');
+    // Duplicates and late reports change nothing.
+    await callback(`?d=${ana.id}`, delivered);
+    await callback(`?d=${ana.id}`, { ...delivered, MessageStatus: 'sent' });
+    await callback(`?d=${ana.id}`, { ...delivered, MessageStatus: 'failed', ErrorCode: '30008' });
+    expect((await deliveries(alert.id))[0]).toMatchObject({ status: 'delivered', last_error: null });
+
+    // Found by message id alone too; undelivered is final and shown as failed.
+    const undelivered = {
+      MessageSid: rui.provider_message_id as string,
+      MessageStatus: 'undelivered',
+      ErrorCode: '30003',
+    };
+    expect((await callback('', undelivered)).statusCode).toBe(204);
+    await callback('', { ...undelivered, MessageStatus: 'delivered', ErrorCode: '' });
+    expect((await deliveries(alert.id))[1]).toMatchObject({ status: 'undelivered', last_error: 'Twilio error 30003' });
+    const shown = await app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/alerts/${alert.id}/` });
+    expect(shown.json().deliveries).toEqual([
+      { contact_name: 'Ana', status: 'delivered' },
+      { contact_name: 'Rui', status: 'failed' },
+    ]);
+  });
+
+  it('fails a delivery at once when Twilio refuses the number, keeping its reason', async () => {
+    const owner = await ownerWithContacts(app, { contacts: [['Ana', INVALID_NUMBER]] });
+    const alert = (await postAlert(app, owner.token)).json();
+    await app.dispatcher.drain();
+    const [row] = await deliveries(alert.id);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row?.last_error).toContain('Twilio error 21211');
+  });
+
+  it('sends from a messaging service when one is configured', async () => {
+    const sms = createTwilioSms({
+      accountSid: SID,
+      authToken: AUTH_TOKEN,
+      messagingServiceSid: 'MG00000000000000000000000000000001',
+      statusCallbackUrl: `${APP_URL}/api/sms/status/`,
+      httpClient: new LoopbackClient(fake.url),
+    });
+    const { providerMessageId } = await sms.send({ to: '+351955555555', body: 'hello', reference: 'd1' });
+    expect(providerMessageId).toMatch(/^SM/);
+    const request = fake.requests.find((r) => r.form.To === '+351955555555');
+    expect(request?.form).toMatchObject({ MessagingServiceSid: 'MG00000000000000000000000000000001', Body: 'hello' });
+    expect(request?.form.From).toBeUndefined();
+  });
+});
