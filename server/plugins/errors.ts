@@ -12,6 +12,17 @@ const clientErrors: Record<string, { status: number; detail: string; code: strin
   FST_ERR_CTP_INVALID_TYPE: { status: 400, detail: 'Invalid Content-Type.', code: 'parse_error' },
   FST_ERR_BAD_URL: { status: 400, detail: 'Malformed URL.', code: 'bad_url' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, detail: 'Bad request.', code: 'bad_request' },
+  // PostgreSQL refusing text it cannot store (a NUL character, a broken encoding) is the input's fault.
+  '22021': {
+    status: 400,
+    detail: 'The request contains characters that cannot be stored.',
+    code: 'invalid_characters',
+  },
+  '22P05': {
+    status: 400,
+    detail: 'The request contains characters that cannot be stored.',
+    code: 'invalid_characters',
+  },
 };
 
 /**

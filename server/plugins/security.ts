@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import { detailError } from '../lib/errors.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -35,6 +36,11 @@ export default fp(
     });
     app.addHook('onSend', async (request, reply) => {
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    });
+    // A NUL byte in a path or query names nothing we store, and PostgreSQL refuses it in
+    // text comparisons (a 500 otherwise): refuse it up front, for every route.
+    app.addHook('onRequest', async (request) => {
+      if (request.url.includes('%00')) throw detailError(400, 'Malformed URL.', 'bad_url');
     });
 
     const redis = options.config.REDIS_URL
