@@ -512,4 +512,18 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     await cancelAtProvider(app, other.user.id);
     expect((await subscriptionRows(other.user.id))[0]).toMatchObject({ status: 'canceled' });
   });
+  it('deleting the account cancels at Stripe first, and keeps the account when Stripe refuses', async () => {
+    const user = await createUser(app);
+    await deliver(event('evt_acct', 'customer.subscription.created', subscription('sub_acct', user.user.id)));
+    stripeFake.fail(400, { error: { type: 'invalid_request_error', code: 'account_invalid', message: 'Nope' } });
+    const refused = await app.inject({ method: 'DELETE', url: '/api/users/delete-account/', headers: user.headers });
+    expect(refused.statusCode).toBe(502);
+    expect((await profile(user.user.id)).has_premium).toBe(true);
+
+    stripeFake.calls.length = 0;
+    const res = await app.inject({ method: 'DELETE', url: '/api/users/delete-account/', headers: user.headers });
+    expect(res.statusCode).toBe(204);
+    expect(stripeFake.calls).toMatchObject([{ method: 'DELETE', path: '/v1/subscriptions/sub_acct' }]);
+    expect(await app.db.selectFrom('users').select('id').where('id', '=', user.user.id).execute()).toEqual([]);
+  });
 });

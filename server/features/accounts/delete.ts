@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { cancelAtProvider } from '../billing/cancel.js';
 
 /**
  * Deletes an account and everything that belongs to it in one transaction: contacts,
@@ -8,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
  * subscription at the payment provider) belong at the top of this function.
  */
 export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
+  // First, so that a failure at the provider keeps the account instead of billing a deleted one.
+  await cancelAtProvider(app, userId);
   await app.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('users').where('id', '=', userId).execute();
   });

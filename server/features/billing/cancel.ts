@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { detailError } from '../../lib/errors.js';
 
 /**
  * Ends every live subscription of the user at the payment provider, then records it
@@ -14,7 +15,16 @@ export async function cancelAtProvider(app: FastifyInstance, userId: string): Pr
     .execute();
   for (const row of rows) {
     if (row.provider === app.payments.name && row.provider_subscription_id) {
-      await app.payments.cancelNow(row.provider_subscription_id);
+      try {
+        await app.payments.cancelNow(row.provider_subscription_id);
+      } catch (error) {
+        app.log.error({ err: error }, 'payment provider refused to cancel the subscription');
+        throw detailError(
+          502,
+          'The payment service is unavailable, so the subscription could not be cancelled. Please try again.',
+          'payment_provider_error',
+        );
+      }
     } else if (row.provider !== 'simulated') {
       app.log.warn({ provider: row.provider }, 'subscription of a provider no longer configured: cancel it there');
     }
