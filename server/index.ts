@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   app.log.info(
-    `Alerta ${app.appVersion} at ${config.APP_URL} · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name}` +
+    `Alerta ${app.appVersion} at ${config.APP_URL} · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name} · payments ${app.payments.name}` +
       (app.mail.name === 'outbox' || app.sms.name === 'outbox'
         ? ` · captured messages at ${config.APP_URL}/dev/outbox`
         : ''),
