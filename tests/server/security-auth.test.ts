@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
@@ -279,5 +280,106 @@ describe(`sessions: refresh rotation and reuse (${dbLabel})`, () => {
     } finally {
       t.clock.advance(-(REFRESH_TOKEN_TTL_MS + 1000));
     }
+  });
+});
+
+describe(`alert links: other users' alerts and rotated tokens (${dbLabel})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A subscriber with one contact; returns their token. */
+  async function subscriber(): Promise<{ user: TestUser; token: string }> {
+    const user = await createUser(t.app);
+    await activateSubscription(t.app.db, { userId: user.user.id, plan: 'premium', now: t.clock.now() });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/emergency/contacts/',
+      headers: user.headers,
+      payload: {
+        name: 'TEST Rui',
+        phone_number: `+3519133${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`,
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    const row = await t.app.db
+      .selectFrom('users')
+      .select('token')
+      .where('id', '=', user.user.id)
+      .executeTakeFirstOrThrow();
+    return { user, token: row.token! };
+  }
+  const sendTest = (token: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${token}/alerts/`,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { mode: 'test', location: null, location_error: 'denied' },
+    });
+
+  it("answers another user's alert through one's own link with 404, as for an unknown alert", async () => {
+    const alice = await subscriber();
+    const bob = await subscriber();
+    const bobsAlert = await sendTest(bob.token);
+    expect(bobsAlert.statusCode).toBe(201);
+    const { id, public_id: publicId } = bobsAlert.json() as { id: string; public_id: string };
+
+    for (const ref of [id, publicId]) {
+      const foreign = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${alice.token}/alerts/${ref}/` });
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json().code).toBe('not_found');
+    }
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: `/api/emergency/public/${alice.token}/alerts/00000000-0000-4000-8000-000000000000/`,
+    });
+    const foreign = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${alice.token}/alerts/${id}/` });
+    expect(foreign.body).toBe(unknown.body);
+    // Bob's own link still shows it.
+    const own = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${bob.token}/alerts/${id}/` });
+    expect(own.statusCode).toBe(200);
+    // Alice's history never lists Bob's alert.
+    const history = await t.app.inject({ method: 'GET', url: '/api/emergency/alerts/', headers: alice.user.headers });
+    expect(history.statusCode).toBe(200);
+    expect(JSON.stringify(history.json())).not.toContain(id);
+    await t.app.dispatcher.drain();
+  });
+
+  it('ends a leaked link at once when the token is rotated: page, sending and status all 404', async () => {
+    const owner = await subscriber();
+    const before = await sendTest(owner.token);
+    expect(before.statusCode).toBe(201);
+    const alertId = before.json().id as string;
+
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/token/rotate/',
+      headers: owner.user.headers,
+    });
+    expect(rotated.statusCode).toBe(200);
+    const fresh = rotated.json().token as string;
+    expect(fresh).not.toBe(owner.token);
+
+    const sentBefore = await t.app.db.selectFrom('deliveries').select('id').execute();
+    for (const res of [
+      await t.app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/` }),
+      await sendTest(owner.token),
+      await t.app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/alerts/${alertId}/` }),
+      await t.app.inject({ method: 'GET', url: `/public/${owner.token}/manifest.webmanifest` }),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('not_found');
+    }
+    // The old link sent nothing; the new one works.
+    expect(await t.app.db.selectFrom('deliveries').select('id').execute()).toHaveLength(sentBefore.length);
+    expect((await t.app.inject({ method: 'GET', url: `/api/emergency/public/${fresh}/` })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/emergency/public/${fresh}/alerts/${alertId}/` })).statusCode,
+    ).toBe(200);
+    await t.app.dispatcher.drain();
   });
 });
