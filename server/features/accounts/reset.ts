@@ -62,7 +62,8 @@ export async function confirmReset(app: FastifyInstance, body: unknown): Promise
   const password2 = requiredString(data, 'new_password2', problems, { max: PASSWORD_MAX });
   problems.throwIfAny({ withDetail: true });
 
-  const user = uid!.length <= 200 ? await findById(app.db, uid!) : undefined;
+  // Ids are UUIDs; anything else matches nobody (and a NUL would upset PostgreSQL).
+  const user = /^[\w-]{1,64}$/.test(uid!) ? await findById(app.db, uid!) : undefined;
   if (!user) throw detailError(400, RESET_TEXTS.invalidUser, 'invalid_user');
   const now = app.clock.now();
   const row = token!.length <= 200 ? await findOneTimeToken(app.db, token!, 'reset_password') : undefined;

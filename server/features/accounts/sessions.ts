@@ -20,7 +20,10 @@ export const SESSION_TEXTS = {
   invalidRefresh: 'Token is invalid or expired',
 } as const;
 
-/** Longest identifier worth looking up: an e-mail address is at most 254 characters. */
+/**
+ * Longest identifier worth looking up: an e-mail address is at most 254 characters.
+ * (One holding a NUL matches nobody, and PostgreSQL would refuse it in a query.)
+ */
 const IDENTIFIER_MAX = 254;
 
 export interface TokenPair {
@@ -43,7 +46,7 @@ export async function login(app: FastifyInstance, throttles: Throttles, body: un
   const identifier = username!.normalize('NFKC').toLowerCase();
 
   const user =
-    identifier.length <= IDENTIFIER_MAX && password!.length <= PASSWORD_MAX * 4
+    identifier.length <= IDENTIFIER_MAX && !identifier.includes('\u0000') && password!.length <= PASSWORD_MAX * 4
       ? await findByLogin(app.db, identifier)
       : undefined;
   // Keyed by account when there is one, so its username and e-mail share one count.

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activateSubscription } from '../../server/features/billing/subscriptions.js';
+import { login, nextIp, PASSWORD, post, verifiedAccount } from './accounts-helpers.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const INVALID = { detail: 'No active account found with the given credentials', code: 'no_active_account' };
+const BAD_REFRESH = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
+
+describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const me = (authorization: string) =>
+    t.app.inject({ method: 'GET', url: '/api/users/me/', headers: { authorization: `Bearer ${authorization}` } });
+  const refresh = (token: unknown) => post(t, '/api/users/auth/refresh/', { refresh: token });
+
+  it('logs in by username or e-mail in any case, recording a session and its refresh token', async () => {
+    const account = await verifiedAccount(t, { username: 'Carla', email: 'Carla@Example.com' });
+    for (const identifier of ['carla', 'CARLA', ' carla@example.com ', 'CARLA@EXAMPLE.COM']) {
+      const res = await login(t, identifier);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['access', 'refresh']);
+      expect((await me(body.access)).json().username).toBe('carla');
+    }
+    const user = await t.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'carla')
+      .executeTakeFirstOrThrow();
+    const sessions = await t.app.db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute();
+    expect(sessions).toHaveLength(5);
+    const refreshRows = await t.app.db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where(
+        'session_id',
+        'in',
+        sessions.map((s) => s.id),
+      )
+      .execute();
+    expect(refreshRows).toHaveLength(5);
+    expect(refreshRows[0]!.expires_at).toBe(t.clock.now() + 30 * DAY);
+    expect(account.access).toBeTruthy();
+  });
+
+  it('answers a wrong password and an unknown user with the same 401', async () => {
+    await verifiedAccount(t, { username: 'dora' });
+    const wrong = await login(t, 'dora', 'Wrong-Pass-99');
+    const unknown = await login(t, 'nobody-here', PASSWORD);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(INVALID);
+    expect(unknown.json()).toEqual(INVALID);
+  });
+
+  it('answers blank and missing fields with 400', async () => {
+    const res = await post(t, '/api/users/auth/login/', { username: ' ', password: '' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 'invalid',
+      username: ['This field may not be blank.'],
+      password: ['This field may not be blank.'],
+    });
+    expect((await post(t, '/api/users/auth/login/', {})).json().password).toEqual(['This field is required.']);
+  });
+
+  it('blocks an account for 15 minutes after 5 failures, counted across username and e-mail', async () => {
+    await verifiedAccount(t, { username: 'eve' });
+    for (const identifier of ['eve', 'eve@example.com', 'EVE', 'eve', 'eve@example.com']) {
+      expect((await login(t, identifier, 'Wrong-Pass-99')).statusCode).toBe(401);
+    }
+    const blocked = await login(t, 'eve', PASSWORD);
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBe(15 * 60);
+    expect(blocked.json().code).toBe('throttled');
+    t.clock.advance(15 * MINUTE);
+    expect((await login(t, 'eve', PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('allows 10 login attempts a minute per client address', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 10; i += 1) expect((await login(t, `ghost${i}`, PASSWORD, { ip })).statusCode).toBe(401);
+    const res = await login(t, 'ghost10', PASSWORD, { ip });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('expires access tokens after 15 minutes; refresh gives a working new pair', async () => {
+    const account = await verifiedAccount(t);
+    t.clock.advance(15 * MINUTE + 1000);
+    expect((await me(account.access)).statusCode).toBe(401);
+    const res = await refresh(account.refresh);
+    expect(res.statusCode).toBe(200);
+    const pair = res.json();
+    expect(Object.keys(pair).sort()).toEqual(['access', 'refresh']);
+    expect(pair.refresh).not.toBe(account.refresh);
+    expect((await me(pair.access)).statusCode).toBe(200);
+  });
+
+  it('rotates refresh tokens; replaying a used one revokes that login but not the others', async () => {
+    const account = await verifiedAccount(t, { username: 'fred' });
+    const other = (await login(t, 'fred')).json();
+    const first = (await refresh(account.refresh)).json();
+    const second = (await refresh(first.refresh)).json();
+    expect((await me(second.access)).statusCode).toBe(200);
+
+    // A stolen copy of the first refresh token is replayed.
+    const replay = await refresh(account.refresh);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toEqual(BAD_REFRESH);
+    expect((await me(second.access)).statusCode).toBe(401);
+    expect((await refresh(second.refresh)).statusCode).toBe(401);
+    // The other login of the same user is untouched.
+    expect((await me(other.access)).statusCode).toBe(200);
+    expect((await refresh(other.refresh)).statusCode).toBe(200);
+  });
+
+  it('refuses expired, malformed and access tokens as refresh tokens', async () => {
+    const account = await verifiedAccount(t);
+    for (const token of ['garbage', account.access, 42]) {
+      const res = await refresh(token);
+      expect(res.statusCode).toBe(token === 42 ? 400 : 401);
+    }
+    expect((await post(t, '/api/users/auth/refresh/', {})).json().refresh).toEqual(['This field is required.']);
+    t.clock.advance(30 * DAY + 1000);
+    const expired = await refresh(account.refresh);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual(BAD_REFRESH);
+  });
+
+  it('answers /me with the user and profile fields, before and after a subscription', async () => {
+    const account = await verifiedAccount(t, { username: 'gina' });
+    const res = await me(account.access);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({
+      id: expect.any(String),
+      username: 'gina',
+      email: 'gina@example.com',
+      language: 'pt',
+      token: null,
+      profile: {
+        has_premium: false,
+        is_in_trial: false,
+        trial_days_left: 0,
+        trial_start: null,
+        has_used_trial: false,
+        plan: null,
+        contact_limit: 0,
+        gps_enabled: false,
+        alert_countdown_seconds: 5,
+        token: null,
+      },
+    });
+    await activateSubscription(t.app.db, { userId: body.id, plan: 'premium', now: t.clock.now(), trialDays: 3 });
+    const after = (await me(account.access)).json();
+    expect(after.token).toEqual(expect.any(String));
+    expect(after.profile).toMatchObject({
+      has_premium: true,
+      is_in_trial: true,
+      trial_days_left: 3,
+      has_used_trial: true,
+      plan: 'premium',
+      contact_limit: 10,
+      gps_enabled: true,
+      token: after.token,
+    });
+  });
+
+  it('changes language and countdown with PATCH and refuses other values', async () => {
+    const account = await verifiedAccount(t);
+    const patch = (payload: unknown) =>
+      t.app.inject({ method: 'PATCH', url: '/api/users/me/', headers: account.auth, payload: payload as object });
+    const ok = await patch({ language: 'en', alert_countdown_seconds: 10, username: 'hijack' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ username: account.username, language: 'en' });
+    expect(ok.json().profile.alert_countdown_seconds).toBe(10);
+    expect((await patch({ alert_countdown_seconds: 0 })).json().profile.alert_countdown_seconds).toBe(0);
+
+    const bad = await patch({ language: 'fr', alert_countdown_seconds: 7 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      code: 'invalid',
+      language: ['"fr" is not a valid choice.'],
+      alert_countdown_seconds: ['"7" is not a valid choice.'],
+    });
+    expect((await me(account.access)).json()).toMatchObject({
+      language: 'en',
+      profile: { alert_countdown_seconds: 0 },
+    });
+    const anon = await t.app.inject({ method: 'PATCH', url: '/api/users/me/', payload: { language: 'pt' } });
+    expect(anon.statusCode).toBe(401);
+  });
+
+  it('ends a login on logout: its access and refresh tokens stop working', async () => {
+    const account = await verifiedAccount(t);
+    const res = await t.app.inject({ method: 'POST', url: '/api/users/auth/logout/', headers: account.auth });
+    expect(res.statusCode).toBe(204);
+    expect((await me(account.access)).statusCode).toBe(401);
+    expect((await refresh(account.refresh)).statusCode).toBe(401);
+  });
+});
