@@ -49,6 +49,8 @@ const schema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
   TWILIO_MESSAGING_SERVICE_SID: z.string().min(1).optional(),
+  /** SMS handed to the provider at once by each server process. */
+  SMS_CONCURRENCY: positiveInt('SMS_CONCURRENCY').default(10),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_PRICE_BASIC: z.string().min(1).optional(),

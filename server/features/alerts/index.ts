@@ -25,6 +25,7 @@ export default fp(
       sms: app.sms,
       clock: app.clock,
       log: app.log,
+      concurrency: app.config.SMS_CONCURRENCY,
     });
     app.decorate('dispatcher', dispatcher);
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.

@@ -11,7 +11,10 @@ export interface SmsMessage {
 /** Sends SMS; route and dispatcher code never know which adapter runs. */
 export interface SmsPort {
   readonly name: 'outbox' | 'twilio';
-  /** Hands the message to the provider; resolves with the provider's message id, rejects on failure. */
+  /**
+   * Hands the message to the provider; resolves with the provider's message id, rejects
+   * on failure (an error with `permanent: true`, e.g. an invalid number, is not retried).
+   */
   send(message: SmsMessage): Promise<{ providerMessageId: string }>;
   /** Registers the listener for asynchronous status reports (delivery receipts). */
   onStatus(listener: (providerMessageId: string, status: ProviderStatus, reason?: string) => void): void;
