@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { LANGUAGES, type Language } from '../../common/constants';
+import { updateMe } from '../api/endpoints';
 import { setLanguage } from '../i18n';
+import { useStore } from '../store';
+
+/** Switches language and, when logged in, saves it on the account (the alert SMS uses it). */
+function chooseLanguage(language: Language) {
+  void setLanguage(language);
+  if (useStore.getState().user) updateMe({ language }).catch(() => {});
+}
 
 const FLAGS: Record<Language, string> = { pt: '🇵🇹', en: '🇬🇧' };
 
@@ -34,7 +42,7 @@ export function TopBar() {
             aria-pressed={i18n.language === language}
             aria-label={t(`nav.${language}`)}
             title={t(`nav.${language}`)}
-            onClick={() => void setLanguage(language)}
+            onClick={() => chooseLanguage(language)}
           >
             <span aria-hidden="true">{FLAGS[language]}</span>
           </button>

@@ -7,6 +7,8 @@ import { useStore } from '../../store';
 import { useCheckout } from './useCheckout';
 
 const PLANS: Plan[] = ['basic', 'premium'];
+// Euro prices as Portugal and Ireland write them ("3 €", "€3").
+const NUMBER_LOCALES: Record<string, string> = { pt: 'pt-PT', en: 'en-IE' };
 
 /** The two plans, each with a checkout button, and the note on SMS cost. */
 export function Pricing() {
@@ -15,7 +17,7 @@ export function Pricing() {
   const loggedIn = useStore((state) => state.access !== null);
   const { checkout, pending, error } = useCheckout('pricing.error');
   const euro = (value: number) =>
-    new Intl.NumberFormat(i18n.language, {
+    new Intl.NumberFormat(NUMBER_LOCALES[i18n.language] ?? i18n.language, {
       style: 'currency',
       currency: 'EUR',
       minimumFractionDigits: value < 1 ? 2 : 0,

@@ -15,7 +15,7 @@ export function ContactList({ contacts, limit, onRemove }: ContactListProps) {
   return (
     <section className="contacts" aria-labelledby="contacts-title">
       <h2 id="contacts-title">{t('setup.contactsTitle')}</h2>
-      {limit ? <p className="note">{t('setup.count', { count: contacts.length, limit })}</p> : null}
+      {limit ? <p className="note">{t('setup.count', { used: contacts.length, limit })}</p> : null}
       {contacts.length === 0 ? (
         <p>{t('setup.noContacts')}</p>
       ) : (

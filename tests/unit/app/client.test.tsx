@@ -4,9 +4,9 @@ import { api } from '../../../src/api/client';
 import i18n from '../../../src/i18n';
 import { setNavigator } from '../../../src/lib/navigation';
 import { useStore } from '../../../src/store';
-import { fakeApi, signIn, useAppTestSetup } from './helpers';
+import { fakeApi, setupAppTests, signIn } from './helpers';
 
-useAppTestSetup();
+setupAppTests();
 
 /** A protected endpoint that accepts only `access-2`, and a refresh endpoint that counts its calls. */
 function protectedApi(refreshAnswer = { status: 200, body: { access: 'access-2', refresh: 'refresh-2' } }) {

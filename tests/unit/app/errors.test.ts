@@ -102,7 +102,10 @@ describe('error catalogue', () => {
       expect(
         mapContactError(402, { detail: 'An active subscription is required to add contacts.', code: 'x' }).message,
       ).toEqual({ key: 'setup.premium_required_to_add' });
-      const duplicate = mapContactError(400, { phone_number: ['This number is already in your contacts.'], code: 'dup' });
+      const duplicate = mapContactError(400, {
+        phone_number: ['This number is already in your contacts.'],
+        code: 'dup',
+      });
       expect(duplicate.fields.phone_number).toEqual({ key: 'setup.phone_already_exists' });
     });
 

@@ -1,9 +1,9 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '../../../common/constants';
-import type { Profile, User } from '../../../src/api/types';
 import { App } from '../../../src/App';
+import type { Profile, User } from '../../../src/api/types';
 import i18n from '../../../src/i18n';
 import { resetStore } from '../../../src/store';
 
@@ -86,7 +86,7 @@ export function renderApp(path = '/') {
 }
 
 /** Fresh store, Portuguese, real timers and no fakes, for every test of the app. */
-export function useAppTestSetup() {
+export function setupAppTests() {
   beforeEach(async () => {
     resetStore();
     await i18n.changeLanguage('pt');
@@ -97,3 +97,16 @@ export function useAppTestSetup() {
     resetStore();
   });
 }
+
+/**
+ * Lets pending requests and renders finish without timers, for tests that fake setTimeout
+ * (Testing Library's find* helpers wait on setTimeout, so they cannot be used then).
+ */
+export async function settle(rounds = 10) {
+  for (let i = 0; i < rounds; i++) {
+    await act(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  }
+}
+
+/** Fakes only setTimeout: the spec's delays are then advanced by hand. */
+export const fakeTimeouts = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

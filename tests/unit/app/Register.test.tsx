@@ -1,0 +1,129 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { REGISTER_REDIRECT_MS } from '../../../common/constants';
+import { fakeApi, fakeTimeouts, pathNow, renderApp, settle, setupAppTests } from './helpers';
+
+setupAppTests();
+
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const submit = () => screen.getByRole('button', { name: 'Criar conta' });
+
+function fill(password = 'segura123', repeat = password) {
+  type('Nome de utilizador', 'Ana.Silva');
+  type('Palavra-passe', password);
+  type('Repetir palavra-passe', repeat);
+}
+
+describe('Register', () => {
+  it('ticks the live checklist as the password improves', () => {
+    renderApp('/register');
+    const checklist = screen.getByRole('list', { name: 'Requisitos da palavra-passe' });
+    const line = (text: string) => within(checklist).getByText(text).closest('li')!;
+    type('Palavra-passe', 'qwerty');
+    expect(line('Pelo menos 8 caracteres')).toHaveClass('todo');
+    expect(line('Pelo menos um algarismo')).toHaveClass('todo');
+    expect(line('Não é uma palavra-passe comum')).toHaveClass('todo');
+    type('Palavra-passe', '11111111');
+    expect(line('Pelo menos 8 caracteres')).toHaveClass('ok');
+    expect(line('Não é uma palavra-passe comum')).toHaveClass('todo');
+    expect(line('Não é só algarismos')).toHaveClass('todo');
+    type('Palavra-passe', 'segura123');
+    for (const item of within(checklist).getAllByRole('listitem')) expect(item).toHaveClass('ok');
+  });
+
+  it('keeps submit disabled until terms are ticked and the checklist passes', () => {
+    renderApp('/register');
+    fill('curta1');
+    expect(submit()).toBeDisabled();
+    fireEvent.click(screen.getByRole('checkbox'));
+    expect(submit()).toBeDisabled();
+    fill('segura123');
+    expect(submit()).toBeEnabled();
+    fireEvent.click(screen.getByRole('checkbox'));
+    expect(submit()).toBeDisabled();
+  });
+
+  it('links the terms and privacy, login and resend verification', () => {
+    renderApp('/register');
+    expect(screen.getByRole('link', { name: 'Termos de utilização' })).toHaveAttribute('href', '/legal');
+    expect(screen.getByRole('link', { name: 'Política de privacidade' })).toHaveAttribute('href', '/privacy');
+    expect(screen.getAllByRole('link', { name: 'Entrar' }).some((link) => link.getAttribute('href') === '/login')).toBe(
+      true,
+    );
+    expect(screen.getByRole('link', { name: 'Não recebeu o e-mail de confirmação?' })).toHaveAttribute(
+      'href',
+      '/resend-verification',
+    );
+  });
+
+  it('refuses different passwords without calling the server', () => {
+    const { calls } = fakeApi({});
+    renderApp('/register');
+    fill('segura123', 'segura124');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(submit());
+    expect(screen.getByText('As palavras-passe não coincidem.')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends the lowercased username, no e-mail when empty, is disabled in flight, and goes to /verify-email after 1.5 s', async () => {
+    fakeTimeouts();
+    let release: () => void = () => {};
+    const { calls } = fakeApi({
+      'POST /api/users/registration/': () =>
+        new Promise((resolve) => (release = () => resolve({ status: 201, body: {} }))),
+    });
+    renderApp('/register');
+    fill();
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(submit());
+    await settle();
+    expect(screen.getByRole('button', { name: 'A criar conta…' })).toBeDisabled();
+    release();
+    await settle();
+    expect(screen.getByText(/Conta criada/)).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.body).toEqual({
+      username: 'ana.silva',
+      password1: 'segura123',
+      password2: 'segura123',
+      accept_terms: true,
+    });
+    expect(calls[0]!.body).not.toHaveProperty('email');
+    act(() => vi.advanceTimersByTime(REGISTER_REDIRECT_MS - 1));
+    expect(pathNow()).toBe('/register');
+    act(() => vi.advanceTimersByTime(1));
+    expect(pathNow()).toBe('/verify-email');
+    expect(screen.getByRole('heading', { name: 'Confirme o seu e-mail' })).toBeInTheDocument();
+  });
+
+  it('shows server errors under their fields, translated', async () => {
+    fakeApi({
+      'POST /api/users/registration/': {
+        status: 400,
+        body: {
+          username: ['A user with that username already exists.'],
+          email: ['Enter a valid email address.'],
+          code: 'invalid',
+        },
+      },
+    });
+    renderApp('/register');
+    fill();
+    type('E-mail', 'not-an-email');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(submit());
+    expect(await screen.findByText('Já existe um utilizador com este nome.')).toBeInTheDocument();
+    expect(screen.getByText('Indique um endereço de e-mail válido.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Nome de utilizador')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('says registration failed when the answer has no usable error', async () => {
+    fakeApi({ 'POST /api/users/registration/': { status: 400, body: null } });
+    renderApp('/register');
+    fill();
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(submit());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Ocorreu um erro desconhecido. Tente novamente.');
+  });
+});

@@ -1,0 +1,248 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ACCESS_TOKEN_KEY, COUNTRY_SEARCH_DEBOUNCE_MS, DELETE_ACCOUNT_REDIRECT_MS } from '../../../common/constants';
+import type { Contact } from '../../../src/api/types';
+import { fakeApi, fakeTimeouts, pathNow, renderApp, settle, setupAppTests, signIn, user } from './helpers';
+
+setupAppTests();
+
+const PREMIUM = {
+  has_premium: true,
+  plan: 'premium' as const,
+  contact_limit: 10,
+  token: 'tok123',
+  alert_countdown_seconds: 5,
+};
+const ANA: Contact = { id: 'c1', name: 'Ana', phone_number: '+351912345678', relationship: 'Irmã' };
+
+/** Opens /setup logged in with the given profile and contacts; the fake API keeps contacts in memory. */
+async function openSetup(
+  fields: Partial<typeof PREMIUM> | Record<string, unknown> = PREMIUM,
+  contacts: Contact[] = [ANA],
+) {
+  signIn();
+  const stored = [...contacts];
+  let me = user(fields);
+  const fake = fakeApi({
+    'GET /api/users/me/': () => ({ body: me }),
+    'PATCH /api/users/me/': (_request, body) => {
+      me = { ...me, profile: { ...me.profile, ...(body as object) } };
+      return { body: me };
+    },
+    'POST /api/users/token/rotate/': () => {
+      me = { ...me, token: 'tok999', profile: { ...me.profile, token: 'tok999' } };
+      return { body: { token: 'tok999' } };
+    },
+    'GET /api/emergency/contacts/': () => ({ body: stored }),
+    'POST /api/emergency/contacts/': (_request, body) => {
+      const created = { id: `c${stored.length + 1}`, ...(body as object) } as Contact;
+      stored.push(created);
+      return { status: 201, body: created };
+    },
+  });
+  renderApp('/setup');
+  await screen.findByRole('heading', { name: 'Configurar contactos' });
+  await settle();
+  return fake;
+}
+
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe('Setup', () => {
+  it('asks to log in when logged out', async () => {
+    renderApp('/setup');
+    expect(
+      await screen.findByText('Entre na sua conta para gerir os seus contactos de emergência.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the six-step guide open by default, and it collapses', async () => {
+    await openSetup();
+    const guide = screen.getByText('Como começar (6 passos)').closest('details')!;
+    expect(guide).toHaveAttribute('open');
+    expect(within(guide).getAllByRole('listitem')).toHaveLength(6);
+    fireEvent.click(screen.getByText('Como começar (6 passos)'));
+    expect(guide).not.toHaveAttribute('open');
+  });
+
+  it('lists the contacts and removes one after a successful delete', async () => {
+    const fake = await openSetup();
+    expect(screen.getByText('+351912345678')).toBeInTheDocument();
+    expect(screen.getByText('1 de 10 contactos')).toBeInTheDocument();
+    fake.fetch.mockImplementationOnce(async () => new Response(null, { status: 204 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remover Ana' }));
+    expect(await screen.findByText('Ainda não tem contactos.')).toBeInTheDocument();
+  });
+
+  it('keeps a contact whose delete failed, and says so', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await openSetup();
+    fireEvent.click(screen.getByRole('button', { name: 'Remover Ana' }));
+    expect(await screen.findByText('Não foi possível remover o contacto.')).toBeInTheDocument();
+    expect(screen.getByText('+351912345678')).toBeInTheDocument();
+    expect(error).toHaveBeenCalled();
+  });
+
+  it('says when contacts cannot be fetched, and treats a non-array answer as none', async () => {
+    signIn();
+    fakeApi({
+      'GET /api/users/me/': { body: user(PREMIUM) },
+      'GET /api/emergency/contacts/': { status: 500, body: {} },
+    });
+    renderApp('/setup');
+    expect(await screen.findByText('Não foi possível carregar os contactos.')).toBeInTheDocument();
+  });
+
+  it('treats a non-array contacts answer as empty', async () => {
+    signIn();
+    fakeApi({
+      'GET /api/users/me/': { body: user(PREMIUM) },
+      'GET /api/emergency/contacts/': { body: { results: [] } },
+    });
+    renderApp('/setup');
+    expect(await screen.findByText('Ainda não tem contactos.')).toBeInTheDocument();
+  });
+
+  it('adds a contact in E.164 (default country Portugal), appends it and clears the form', async () => {
+    const fake = await openSetup();
+    const phone = screen.getByLabelText('Telemóvel');
+    expect(phone).toHaveAttribute('placeholder', '1 (702) 123-4567');
+    expect(screen.getByLabelText('País')).toHaveValue('PT');
+    type('Nome', 'João Silva');
+    fireEvent.change(phone, { target: { value: '913 000 111' } });
+    type('Relação (opcional)', 'Pai');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(await screen.findByText('+351913000111')).toBeInTheDocument();
+    const post = fake.calls.find((call) => call.method === 'POST');
+    expect(post?.body).toEqual({ name: 'João Silva', phone_number: '+351913000111', relationship: 'Pai' });
+    expect(screen.getByLabelText('Nome')).toHaveValue('');
+    expect(screen.getByLabelText('Telemóvel')).toHaveValue('');
+  });
+
+  it('checks the form with the shared rules: correct the errors below, short number, duplicate', async () => {
+    const fake = await openSetup();
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Corrija os erros abaixo.');
+    expect(screen.getByText('Indique o nome.')).toBeInTheDocument();
+    expect(screen.getByText('Indique o número de telemóvel.')).toBeInTheDocument();
+    type('Nome', 'J');
+    fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '9123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(screen.getByText(/O nome deve ter 2 a 50 caracteres/)).toBeInTheDocument();
+    expect(screen.getByText('O número deve ter pelo menos 9 algarismos.')).toBeInTheDocument();
+    type('Nome', 'Outra Ana');
+    fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '912345678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(screen.getByText('Este número já está nos seus contactos.')).toBeInTheDocument();
+    expect(fake.calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('needs a subscription to add', async () => {
+    await openSetup({}, []);
+    expect(screen.getByText(/Precisa de uma subscrição ativa/)).toBeInTheDocument();
+    type('Nome', 'João');
+    fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '913000111' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Precisa de uma subscrição para adicionar contactos.');
+    expect(screen.queryByRole('heading', { name: 'Botões de emergência' })).toBeNull();
+  });
+
+  it.each([
+    [
+      400,
+      { detail: 'CONTACT_LIMIT_REACHED:3:basic', code: 'contact_limit' },
+      'Atingiu o limite de 3 contactos do seu plano (basic).',
+    ],
+    [403, { detail: 'Forbidden' }, 'Tem de ter a sessão iniciada para adicionar contactos.'],
+    [201, { ok: true }, 'Não foi possível criar o contacto. Tente novamente.'],
+    [
+      400,
+      { phone_number: ['This number is already in your contacts.'], code: 'duplicate_phone' },
+      'Corrija os erros abaixo.',
+    ],
+  ])('maps an add answer %i %j', async (status, body, text) => {
+    const fake = await openSetup();
+    fake.fetch.mockImplementationOnce(async () => new Response(JSON.stringify(body), { status }));
+    type('Nome', 'João');
+    fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '913000111' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+  });
+
+  it('filters countries after a 250 ms pause in the search', async () => {
+    await openSetup();
+    fakeTimeouts();
+    const select = screen.getByLabelText('País') as HTMLSelectElement;
+    const before = select.options.length;
+    fireEvent.change(screen.getByLabelText('Procurar país'), { target: { value: 'espa' } });
+    act(() => vi.advanceTimersByTime(COUNTRY_SEARCH_DEBOUNCE_MS - 1));
+    expect(select.options.length).toBe(before);
+    act(() => vi.advanceTimersByTime(1));
+    const names = [...select.options].map((option) => option.textContent);
+    expect(names).toContain('Espanha +34');
+    expect(names).toContain('Portugal +351');
+    expect(select.options.length).toBeLessThan(5);
+  });
+
+  it('shows the Emergency Buttons only with a token and a subscription: links, copy, countdown, rotation', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const fake = await openSetup();
+    const origin = window.location.origin;
+    expect(screen.getByRole('heading', { name: 'Botões de emergência' })).toBeInTheDocument();
+    expect(screen.getByText(`${origin}/test/tok123/`)).toBeInTheDocument();
+    expect(screen.getByText(`${origin}/public/tok123/`)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Copiar ligação: Emergência real' }));
+    expect(await screen.findByText('Ligação copiada.')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(`${origin}/public/tok123/`);
+
+    fireEvent.change(screen.getByLabelText('Contagem antes do envio'), { target: { value: '10' } });
+    expect(await screen.findByText('Contagem guardada.')).toBeInTheDocument();
+    const patch = fake.calls.find((call) => call.method === 'PATCH');
+    expect(patch).toMatchObject({ path: '/api/users/me/', body: { alert_countdown_seconds: 10 } });
+    expect(screen.getByLabelText('Contagem antes do envio')).toHaveValue('10');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Gerar novas ligações' }));
+    expect(fake.calls.some((call) => call.path === '/api/users/token/rotate/')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Sim, gerar novas ligações' }));
+    expect(await screen.findByText(`${origin}/public/tok999/`)).toBeInTheDocument();
+  });
+
+  it('hides the Emergency Buttons without a token', async () => {
+    await openSetup({ ...PREMIUM, token: null });
+    expect(screen.queryByRole('heading', { name: 'Botões de emergência' })).toBeNull();
+  });
+
+  it('deletes the account after confirmation, logs out and goes to /register after 150 ms', async () => {
+    const fake = await openSetup();
+    fakeTimeouts();
+    fireEvent.click(screen.getByRole('button', { name: 'Apagar a minha conta' }));
+    expect(fake.calls.some((call) => call.method === 'DELETE')).toBe(false);
+    fake.fetch.mockImplementationOnce(async () => new Response(null, { status: 204 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sim, apagar a conta' }));
+    await settle();
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+    act(() => vi.advanceTimersByTime(DELETE_ACCOUNT_REDIRECT_MS - 1));
+    expect(pathNow()).toBe('/setup');
+    act(() => vi.advanceTimersByTime(1));
+    expect(pathNow()).toBe('/register');
+  });
+
+  it('says when the account could not be deleted', async () => {
+    const fake = await openSetup();
+    fireEvent.click(screen.getByRole('button', { name: 'Apagar a minha conta' }));
+    fake.fetch.mockImplementationOnce(async () => new Response('{}', { status: 500 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sim, apagar a conta' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível apagar a conta. Tente novamente.');
+    expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('access-1');
+  });
+
+  it('opens the subscription portal', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: window.location.origin });
+    const fake = await openSetup();
+    fake.fetch.mockImplementationOnce(async () => new Response(JSON.stringify({ url: '/dev/portal/x' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Gerir subscrição' }));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/dev/portal/x'));
+  });
+});
