@@ -95,7 +95,8 @@ async function upsertSubscription(trx: Trx, provider: string, sub: ProviderSubsc
       })
       .execute();
   }
-  if (isActive({ ...(row as Subscription), ...state }, now)) await markActivated(trx, userId, sub.trialStart);
+  const live = isActive({ ...(row ?? ({} as Subscription)), ...state }, now);
+  if (live) await markActivated(trx, userId, sub.trialStart);
 }
 
 /**
