@@ -183,6 +183,11 @@ describe(`billing with the simulated provider (${dbLabel})`, () => {
     const ended = await profile(ending.user.id);
     expect(ended).toMatchObject({ has_premium: false, is_in_trial: false, plan: null, has_used_trial: true });
     expect(ended.trial_start).not.toBeNull();
+    // An ended trial cannot be resumed from the portal.
+    const late = await portalAction((await openPortal(ending)).session, 'resume');
+    expect(late.statusCode).toBe(400);
+    expect(late.body).toContain('You have no subscription to manage.');
+    expect((await profile(ending.user.id)).has_premium).toBe(false);
 
     // A second premium checkout after a trial never carries another trial.
     await subscribe(ending, 'premium');

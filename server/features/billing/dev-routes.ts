@@ -88,7 +88,13 @@ export default async function devBillingRoutes(app: FastifyInstance) {
       if (action === 'plan' && (plan === 'basic' || plan === 'premium')) change = { type: 'plan', plan };
       else if (action === 'cancel' || action === 'resume') change = { type: action };
       else return html(reply, 400, 'Portal', '<h1>Pedido inválido · Invalid request</h1>');
-      await applyPortalAction(app, userId, change);
+      try {
+        await applyPortalAction(app, userId, change);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const text = escapeHtml(String(error.body.error ?? error.body.detail));
+        return html(reply, error.statusCode, 'Portal', `<h1>${text}</h1><p><a href="/setup">Alerta</a></p>`);
+      }
       return reply.redirect(`/dev/portal?session=${encodeURIComponent(session)}`, 303);
     },
   );
