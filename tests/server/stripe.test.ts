@@ -526,4 +526,27 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     expect(stripeFake.calls).toMatchObject([{ method: 'DELETE', path: '/v1/subscriptions/sub_acct' }]);
     expect(await app.db.selectFrom('users').select('id').where('id', '=', user.user.id).execute()).toEqual([]);
   });
+  it('leaves the SMS price out when none is configured, and meters nothing without a meter', async () => {
+    const bare = createStripePayments(
+      { ...app.config, STRIPE_PRICE_SMS: undefined, STRIPE_SMS_METER: undefined },
+      { host: '127.0.0.1', port: stripeFake.port, protocol: 'http' },
+    );
+    await bare.createCheckout({
+      checkoutId: 'chk_1',
+      userId: 'user_1',
+      email: null,
+      plan: 'basic',
+      trialDays: null,
+      customerId: 'cus_known',
+    });
+    const params = stripeFake.calls[0]?.params ?? {};
+    expect(Object.keys(params).filter((key) => key.startsWith('line_items'))).toEqual([
+      'line_items[0][price]',
+      'line_items[0][quantity]',
+    ]);
+    expect(params.customer).toBe('cus_known');
+    expect(params).not.toHaveProperty('customer_email');
+    expect(await bare.reportUsage({ deliveryId: 'd', customerId: 'cus_known', at: clock.now() })).toBe(false);
+    expect(stripeFake.calls).toHaveLength(1);
+  });
 });
