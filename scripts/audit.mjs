@@ -11,7 +11,9 @@ try {
   process.exit(1);
 }
 if (report.statusCode && !report.metadata) {
-  console.log(`audit: the registry's advisory service is unavailable (HTTP ${report.statusCode}); no advisories could be checked`);
+  console.log(
+    `audit: the registry's advisory service is unavailable (HTTP ${report.statusCode}); no advisories could be checked`,
+  );
   process.exit(0);
 }
 const counts = report.metadata?.vulnerabilities ?? {};
