@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import { recordSmsUsage } from '../billing/usage.js';
 import { type ClaimedDelivery, claimDue, markAttemptFailed, markSent } from './deliveries.js';
@@ -11,6 +12,8 @@ export interface DispatcherOptions {
   db: Kysely<Database>;
   dialect: Dialect;
   sms: SmsPort;
+  /** Where billable SMS are reported at once (the periodic usage report catches up otherwise). */
+  payments?: PaymentsPort;
   clock: Clock;
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** SMS handed to the provider at once, per process (default 10). */
@@ -104,7 +107,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     const now = clock.now();
     await markSent(db, delivery.id, providerMessageId, now);
-    await recordSmsUsage(db, { userId: delivery.user_id, deliveryId: delivery.id, alertId: delivery.alert_id, now });
+    await recordSmsUsage(
+      db,
+      { userId: delivery.user_id, deliveryId: delivery.id, alertId: delivery.alert_id, now },
+      options.payments,
+    );
   }
 
   /** Claims as many due deliveries as there are free slots and starts sending them. */

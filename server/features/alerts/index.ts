@@ -23,6 +23,7 @@ export default fp(
       db: app.db,
       dialect: app.dialect,
       sms: app.sms,
+      payments: app.payments,
       clock: app.clock,
       log: app.log,
       concurrency: app.config.SMS_CONCURRENCY,
