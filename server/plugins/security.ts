@@ -4,9 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { detailError } from '../lib/errors.js';
+import { ApiError, detailError } from '../lib/errors.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+/** Public paths with a secret in them: the alert API, the emergency pages' manifests, e-mail verification. */
+const SECRET_PATH = /^\/(api\/emergency\/public|public|test|api\/users\/verify-email)\//;
+/** Generous: an open emergency page polls its status every 2 s, and a household may share one address. */
+export const SECRET_PATH_MAX_PER_MINUTE = 300;
 
 /** Security headers (CSP with no inline script) and the rate limiter the routes opt into. */
 export default fp(
@@ -58,6 +62,28 @@ export default fp(
         retryAfterSeconds: Math.ceil(context.ttl / 1000),
       }),
     });
+
+    // Routes whose path carries a secret (alert tokens, verification keys) are limited per
+    // token by their features; this ceiling per client address also stops one client from
+    // trying token after token, each of which would otherwise get a fresh counter.
+    if (!options.config.BENCH_NO_RATE_LIMIT) {
+      const perClient = app.createRateLimit({ max: SECRET_PATH_MAX_PER_MINUTE, timeWindow: 60_000 });
+      app.addHook('onRequest', async (request) => {
+        if (!SECRET_PATH.test(request.url)) return;
+        const result = await perClient(request);
+        if (result.isAllowed || !result.isExceeded) return;
+        const seconds = Math.max(1, result.ttlInSeconds);
+        throw new ApiError(
+          429,
+          {
+            detail: `Request was throttled. Try again in ${seconds} seconds.`,
+            code: 'throttled',
+            retry_after: seconds,
+          },
+          { 'retry-after': String(seconds) },
+        );
+      });
+    }
   },
   { name: 'security' },
 );
