@@ -105,7 +105,7 @@ describe(`accounts: random and hostile bodies (${dbLabel})`, () => {
           const user = await t.app.db
             .selectFrom('users')
             .selectAll()
-            .where('username', '=', sent.username.trim().toLowerCase())
+            .where('username', '=', sent.username.trim().normalize('NFKC').toLowerCase())
             .executeTakeFirst();
           expect(user).toBeDefined();
           expect(after.users).toBe(before.users + 1);

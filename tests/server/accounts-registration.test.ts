@@ -121,6 +121,12 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
       expect(res.json().username).toHaveLength(1);
     }
     expect((await registerUser(t, { username: 'ana.maria_2+pt-1' })).statusCode).toBe(201);
+    // Full-width letters fold to the ordinary ones, so they cannot make a look-alike account.
+    const wide = await registerUser(t, { username: 'ＷＩＤＥ', email: 'wide@example.com' });
+    expect(wide.statusCode).toBe(201);
+    expect(await userRow('wide')).toBeDefined();
+    const twin = await registerUser(t, { username: 'wide', email: 'wide2@example.com' });
+    expect(twin.json().username).toEqual(['A user with that username already exists.']);
   });
 
   it('accepts a registration without e-mail; with nothing to verify it may log in at once', async () => {

@@ -3,7 +3,7 @@ import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
 import { PASSWORD_ERRORS } from '../../../common/password-rules.js';
 import { newId } from '../../lib/ids.js';
-import { emailValue, objectBody, Problems, requiredString } from './fields.js';
+import { emailValue, objectBody, Problems, requiredString, TEXTS } from './fields.js';
 import { verificationMail } from './mail.js';
 import { checkPassword, hashPassword } from './passwords.js';
 import {
@@ -42,13 +42,13 @@ export async function validateRegistration(app: FastifyInstance, body: unknown):
   const data = objectBody(body);
   const problems = new Problems();
 
-  let username = requiredString(data, 'username', problems, { trim: true, max: USERNAME_MAX });
+  let username = requiredString(data, 'username', problems, { trim: true });
   if (username !== null) {
+    // Compatibility forms folded first, so "ｊｏｅ" and "joe" cannot be two accounts.
     username = username.normalize('NFKC').toLowerCase();
-    if (!USERNAME.test(username)) {
-      problems.add('username', REGISTRATION_TEXTS.invalidUsername);
-      username = null;
-    }
+    if ([...username].length > USERNAME_MAX) problems.add('username', TEXTS.tooLong(USERNAME_MAX));
+    else if (!USERNAME.test(username)) problems.add('username', REGISTRATION_TEXTS.invalidUsername);
+    if (problems.has('username')) username = null;
   }
   // Optional: the web app sends undefined when the box is empty.
   const email =

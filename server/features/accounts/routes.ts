@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { limit } from '../../plugins/security.js';
 import { deleteAccount } from './delete.js';
 import { objectBody, Problems, requiredEmail } from './fields.js';
@@ -37,10 +37,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     async (request, reply) => reply.code(201).send(await register(app, request.body, requestLanguage(request))),
   );
 
-  const verify = async (
-    request: FastifyRequest<{ Params: { key: string } }>,
-    reply: import('fastify').FastifyReply,
-  ) => {
+  const verify = async (request: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) => {
     const ok = await verifyEmail(app, request.params.key);
     return reply
       .header('cache-control', 'no-store')
