@@ -178,6 +178,29 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     expect((await deliveriesOf(alertId)).every((d) => d.status === 'sent' || d.status === 'delivered')).toBe(true);
   });
 
+  it('sends to all contacts at once, never more than its concurrency', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [] });
+    const phones = Array.from({ length: 9 }, (_, i) => `+35198300000${i}`);
+    await queueAlert(owner.user.id, phones, t.clock.now() + HOUR);
+    let active = 0;
+    let peak = 0;
+    const slow: SmsPort = {
+      name: 'outbox',
+      async send(message) {
+        active += 1;
+        peak = Math.max(peak, active);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        active -= 1;
+        return { providerMessageId: `SMc-${message.reference}` };
+      },
+      onStatus() {},
+    };
+    const clock = new ManualClock(t.clock.now() + HOUR);
+    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: slow, clock, concurrency: 4 });
+    await dispatcher.drain();
+    expect(peak).toBe(4);
+  });
+
   it('sends each of 200 deliveries exactly once with two dispatchers on two connections', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [] });
     const phones = Array.from({ length: 200 }, (_, i) => `+35199${String(i).padStart(7, '0')}`);
