@@ -1,0 +1,154 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { mapsUrl } from '../../common/sms-text.js';
+import { expect, test } from './fixtures.js';
+import { type Link, startLink } from './proxy.js';
+import { outboxSms, type SeededUser, seedUser } from './seed.js';
+
+const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
+
+/** Opens a link once online and waits until the service worker controls the page. */
+async function visitOnline(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+}
+
+/** Opens the emergency page and cancels its countdown, so the visit only warms the caches. */
+async function warmUp(page: Page, user: SeededUser) {
+  await visitOnline(page, `/public/${user.token}/`);
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(page.getByText('Alerta cancelado. Nada foi enviado.')).toBeVisible();
+}
+
+/** The SMS sent for this user's alerts (every test user has its own name, the numbers repeat). */
+async function smsTo(base: string, user: SeededUser) {
+  const phones = new Set(user.contacts.map((c) => c.phone_number));
+  return (await outboxSms(base)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
+}
+
+/**
+ * No network for the page and its service worker: `setOffline` flips `navigator.onLine` and
+ * fires the events, the cut link makes every request fail the way a dead radio does.
+ */
+async function goOffline(context: BrowserContext, link: Link) {
+  link.down();
+  await context.setOffline(true);
+}
+async function goOnline(context: BrowserContext, link: Link) {
+  link.up();
+  await context.setOffline(false);
+}
+
+/** Pages opened through a link the test can cut. */
+const linked = test.extend<{ link: Link }>({
+  link: async ({ server }, use) => {
+    const link = await startLink(server.port);
+    await use(link);
+    await link.close();
+  },
+  baseURL: async ({ link }, use) => {
+    await use(link.url);
+  },
+});
+
+async function withPosition(context: BrowserContext) {
+  await context.grantPermissions(['geolocation']);
+  await context.setGeolocation(LISBON);
+}
+
+test('cancelling the countdown sends nothing', async ({ page, server }) => {
+  const user = await seedUser(server.url, { countdownSeconds: 3 });
+  await page.goto(`/public/${user.token}/`);
+  await expect(page.getByTestId('countdown')).toContainText('O alerta sai em');
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(page.getByText('Alerta cancelado. Nada foi enviado.')).toBeVisible();
+  await page.waitForTimeout(4500);
+  await expect(page.getByTestId('sent')).toHaveCount(0);
+  expect(await smsTo(server.url, user)).toEqual([]);
+});
+
+test('a send with a known position puts its maps link in every SMS and shows the deliveries', async ({
+  page,
+  context,
+  server,
+}) => {
+  await withPosition(context);
+  const user = await seedUser(server.url, { countdownSeconds: 3 });
+  await page.goto(`/public/${user.token}/`);
+  await expect(page.getByRole('heading', { name: /Alerta de u/ })).toBeVisible();
+  await expect(page.getByTestId('location')).toContainText('precisão 12 m');
+  await expect(page.getByTestId('sent')).toHaveText('Alerta enviado', { timeout: 15_000 });
+  await expect(page.locator('[data-status="delivered"]')).toHaveCount(2, { timeout: 15_000 });
+
+  const sms = await smsTo(server.url, user);
+  expect(sms.map((m) => m.to).sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
+  for (const m of sms) {
+    expect(m.body).toContain(mapsUrl(LISBON.latitude, LISBON.longitude));
+    expect(m.body).toContain('precisao 12 m');
+  }
+
+  // "Send from my phone": the same text, to every contact, without the network.
+  const href = (await page.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' }).getAttribute('href')) ?? '';
+  const [to, query] = href.replace(/^sms:/, '').split('?');
+  expect(to?.split(',').sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
+  expect(new URLSearchParams(query).get('body')).toBe(sms[0]?.body);
+});
+
+test('with location refused the alert still goes, saying why', async ({ page, server }) => {
+  const user = await seedUser(server.url, { countdownSeconds: 0, language: 'en' });
+  await page.goto(`/public/${user.token}/`);
+  await expect(page.getByTestId('sent')).toHaveText('Alert sent', { timeout: 15_000 });
+  const sms = await smsTo(server.url, user);
+  expect(sms).toHaveLength(2);
+  for (const m of sms) expect(m.body).toContain('Location unavailable (permission denied)');
+});
+
+linked(
+  'the emergency page opens offline after one visit, with the SMS link to every contact',
+  async ({ page, context, server, link }) => {
+    const user = await seedUser(server.url, { countdownSeconds: 5 });
+    await warmUp(page, user);
+    await goOffline(context, link);
+    await page.goto(`/public/${user.token}/`);
+    await expect(page.getByRole('heading', { name: /Alerta de u/ })).toBeVisible();
+    await expect(page.getByText('Maria Silva')).toBeVisible();
+    await expect(page.getByTestId('countdown')).toBeVisible();
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    const smsHref =
+      (await page.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' }).getAttribute('href')) ?? '';
+    for (const c of user.contacts) expect(smsHref).toContain(c.phone_number);
+    expect(decodeURIComponent(smsHref)).toContain('EMERGENCIA:');
+    await goOnline(context, link);
+  },
+);
+
+for (const reload of [false, true]) {
+  linked(
+    `offline press is queued and sent exactly once when the network returns${reload ? ', after a reload while offline' : ''}`,
+    async ({ page, context, server, link }) => {
+      await withPosition(context);
+      const user = await seedUser(server.url, { countdownSeconds: 3 });
+      await warmUp(page, user);
+      await goOffline(context, link);
+      await page.goto(`/public/${user.token}/`);
+      await expect(page.getByTestId('queued')).toHaveText(
+        'Sem rede: o alerta está em fila e será enviado quando houver ligação.',
+        { timeout: 15_000 },
+      );
+      if (reload) {
+        await page.reload();
+        // Pressed already: no second countdown, still waiting for the network.
+        await expect(page.getByTestId('queued')).toBeVisible();
+        await expect(page.getByTestId('countdown')).toHaveCount(0);
+      }
+      expect(await smsTo(server.url, user)).toEqual([]);
+
+      await goOnline(context, link);
+      await expect(page.getByTestId('sent')).toBeVisible({ timeout: 20_000 });
+      await expect(page.locator('[data-status="delivered"]')).toHaveCount(2, { timeout: 15_000 });
+      await page.waitForTimeout(3000);
+      const sms = await smsTo(server.url, user);
+      expect(sms.map((m) => m.to).sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
+      for (const m of sms) expect(m.body).toContain(mapsUrl(LISBON.latitude, LISBON.longitude));
+    },
+  );
+}
