@@ -101,7 +101,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const final = delivery.attempts >= maxAttempts || isPermanent(error);
       const now = clock.now();
       const retryAt = final ? null : now + backoffMs(delivery.attempts, baseDelayMs, maxDelayMs, random);
-      log?.warn({ delivery: delivery.id, attempt: delivery.attempts, final, reason }, 'SMS attempt failed');
+      // Providers quote the number in their errors; logs never hold contacts' numbers.
+      const logged = reason.replace(/\+?\d[\d ()-]{5,}\d/g, '…');
+      log?.warn({ delivery: delivery.id, attempt: delivery.attempts, final, reason: logged }, 'SMS attempt failed');
       await markAttemptFailed(db, delivery.id, reason, retryAt, now);
       return;
     }
