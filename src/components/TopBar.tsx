@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { LANGUAGES, type Language } from '../../common/constants';
 import { updateMe } from '../api/endpoints';
+import en from '../assets/flags/en.svg';
+import pt from '../assets/flags/pt.svg';
 import { setLanguage } from '../i18n';
 import { useStore } from '../store';
 
@@ -11,7 +13,8 @@ function chooseLanguage(language: Language) {
   if (useStore.getState().user) updateMe({ language }).catch(() => {});
 }
 
-const FLAGS: Record<Language, string> = { pt: '🇵🇹', en: '🇬🇧' };
+// SVG flags (from country-flag-icons, as the phone input's): emoji flags do not render on every system.
+const FLAGS: Record<Language, string> = { pt, en };
 
 /** Links to the main pages and the pt/en flag buttons. */
 export function TopBar() {
@@ -34,19 +37,21 @@ export function TopBar() {
       </nav>
       <fieldset className="flags">
         <legend className="visually-hidden">{t('nav.language')}</legend>
-        {LANGUAGES.map((language) => (
-          <button
-            key={language}
-            type="button"
-            className="flag"
-            aria-pressed={i18n.language === language}
-            aria-label={t(`nav.${language}`)}
-            title={t(`nav.${language}`)}
-            onClick={() => chooseLanguage(language)}
-          >
-            <span aria-hidden="true">{FLAGS[language]}</span>
-          </button>
-        ))}
+        {LANGUAGES.map((language) => {
+          return (
+            <button
+              key={language}
+              type="button"
+              className="flag"
+              aria-pressed={i18n.language === language}
+              aria-label={t(`nav.${language}`)}
+              title={t(`nav.${language}`)}
+              onClick={() => chooseLanguage(language)}
+            >
+              <img src={FLAGS[language]} alt="" className="flag-icon" />
+            </button>
+          );
+        })}
       </fieldset>
     </header>
   );

@@ -1,0 +1,75 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { premiumUser, screenshots } from './app-helpers.js';
+import { expect, test } from './fixtures.js';
+
+const PUBLIC_ROUTES = [
+  '/',
+  '/legal',
+  '/privacy',
+  '/pricing',
+  '/login',
+  '/register',
+  '/verify-email',
+  '/email-confirmed',
+  '/reset-password/',
+  '/reset-password-confirm/uid/token',
+  '/trial-info',
+  '/cancel',
+  '/resend-verification?error=invalid',
+  '/setup',
+];
+
+/** Serious and critical axe violations on the current page, summarised. */
+async function seriousViolations(page: Page) {
+  // Colours are judged once the page transition has finished fading in.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+test.describe('accessibility', () => {
+  for (const language of ['pt', 'en'] as const) {
+    test(`no serious or critical axe violation on any route, logged out (${language})`, async ({ page }) => {
+      await page.addInitScript((lang) => localStorage.setItem('lang', lang), language);
+      for (const route of PUBLIC_ROUTES) {
+        await page.goto(route);
+        await expect(page.locator('main h1, main [role="status"]').first()).toBeVisible();
+        await expect(page.locator('html')).toHaveAttribute('lang', language);
+        expect(await seriousViolations(page), route).toEqual([]);
+      }
+    });
+  }
+
+  test('no serious or critical axe violation logged in with a subscription, at 320 px too', async ({
+    page,
+    request,
+  }) => {
+    await premiumUser(page, request);
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: /^Olá, / })).toBeVisible();
+    await screenshots(page, 'home-logged-in');
+    for (const route of ['/', '/setup', '/pricing', '/trial-info']) {
+      await page.goto(route);
+      await expect(page.locator('main h1').first()).toBeVisible();
+      expect(await seriousViolations(page), route).toEqual([]);
+    }
+    await page.goto('/setup');
+    await expect(page.getByRole('heading', { name: 'Botões de emergência' })).toBeVisible();
+    await page.setViewportSize({ width: 320, height: 640 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page), '/setup at 320 px').toEqual([]);
+  });
+});
+
+test('home and register screenshots, logged out, at both sizes', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Criar conta' })).toBeVisible();
+  await screenshots(page, 'home-logged-out');
+  await page.goto('/register');
+  await expect(page.getByRole('heading', { name: 'Criar conta' })).toBeVisible();
+  await screenshots(page, 'register');
+});
