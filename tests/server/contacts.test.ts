@@ -245,6 +245,33 @@ describe(`contacts (${dbLabel})`, () => {
     expect(await list(user)).toHaveLength(1);
   });
 
+  it('deletes the contacts and the token with the account', async () => {
+    const user = await subscriber('basic');
+    for (const phone of ['+351912345601', '+351912345602']) {
+      expect((await add(user, { name: 'Pessoa', phone_number: phone })).statusCode).toBe(201);
+    }
+    const { token } = await t.app.db
+      .selectFrom('users')
+      .select('token')
+      .where('id', '=', user.user.id)
+      .executeTakeFirstOrThrow();
+    expect((await t.app.inject({ method: 'GET', url: `/api/emergency/public/${token}/` })).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/users/delete-account/', headers: user.headers });
+    expect(res.statusCode).toBe(204);
+    expect(await t.app.db.selectFrom('contacts').select('id').where('user_id', '=', user.user.id).execute()).toEqual(
+      [],
+    );
+    expect(
+      await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('token', '=', token as string)
+        .execute(),
+    ).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/emergency/public/${token}/` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: URL_, headers: user.headers })).statusCode).toBe(401);
+  });
+
   it('loses the contacts and the token with the account (foreign keys cascade)', async () => {
     const user = await subscriber('basic');
     const other = await subscriber('basic');

@@ -19,6 +19,22 @@ describe(`personal alert token (${dbLabel})`, () => {
     (await t.app.db.selectFrom('users').select('token').where('id', '=', userId).executeTakeFirstOrThrow()).token;
   const manifest = (token: string) => t.app.inject({ method: 'GET', url: `/public/${token}/manifest.webmanifest` });
 
+  const alertPage = (token: string) => t.app.inject({ method: 'GET', url: `/api/emergency/public/${token}/` });
+  const me = async (headers: { authorization: string }) => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers });
+    expect(res.statusCode).toBe(200);
+    return res.json();
+  };
+
+  it('shows no token on /me until a plan is active, then the same one in both places', async () => {
+    const user = await createUser(t.app);
+    expect(await me(user.headers)).toMatchObject({ token: null, profile: { token: null, has_premium: false } });
+    await activateSubscription(t.app.db, { userId: user.user.id, plan: 'basic', now: t.clock.now() });
+    const shown = await me(user.headers);
+    expect(shown.token).toMatch(TOKEN_SHAPE);
+    expect(shown.profile).toMatchObject({ token: shown.token, plan: 'basic', contact_limit: 3 });
+  });
+
   it('answers 401 without a valid access token', async () => {
     expect((await t.app.inject({ method: 'POST', url: ROTATE })).statusCode).toBe(401);
     const res = await t.app.inject({ method: 'POST', url: ROTATE, headers: { authorization: 'Bearer x.y.z' } });
@@ -50,6 +66,9 @@ describe(`personal alert token (${dbLabel})`, () => {
 
     expect((await manifest(first as string)).statusCode).toBe(404);
     expect((await manifest(token)).statusCode).toBe(200);
+    expect((await alertPage(first as string)).statusCode).toBe(404);
+    expect((await alertPage(token)).statusCode).toBe(200);
+    expect(await me(user.headers)).toMatchObject({ token, profile: { token } });
     const owner = await t.app.db
       .selectFrom('users')
       .select('id')
