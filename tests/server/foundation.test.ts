@@ -174,5 +174,7 @@ describe('log redaction', () => {
       '/api/emergency/public/…/alerts/',
     );
     expect(redactUrl('/api/users/me/')).toBe('/api/users/me/');
+    expect(redactUrl('/api/users/reset-password-confirm/')).toBe('/api/users/reset-password-confirm/');
+    expect(redactUrl('/api/users/verify-email/k3y-0f-the-verification-link/')).toBe('/api/users/verify-email/…/');
   });
 });
