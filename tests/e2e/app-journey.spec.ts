@@ -102,6 +102,27 @@ test('a new user registers, verifies, subscribes, manages a contact, switches la
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'pt');
 
+  // The alert countdown is saved on the account.
+  await page.getByLabel('Contagem antes do envio').selectOption('10');
+  await expect(page.getByText('Contagem guardada.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Contagem antes do envio')).toHaveValue('10');
+
+  // New links after confirmation; the old real link stops working.
+  const oldLink = (await page.locator('code.url').nth(1).textContent())!;
+  const oldToken = oldLink.split('/').at(-2)!;
+  await page.getByRole('button', { name: 'Gerar novas ligações' }).click();
+  await page.getByRole('button', { name: 'Sim, gerar novas ligações' }).click();
+  await expect(page.getByText('Novas ligações geradas. Atualize o atalho no ecrã principal.')).toBeVisible();
+  await expect(page.locator('code.url').nth(1)).not.toHaveText(oldLink);
+  expect((await request.get(`/api/emergency/public/${oldToken}/`)).status()).toBe(404);
+
+  // Manage subscription opens the provider's portal.
+  await page.getByRole('button', { name: 'Gerir subscrição' }).click();
+  await expect(page.getByRole('heading', { name: /Your subscription/ })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Configurar contactos' })).toBeVisible();
+
   // Delete the account: confirmation, logout, then /register.
   await page.getByRole('button', { name: 'Apagar a minha conta' }).click();
   await page.getByRole('button', { name: 'Sim, apagar a conta' }).click();

@@ -331,6 +331,7 @@ const en: Messages = {
       'This deletes your account, contacts and alerts, and cancels your subscription. It cannot be undone. Continue?',
     deleteYes: 'Yes, delete my account',
   },
+  pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
   alert: { title: 'Emergency', loading: 'Preparing the alert…' },
 };
 

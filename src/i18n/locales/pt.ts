@@ -332,6 +332,7 @@ const pt = {
       'Isto apaga a conta, os contactos e os alertas, e cancela a subscrição. Não pode ser desfeito. Continuar?',
     deleteYes: 'Sim, apagar a conta',
   },
+  pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
   alert: { title: 'Emergência', loading: 'A preparar o alerta…' },
 };
 
