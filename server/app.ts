@@ -14,7 +14,7 @@ import outboxRoutes from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
 import healthRoutes from './features/health/routes.js';
 import { type Clock, systemClock } from './lib/clock.js';
-import { redactUrl } from './lib/redact.js';
+import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import authPlugin from './plugins/auth.js';
 import databasePlugin from './plugins/database.js';
 import errorsPlugin from './plugins/errors.js';
@@ -59,13 +59,22 @@ export interface AppOptions {
   distDir?: string;
 }
 
-/** Log options: no bodies, no headers, URLs with their secrets masked. */
+/** Log options: no bodies, no headers, URLs with their secrets masked, phone numbers cut short. */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     serializers: {
       req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
       res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
+    },
+    formatters: { log: (record: Record<string, unknown>) => redactLogFields(record) as Record<string, unknown> },
+    hooks: {
+      logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? redactPhoneNumbers(arg) : arg)),
+        );
+      },
     },
   };
 }
