@@ -1,0 +1,154 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { chromiumArgs } from '../playwright.config.js';
+import { startLink } from './link.js';
+import type { BenchServer } from './server-client.js';
+import { type Summary, summarize } from './stats.js';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
+/** Slow 4G as Lighthouse defines it: 150 ms round trip, 1.6 Mbps down, 750 kbps up. */
+export const SLOW_4G = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
+export const CPU_SLOWDOWN = 4;
+
+declare global {
+  interface Window {
+    __bench: { countdownAt?: number; sendingAt: number[] };
+  }
+}
+
+/**
+ * Page-side marks, installed before any page script runs: when the countdown element first
+ * appears (ms since navigation start) and each time the page enters its `sending` phase
+ * (epoch ms, comparable with the server's clock on this machine).
+ */
+function installMarks(): void {
+  window.__bench = { sendingAt: [] };
+  let sending = false;
+  const observer = new MutationObserver(() => {
+    if (window.__bench.countdownAt === undefined && document.querySelector('[data-testid="countdown"]')) {
+      window.__bench.countdownAt = performance.now();
+    }
+    const now = document.querySelector('main.phase-sending') !== null;
+    if (now && !sending) window.__bench.sendingAt.push(performance.timeOrigin + performance.now());
+    sending = now;
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+}
+
+async function newContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale: 'en-GB' });
+  await context.addInitScript(installMarks);
+  return context;
+}
+
+/** Opens the page and returns the time from navigation start to the countdown on screen. */
+async function countdownAfterNavigation(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForFunction(() => window.__bench?.countdownAt !== undefined, null, { timeout: 30_000 });
+  return page.evaluate(() => window.__bench.countdownAt as number);
+}
+
+export interface PageLoadResult {
+  warmOfflineMs: Summary;
+  coldSlow4gMs: Summary;
+}
+
+/**
+ * Part 2: navigation → countdown visible. (a) warm: the service worker and the page's data
+ * are cached from an earlier visit and the link to the server is cut; (b) cold: a fresh
+ * profile over slow 4G with the CPU slowed 4×.
+ */
+export async function measurePageLoad(server: BenchServer, runs: number): Promise<PageLoadResult> {
+  const token = await server.seed({ countdown: 10 });
+  const link = await startLink(Number(new URL(server.url).port));
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  try {
+    const url = `${link.url}/public/${token}/`;
+    const cold: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const context = await newContext(browser);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, ...SLOW_4G });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+      cold.push(await countdownAfterNavigation(page, url));
+      await context.close();
+    }
+
+    const context = await newContext(browser);
+    const first = await context.newPage();
+    await countdownAfterNavigation(first, url);
+    await first.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    // Cancelled, so the visit only fills the caches and nothing is pressed.
+    await first.getByRole('button', { name: 'Cancel' }).click();
+    await first.close();
+    link.down();
+    const warm: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const page = await context.newPage();
+      warm.push(await countdownAfterNavigation(page, url));
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.close();
+    }
+    await context.close();
+    return { warmOfflineMs: summarize(warm), coldSlow4gMs: summarize(cold) };
+  } finally {
+    await browser.close();
+    await link.close();
+  }
+}
+
+export interface PressResult {
+  wholePathMs: Summary;
+  serverPartMs: Summary;
+}
+
+/**
+ * Part 3: from the page entering its sending phase (the countdown's end, or the send button;
+ * both call the same send) to the first call of the SMS port, with the position already
+ * known, over loopback with the service worker in control; and the server's own part, from
+ * the request reaching Fastify to that call. Alerts go one after another.
+ */
+export async function measurePressToProvider(server: BenchServer, alerts: number): Promise<PressResult> {
+  const token = await server.seed({ countdown: 0 });
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  try {
+    const context = await newContext(browser);
+    await context.grantPermissions(['geolocation']);
+    await context.setGeolocation(LISBON);
+    const page = await context.newPage();
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      const key = request.headers()['idempotency-key'];
+      if (request.method() === 'POST' && key && !request.serviceWorker()) keys.push(key.toLowerCase());
+    });
+    // Countdown 0: opening the page sends the first alert; it warms the service worker and the GPS.
+    await page.goto(`${server.url}/public/${token}/`);
+    await page.getByTestId('sent').waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    await page.getByTestId('location').filter({ hasText: '12 m' }).waitFor({ timeout: 10_000 });
+    const skip = await page.evaluate(() => window.__bench.sendingAt.length);
+    for (let i = 0; i < alerts; i += 1) {
+      await page.getByRole('button', { name: 'Send a new alert' }).click();
+      await page.waitForFunction((n) => window.__bench.sendingAt.length === n, skip + i + 1);
+      await page.getByTestId('sent').waitFor({ timeout: 30_000 });
+    }
+    const marks = (await page.evaluate(() => window.__bench.sendingAt)).slice(skip);
+    await context.close();
+
+    const byKey = new Map((await server.timings()).alerts.map((t) => [t.key, t]));
+    const measured = keys.slice(-alerts).map((key, i) => {
+      const timing = byKey.get(key);
+      const mark = marks[i];
+      if (!timing || mark === undefined) throw new Error(`alert ${key} has no server timing or page mark`);
+      return { whole: timing.firstSend - mark, server: timing.firstSend - timing.received };
+    });
+    return {
+      wholePathMs: summarize(measured.map((m) => m.whole)),
+      serverPartMs: summarize(measured.map((m) => m.server)),
+    };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/index.js';
+import type { Alert, Delivery } from '../server/db/schema.js';
+import { insertAlert } from '../server/features/alerts/repository.js';
+import { activateSubscription } from '../server/features/billing/subscriptions.js';
+import { newId, randomToken } from '../server/lib/ids.js';
+import type { SmsPort } from '../server/providers/sms/port.js';
+
+export interface FanOutResult {
+  db: 'SQLite' | 'PostgreSQL';
+  alerts: number;
+  contactsPerAlert: number;
+  providerDelayMs: number;
+  /** From starting the dispatcher to the provider accepting the last message. */
+  seconds: number;
+  deliveriesPerSecond: number;
+  /** Most messages the fake provider held at once: the concurrency the dispatcher used. */
+  maxInFlight: number;
+  sent: number;
+}
+
+/** A provider that takes `delayMs` per message and counts how many it holds at once. */
+function slowSms(delayMs: number) {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let sent = 0;
+  let lastAt = 0;
+  let onSent: (() => void) | undefined;
+  const port: SmsPort = {
+    name: 'outbox',
+    async send() {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      inFlight -= 1;
+      sent += 1;
+      lastAt = performance.now();
+      onSent?.();
+      return { providerMessageId: `SMfan${sent}` };
+    },
+    onStatus() {},
+  };
+  return {
+    port,
+    stats: () => ({ maxInFlight, sent, lastAt }),
+    until: (count: number) =>
+      new Promise<void>((resolve) => {
+        onSent = () => sent >= count && resolve();
+      }),
+  };
+}
+
+/**
+ * Part 5: `alerts` alerts of `contacts` contacts each, all queued before the dispatcher starts,
+ * sent through a provider that takes `delayMs` per message by the app's own dispatcher.
+ */
+export async function measureFanOut(options: {
+  alerts: number;
+  contacts: number;
+  delayMs: number;
+  pgUrl?: string;
+}): Promise<FanOutResult> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-fanout-'));
+  const schema = options.pgUrl ? `bench_${randomBytes(5).toString('hex')}` : undefined;
+  const adminQuery = async (query: string) => {
+    const client = new pg.Client({ connectionString: options.pgUrl });
+    await client.connect();
+    await client.query(query);
+    await client.end();
+  };
+  if (schema) await adminQuery(`create schema ${schema}`);
+  const database = openDatabase({ databaseUrl: options.pgUrl, dataDir, ...(schema ? { pgSchema: schema } : {}) });
+  const sms = slowSms(options.delayMs);
+  const app = await buildApp({
+    config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    jwtSecret: randomBytes(32).toString('hex'),
+    database,
+    sms: sms.port,
+    logger: false,
+    distDir: path.join(dataDir, 'no-dist'),
+  });
+  try {
+    // The dispatcher starts when the app is ready; until then everything only queues.
+    const now = Date.now();
+    const userId = newId();
+    await app.db
+      .insertInto('users')
+      .values({
+        id: userId,
+        username: 'fanout',
+        email: 'fanout@example.com',
+        password_hash: 'not-a-login',
+        email_verified: 1,
+        language: 'en',
+        alert_countdown_seconds: 0,
+        token: null,
+        trial_used_at: null,
+        password_changed_at: now,
+        created_at: now,
+      })
+      .execute();
+    await activateSubscription(app.db, { userId, plan: 'premium', now });
+    for (let a = 0; a < options.alerts; a += 1) {
+      const alert: Alert = {
+        id: newId(),
+        public_id: randomToken(16),
+        user_id: userId,
+        mode: 'real',
+        idempotency_key: crypto.randomUUID(),
+        latitude: null,
+        longitude: null,
+        accuracy: null,
+        captured_at: null,
+        location_error: 'timeout',
+        message: 'fanout needs help.',
+        created_at: now,
+        resolved_at: null,
+      };
+      const deliveries: Delivery[] = Array.from({ length: options.contacts }, (_, c) => ({
+        id: newId(),
+        alert_id: alert.id,
+        contact_name: `Contact ${c + 1}`,
+        phone_number: `+35191234567${c}`,
+        body: alert.message,
+        status: 'queued',
+        attempts: 0,
+        next_attempt_at: now,
+        claimed_until: null,
+        provider_message_id: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      }));
+      await insertAlert(app.db, alert, deliveries);
+    }
+    const total = options.alerts * options.contacts;
+    const done = sms.until(total);
+    const started = performance.now();
+    await app.ready();
+    await done;
+    const { maxInFlight, sent, lastAt } = sms.stats();
+    const seconds = (lastAt - started) / 1000;
+    return {
+      db: schema ? 'PostgreSQL' : 'SQLite',
+      alerts: options.alerts,
+      contactsPerAlert: options.contacts,
+      providerDelayMs: options.delayMs,
+      seconds: Math.round(seconds * 100) / 100,
+      deliveriesPerSecond: Math.round(total / seconds),
+      maxInFlight,
+      sent,
+    };
+  } finally {
+    await app.close();
+    await database.close();
+    if (schema) await adminQuery(`drop schema if exists ${schema} cascade`);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

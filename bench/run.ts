@@ -1,0 +1,142 @@
+// `npm run bench`: measures what an alert costs (page weight, time to the countdown, press to
+// provider, throughput, fan-out), writes bench/results.json and prints the Markdown table.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { measurePageLoad, measurePressToProvider } from './browser.js';
+import { measureFanOut } from './fanout.js';
+import { startBenchServer } from './server-client.js';
+import { renderTable } from './table.js';
+import { measureThroughput } from './throughput.js';
+import { buildInto, measureEntry } from './weight.js';
+
+export interface BenchOptions {
+  /** Page loads per case (part 2). */
+  pageRuns: number;
+  /** Alerts pressed one after another (part 3). */
+  alerts: number;
+  /** autocannon seconds per route, and connections (part 4). */
+  durationS: number;
+  connections: number;
+  fanOut: { alerts: number; contacts: number; delayMs: number };
+  /** PostgreSQL server for parts 4 and 5; each run uses a fresh schema, dropped after. */
+  pgUrl: string;
+  out: string;
+  log: (line: string) => void;
+}
+
+export const FULL: Omit<BenchOptions, 'out' | 'log' | 'pgUrl'> = {
+  pageRuns: 10,
+  alerts: 50,
+  durationS: 5,
+  connections: 10,
+  fanOut: { alerts: 1000, contacts: 5, delayMs: 50 },
+};
+
+/** The budgets the results are held to (issue "Benchmarks and budgets"). */
+export const BUDGETS = {
+  emergencyGzipBytes: 70_000,
+  appGzipBytes: 180_000,
+  warmOfflineMedianMs: 300,
+  coldSlow4gMedianMs: 2_500,
+  wholePathP50Ms: 50,
+  serverPartP95Ms: 20,
+};
+
+async function postgresReachable(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+const machine = () => ({
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  memoryGb: Math.round(os.totalmem() / 1e9),
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  node: process.version,
+  loadAverage: os.loadavg().map((v) => Math.round(v * 100) / 100),
+});
+
+/** Runs all five parts and writes the results file; returns the results. */
+export async function runBench(options: BenchOptions) {
+  const { log } = options;
+  const started = Date.now();
+  const before = machine();
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'alerta-bench-dist-'));
+  try {
+    log('1/5 weight: building the web app into a temporary directory');
+    await buildInto(dist);
+    const weight = { emergency: measureEntry(dist, 'alert.html'), app: measureEntry(dist, 'index.html') };
+
+    log('2/5 emergency page: navigation to countdown, warm offline and cold slow 4G');
+    const server = await startBenchServer({ distDir: dist });
+    let pageLoad: Awaited<ReturnType<typeof measurePageLoad>>;
+    let press: Awaited<ReturnType<typeof measurePressToProvider>>;
+    try {
+      pageLoad = await measurePageLoad(server, options.pageRuns);
+      log(`3/5 press to provider: ${options.alerts} alerts`);
+      press = await measurePressToProvider(server, options.alerts);
+    } finally {
+      await server.stop();
+    }
+
+    const pgProblem = await postgresReachable(options.pgUrl);
+    const withPg = pgProblem === null;
+    log(`4/5 throughput: SQLite${withPg ? ' and PostgreSQL' : ` (PostgreSQL unreachable: ${pgProblem})`}`);
+    const load = { durationS: options.durationS, connections: options.connections };
+    const throughput = [await measureThroughput('SQLite', load)];
+    if (withPg) throughput.push(await measureThroughput('PostgreSQL', { ...load, pgUrl: options.pgUrl }));
+
+    log(`5/5 fan-out: ${options.fanOut.alerts} alerts × ${options.fanOut.contacts} contacts`);
+    const fanOut = [await measureFanOut(options.fanOut)];
+    if (withPg) fanOut.push(await measureFanOut({ ...options.fanOut, pgUrl: options.pgUrl }));
+
+    const results = {
+      date: new Date(started).toISOString(),
+      durationS: Math.round((Date.now() - started) / 1000),
+      machine: { ...before, loadAverageAtEnd: machine().loadAverage },
+      settings: {
+        pageRuns: options.pageRuns,
+        alerts: options.alerts,
+        durationS: options.durationS,
+        connections: options.connections,
+        fanOut: options.fanOut,
+        postgres: withPg ? 'fresh schema, dropped after' : `not run: ${pgProblem}`,
+      },
+      budgets: BUDGETS,
+      weight,
+      pageLoad,
+      press,
+      throughput,
+      fanOut,
+    };
+    writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
+    return results;
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
+}
+
+export type BenchResults = Awaited<ReturnType<typeof runBench>>;
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const results = await runBench({
+    ...FULL,
+    pgUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    out: path.join(import.meta.dirname, 'results.json'),
+    log: (line) => console.error(line),
+  });
+  const { table, failed } = renderTable(results);
+  console.log(table);
+  if (failed.length > 0) {
+    console.error(`\nOver budget: ${failed.join('; ')}`);
+    process.exitCode = 1;
+  }
+}

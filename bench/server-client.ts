@@ -1,0 +1,63 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import type { AlertTiming, ServerMessage, ServerRequest } from './server.js';
+
+/** A bench server process and the requests it answers over IPC. */
+export interface BenchServer {
+  url: string;
+  seed(options?: Partial<{ contacts: number; countdown: number; language: 'pt' | 'en' }>): Promise<string>;
+  timings(): Promise<{ alerts: AlertTiming[]; sends: number }>;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/server.ts on a free loopback port: SQLite in a temp dir, or a fresh PostgreSQL schema. */
+export async function startBenchServer(options: { distDir?: string; pgUrl?: string } = {}): Promise<BenchServer> {
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      ...(options.distDir ? { BENCH_DIST: options.distDir } : {}),
+      ...(options.pgUrl ? { BENCH_PG_URL: options.pgUrl } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T extends ServerMessage['type']>(type: T) =>
+    new Promise<Extract<ServerMessage, { type: T }>>((resolve, reject) => {
+      const onMessage = (message: ServerMessage) => {
+        if (message.type !== type && message.type !== 'error') return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        if (message.type === 'error') reject(new Error(`bench server: ${message.message}`));
+        else resolve(message as Extract<ServerMessage, { type: T }>);
+      };
+      const onExit = (code: number | null) => reject(new Error(`bench server exited with code ${code}`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ask = <T extends ServerMessage['type']>(request: ServerRequest, type: T) => {
+    const answer = next(type);
+    child.send(request);
+    return answer;
+  };
+  const { port } = await next('ready');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seed: async (o = {}) =>
+      (
+        await ask(
+          { type: 'seed', contacts: o.contacts ?? 2, countdown: o.countdown ?? 10, language: o.language ?? 'en' },
+          'seeded',
+        )
+      ).token,
+    timings: async () => {
+      const { alerts, sends } = await ask({ type: 'timings' }, 'timings');
+      return { alerts, sends };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'stop' } satisfies ServerRequest);
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,184 @@
+// The server under test, run in its own process (`fork` with tsx) so the load generator and
+// the browser never share its event loop. It seeds users directly in its database, times
+// every request to the alert route and every call to the SMS port, and answers over IPC.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/index.js';
+import { activateSubscription, issueTokenIfMissing } from '../server/features/billing/subscriptions.js';
+import { newId } from '../server/lib/ids.js';
+import type { SmsPort } from '../server/providers/sms/port.js';
+import { epochMs } from './stats.js';
+
+export type ServerRequest =
+  | { type: 'seed'; contacts: number; countdown: number; language: 'pt' | 'en' }
+  | { type: 'timings' }
+  | { type: 'stop' };
+
+export interface SeedAnswer {
+  token: string;
+}
+/** Per alert (by idempotency key): when its request arrived and when its first SMS reached the port. */
+export interface AlertTiming {
+  key: string;
+  received: number;
+  firstSend: number;
+}
+export type ServerMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'seeded'; token: string }
+  | { type: 'timings'; alerts: AlertTiming[]; sends: number }
+  | { type: 'error'; message: string };
+
+const send = (message: ServerMessage) => process.send?.(message);
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-bench-'));
+const pgUrl = process.env.BENCH_PG_URL;
+const pgSchema = pgUrl ? `bench_${randomBytes(5).toString('hex')}` : undefined;
+
+async function admin(query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  await client.query(query);
+  await client.end();
+}
+
+/** An SMS provider that accepts at once and notes when each delivery was first handed over. */
+function timingSms(): SmsPort & { firstSend: Map<string, number> } {
+  const firstSend = new Map<string, number>();
+  let count = 0;
+  return {
+    name: 'outbox',
+    firstSend,
+    async send(message) {
+      if (!firstSend.has(message.reference)) firstSend.set(message.reference, epochMs());
+      count += 1;
+      return { providerMessageId: `SMbench${count}` };
+    },
+    onStatus() {},
+  };
+}
+
+async function main(): Promise<void> {
+  if (pgSchema) await admin(`create schema ${pgSchema}`);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    BENCH_NO_RATE_LIMIT: '1',
+    ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
+  });
+  const database = openDatabase({
+    databaseUrl: pgUrl,
+    dataDir,
+    ...(pgSchema ? { pgSchema, pgPoolSize: 10 } : {}),
+  });
+  const sms = timingSms();
+  const app = await buildApp({
+    config,
+    jwtSecret: randomBytes(32).toString('hex'),
+    database,
+    sms,
+    logger: false,
+    distDir: process.env.BENCH_DIST ?? path.join(dataDir, 'no-dist'),
+  });
+  const received = new Map<string, number>();
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && request.url.endsWith('/alerts/')) {
+      const key = request.headers['idempotency-key'];
+      if (typeof key === 'string') received.set(key.toLowerCase(), epochMs());
+    }
+  });
+  // The ceiling: a route with no database, no validation and no rate limit.
+  app.get('/bench/bare', async () => ({ ok: true }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+
+  async function seed(request: Extract<ServerRequest, { type: 'seed' }>): Promise<string> {
+    const now = app.clock.now();
+    const id = newId();
+    const username = `bench${randomBytes(3).toString('hex')}`;
+    await app.db
+      .insertInto('users')
+      .values({
+        id,
+        username,
+        email: `${username}@example.com`,
+        password_hash: 'not-a-login',
+        email_verified: 1,
+        language: request.language,
+        alert_countdown_seconds: request.countdown,
+        token: null,
+        trial_used_at: null,
+        password_changed_at: now,
+        created_at: now,
+      })
+      .execute();
+    await activateSubscription(app.db, { userId: id, plan: 'premium', now });
+    await issueTokenIfMissing(app.db, id);
+    for (let i = 0; i < request.contacts; i += 1) {
+      await app.db
+        .insertInto('contacts')
+        .values({
+          id: newId(),
+          user_id: id,
+          name: `Contact ${i + 1}`,
+          phone_number: `+35191234567${i}`,
+          relationship: '',
+          created_at: now,
+        })
+        .execute();
+    }
+    const row = await app.db.selectFrom('users').select('token').where('id', '=', id).executeTakeFirstOrThrow();
+    if (!row.token) throw new Error('no token issued');
+    return row.token;
+  }
+
+  async function timings(): Promise<AlertTiming[]> {
+    const rows = await app.db
+      .selectFrom('deliveries')
+      .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
+      .select(['deliveries.id as delivery', 'alerts.idempotency_key as key'])
+      .execute();
+    const first = new Map<string, number>();
+    for (const row of rows) {
+      const at = sms.firstSend.get(row.delivery);
+      if (at !== undefined) first.set(row.key, Math.min(first.get(row.key) ?? at, at));
+    }
+    return [...first].flatMap(([key, firstSend]) => {
+      const at = received.get(key);
+      return at === undefined ? [] : [{ key, received: at, firstSend }];
+    });
+  }
+
+  async function stop(): Promise<void> {
+    await app.close();
+    await database.close();
+    if (pgSchema) await admin(`drop schema if exists ${pgSchema} cascade`);
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
+
+  process.on('message', (message: ServerRequest) => {
+    const work =
+      message.type === 'seed'
+        ? seed(message).then((token) => send({ type: 'seeded', token }))
+        : message.type === 'timings'
+          ? timings().then((alerts) => send({ type: 'timings', alerts, sends: sms.firstSend.size }))
+          : stop();
+    work.catch((error: Error) => send({ type: 'error', message: error.message }));
+  });
+  process.on('disconnect', () => void stop());
+  send({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
+}
+
+main().catch(async (error: Error) => {
+  send({ type: 'error', message: error.stack ?? error.message });
+  if (pgSchema) await admin(`drop schema if exists ${pgSchema} cascade`).catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import type { BenchResults } from './run.js';
+import { BUDGETS } from './run.js';
+import { type Summary, spread } from './stats.js';
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const ms = (value: number) => `${Math.round(value)} ms`;
+const mark = (ok: boolean) => (ok ? 'ok' : '**over**');
+const times = (s: Summary) => `${spread(s, 1)} ms`;
+
+/** The Markdown table README.md carries, and the budgets that failed. */
+export function renderTable(r: BenchResults): { table: string; failed: string[] } {
+  const failed: string[] = [];
+  const rows: string[][] = [];
+  const budgetRow = (figure: string, measured: string, budget: string, ok: boolean) => {
+    rows.push([figure, measured, budget, mark(ok)]);
+    if (!ok) failed.push(`${figure}: ${measured} (budget ${budget})`);
+  };
+
+  const e = r.weight.emergency;
+  const a = r.weight.app;
+  budgetRow(
+    '1. Emergency page JS + CSS before it can send (gzip)',
+    `${kB(e.gzip)} (${e.files.length} files)`,
+    `≤ ${kB(BUDGETS.emergencyGzipBytes)}`,
+    e.gzip <= BUDGETS.emergencyGzipBytes,
+  );
+  budgetRow(
+    '1. App JS + CSS before the home page is interactive (gzip)',
+    `${kB(a.gzip)} (${a.files.length} files)`,
+    `≤ ${kB(BUDGETS.appGzipBytes)}`,
+    a.gzip <= BUDGETS.appGzipBytes,
+  );
+  const { warmOfflineMs: warm, coldSlow4gMs: cold } = r.pageLoad;
+  budgetRow(
+    `2a. Navigation → countdown, warm + offline (min / median / max of ${warm.n})`,
+    times(warm),
+    `median ≤ ${ms(BUDGETS.warmOfflineMedianMs)}`,
+    warm.median <= BUDGETS.warmOfflineMedianMs,
+  );
+  budgetRow(
+    `2b. Navigation → countdown, cold, slow 4G, 4× CPU (min / median / max of ${cold.n})`,
+    times(cold),
+    `median ≤ ${ms(BUDGETS.coldSlow4gMedianMs)}`,
+    cold.median <= BUDGETS.coldSlow4gMedianMs,
+  );
+  const { wholePathMs: whole, serverPartMs: part } = r.press;
+  budgetRow(
+    `3. Countdown end → SMS port, whole path (${whole.n} alerts; min / median / max)`,
+    `${times(whole)}; p95 ${whole.p95} ms`,
+    `p50 ≤ ${ms(BUDGETS.wholePathP50Ms)}`,
+    whole.median <= BUDGETS.wholePathP50Ms,
+  );
+  budgetRow(
+    `3. Request received → SMS port, server part (${part.n} alerts; min / median / max)`,
+    `${times(part)}; p95 ${part.p95} ms`,
+    `p95 ≤ ${ms(BUDGETS.serverPartP95Ms)}`,
+    part.p95 <= BUDGETS.serverPartP95Ms,
+  );
+  for (const db of r.throughput) {
+    for (const route of db.routes) {
+      rows.push([
+        `4. ${db.db}: ${route.route}`,
+        `${route.mean} req/s (per second ${route.min} / ${route.median} / ${route.max}); ${Math.round(route.ratio * 100)} % of ceiling; p99 ${route.latencyP99Ms} ms${route.failures ? `; ${route.failures} failed` : ''}`,
+        '—',
+        route.failures ? '**failures**' : '',
+      ]);
+      if (route.failures) failed.push(`${db.db} ${route.route}: ${route.failures} failed requests`);
+    }
+  }
+  for (const f of r.fanOut) {
+    rows.push([
+      `5. ${f.db}: fan-out, ${f.alerts} alerts × ${f.contactsPerAlert} contacts, provider ${f.providerDelayMs} ms/SMS`,
+      `${f.seconds} s to the last SMS; ${f.deliveriesPerSecond} SMS/s; concurrency ${f.maxInFlight}`,
+      '—',
+      '',
+    ]);
+  }
+  const lines = [
+    '| figure | measured | budget | |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+  const m = r.machine;
+  lines.push(
+    '',
+    `Run ${r.date} in ${r.durationS} s on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), ${m.os}, Node ${m.node}; ` +
+      `load average ${m.loadAverage.join(' ')} at start, ${m.loadAverageAtEnd.join(' ')} at end.`,
+  );
+  return { table: lines.join('\n'), failed };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import autocannon, { type Result } from 'autocannon';
+import { startBenchServer } from './server-client.js';
+
+/** One route under load: requests per second (mean, and min / median / max of the per-second samples). */
+export interface RouteThroughput {
+  route: string;
+  mean: number;
+  min: number;
+  median: number;
+  max: number;
+  latencyP99Ms: number;
+  /** Answers other than 2xx, and connection errors: a run with failures is not a valid figure. */
+  failures: number;
+  /** Share of the bare route's mean. */
+  ratio: number;
+}
+
+export interface DbThroughput {
+  db: 'SQLite' | 'PostgreSQL';
+  routes: RouteThroughput[];
+}
+
+const figures = (route: string, result: Result, ceiling: number): RouteThroughput => ({
+  route,
+  mean: Math.round(result.requests.average),
+  min: result.requests.min,
+  median: result.requests.p50,
+  max: result.requests.max,
+  latencyP99Ms: result.latency.p99,
+  failures: result.non2xx + result.errors + result.timeouts,
+  ratio: ceiling > 0 ? Math.round((result.requests.average / ceiling) * 100) / 100 : 0,
+});
+
+/**
+ * Part 4: autocannon against the page-data route and the send route (a fresh Idempotency-Key
+ * on every request, rate limits lifted) beside a bare route of the same server as the ceiling.
+ */
+export async function measureThroughput(
+  db: DbThroughput['db'],
+  options: { durationS: number; connections: number; pgUrl?: string },
+): Promise<DbThroughput> {
+  const server = await startBenchServer(options.pgUrl ? { pgUrl: options.pgUrl } : {});
+  try {
+    const token = await server.seed({ contacts: 2 });
+    const base = { connections: options.connections, duration: options.durationS };
+    const bare = await autocannon({ ...base, url: `${server.url}/bench/bare` });
+    const page = await autocannon({ ...base, url: `${server.url}/api/emergency/public/${token}/` });
+    const body = JSON.stringify({
+      mode: 'real',
+      location: { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: Date.now() },
+    });
+    const send = await autocannon({
+      ...base,
+      url: `${server.url}/api/emergency/public/${token}/alerts/`,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          }),
+        },
+      ],
+    });
+    const ceiling = bare.requests.average;
+    return {
+      db,
+      routes: [
+        figures('GET /bench/bare (ceiling)', bare, ceiling),
+        figures('GET /api/emergency/public/{token}/', page, ceiling),
+        figures('POST /api/emergency/public/{token}/alerts/', send, ceiling),
+      ],
+    };
+  } finally {
+    await server.stop();
+  }
+}
