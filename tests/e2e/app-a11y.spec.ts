@@ -73,3 +73,14 @@ test('home and register screenshots, logged out, at both sizes', async ({ page }
   await expect(page.getByRole('heading', { name: 'Criar conta' })).toBeVisible();
   await screenshots(page, 'register');
 });
+
+test('page transitions animate, except when the system asks for reduced motion', async ({ page }) => {
+  const animation = () =>
+    page.locator('.page-transition').evaluate((element) => getComputedStyle(element).animationName);
+  await page.goto('/pricing');
+  expect(await animation()).toBe('page-in');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.getByRole('navigation').getByRole('link', { name: 'Termos' }).click();
+  await expect(page.getByRole('heading', { name: 'Termos de utilização' })).toBeVisible();
+  expect(await animation()).toBe('none');
+});
