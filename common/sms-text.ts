@@ -93,10 +93,28 @@ export function alertMessage(input: AlertMessageInput): string {
     const reason = input.locationError ? texts.reasons[input.locationError] : undefined;
     parts.push(reason ? `${texts.unavailable} (${reason}).` : `${texts.unavailable}.`);
   }
-  if (input.liveUrl) parts.push(`${texts.live}: ${input.liveUrl}`);
-  const text = parts.join(' ');
+  const withoutLink = fewestSegments(parts.join(' '));
+  if (!input.liveUrl) return withoutLink;
+  // The live link never makes the alert longer than two parts: without room it is left out.
+  const withLink = fewestSegments([...parts, `${texts.live}: ${input.liveUrl}`].join(' '));
+  return smsSegments(withLink).segments <= 2 ? withLink : withoutLink;
+}
+
+/** The text, transliterated only when that makes it fit in fewer segments. */
+function fewestSegments(text: string): string {
   const plain = transliterate(text);
   return smsSegments(plain).segments < smsSegments(text).segments ? plain : text;
+}
+
+const ALL_CLEAR = {
+  pt: (name: string) => `Alerta: ${name} está em segurança. O alerta terminou.`,
+  en: (name: string) => `Alerta: ${name} is safe now. The alert is over.`,
+} as const;
+
+/** The all-clear SMS sent when the owner presses "I'm safe": short, one segment. */
+export function allClearMessage(input: { language: AlertLanguage; ownerName: string }): string {
+  const text = (ALL_CLEAR[input.language] ?? ALL_CLEAR.en)(input.ownerName.trim() || '?');
+  return fewestSegments(text);
 }
 
 // GSM 03.38: the basic table (one septet each) and the extension table (escape + one).

@@ -140,6 +140,35 @@ export interface UsageRecordsTable {
   created_at: number;
 }
 
+/** A position sent by the emergency page while it stays open after an alert (live page trail). */
+export interface AlertLocationsTable {
+  id: string;
+  alert_id: string;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  captured_at: number;
+  created_at: number;
+}
+
+/** A contact who pressed "I'm on my way" on the live page; the name is optional (empty). */
+export interface AlertRespondersTable {
+  id: string;
+  alert_id: string;
+  name: string;
+  created_at: number;
+}
+
+/**
+ * Columns the live feature added to existing tables (migration 2026112203-live), kept out of
+ * AlertsTable and DeliveriesTable so code that builds whole rows needs no change: both have
+ * database defaults. Use `LiveDatabase` to read or write them.
+ */
+export interface LiveColumns {
+  alerts: { last_update_at: number | null };
+  deliveries: { kind: Generated<'alert' | 'all_clear'> };
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -152,7 +181,15 @@ export interface Database {
   alerts: AlertsTable;
   deliveries: DeliveriesTable;
   usage_records: UsageRecordsTable;
+  alert_locations: AlertLocationsTable;
+  alert_responders: AlertRespondersTable;
 }
+
+/** The database with the live feature's extra columns typed. */
+export type LiveDatabase = Omit<Database, 'alerts' | 'deliveries'> & {
+  alerts: AlertsTable & LiveColumns['alerts'];
+  deliveries: DeliveriesTable & LiveColumns['deliveries'];
+};
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

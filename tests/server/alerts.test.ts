@@ -201,7 +201,7 @@ describe(`alert pipeline (${dbLabel})`, () => {
     expect(res.statusCode).toBe(201);
     await t.app.dispatcher.drain();
     expect(smsTo('+351941000001').map((sms) => sms.body)).toEqual([
-      `EMERGENCY: ${owner.user.username} needs help now.`,
+      `EMERGENCY: ${owner.user.username} needs help now. Follow: http://alerta.test/a/${res.json().public_id}`,
     ]);
     const stored = await t.app.db
       .selectFrom('alerts')

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Alert, Database, Delivery, DeliveryStatus, User } from '../../db/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -69,6 +69,8 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
     .selectFrom('deliveries')
     .selectAll()
     .where('alert_id', 'in', alertIds)
+    // The all-clear SMS sent when the owner is safe are not the alert's deliveries.
+    .where(sql`kind`, '=', 'alert')
     .orderBy('created_at')
     .orderBy('contact_name')
     .orderBy('id')

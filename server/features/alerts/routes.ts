@@ -7,6 +7,7 @@ import { newId, randomToken } from '../../lib/ids.js';
 import { limit } from '../../plugins/security.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
 import { listContacts } from '../contacts/repository.js';
+import { livePageUrl } from '../live/links.js';
 import { alertByKey, alertOfUser, insertAlert, ownerByToken, publicAlertView } from './repository.js';
 import { type AlertBody, alertBody, idempotencyKey } from './schemas.js';
 
@@ -121,17 +122,20 @@ export default async function alertRoutes(app: FastifyInstance) {
           ? null
           : (body.location_error ?? null)
         : 'not_in_plan';
+      const publicId = randomToken(16);
       const message = alertMessage({
         language: languageOf(user),
         ownerName: user.username,
         mode: body.mode,
         location,
         locationError,
+        // Real alerts carry the live page, where contacts follow the position and answer.
+        ...(body.mode === 'real' ? { liveUrl: livePageUrl(app.config.APP_URL, publicId) } : {}),
       });
       const now = app.clock.now();
       const alert: Alert = {
         id: newId(),
-        public_id: randomToken(16),
+        public_id: publicId,
         user_id: user.id,
         mode: body.mode,
         idempotency_key: key,
