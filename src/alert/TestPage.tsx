@@ -30,14 +30,12 @@ function installCheck(s: Strings): Check {
 }
 
 /** The dry run: every check of the real alert, with the exact SMS text, sending nothing. */
-async function dryRun(
-  token: string,
-  geo: PositionWatch,
-  s: Strings,
-): Promise<{ checks: Check[]; page: PageData | null }> {
+async function dryRun(token: string, geo: PositionWatch): Promise<{ checks: Check[]; page: PageData | null }> {
   const checks: Check[] = [];
   const answer = await fetchPage(token);
   const page = answer.ok ? answer.value : ((await loadPage(token))?.data ?? null);
+  // The owner's language once known: the list is read by the owner.
+  const s = stringsFor(pickLanguage(page?.language));
   if (answer.ok) await savePage(token, answer.value);
   const status = answer.ok ? 200 : answer.status;
   checks.push({
@@ -102,10 +100,10 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
     setChecks(null);
     const cached = await loadPage(token);
     if (cached) setPage(cached.data);
-    const outcome = await dryRun(token, geo, s);
+    const outcome = await dryRun(token, geo);
     setPage(outcome.page);
     setChecks(outcome.checks);
-  }, [token, geo, s]);
+  }, [token, geo]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the dry run runs once on open; "check again" runs it on demand.
   useEffect(() => {
