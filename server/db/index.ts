@@ -44,6 +44,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
+    // Nor one in use: pg emits 'error' on a checked-out client with no listener when the
+    // server goes away between queries (a restart); the next query fails instead (a 503)
+    // and the pool drops the broken client.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);
     return {

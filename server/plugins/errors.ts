@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import { ApiError } from '../lib/errors.js';
 
 /** Framework error codes that are the client's fault, with the text we answer. */
@@ -47,6 +48,16 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ detail: 'Bad request.', code: 'bad_request' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({
+          detail: 'The service is briefly unavailable. Please try again in a few seconds.',
+          code: 'unavailable',
+        });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Server error. Please try again later.', code: 'server_error' });
