@@ -1,0 +1,59 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let outDir: string;
+let precached: string[];
+
+/** The URLs the built service worker precaches, read from the manifest injected into sw.js. */
+function precacheList(sw: string): string[] {
+  return [...sw.matchAll(/"?url"?:\s*"([^"]+)"/g)].map((m) => m[1] as string);
+}
+
+/** The scripts and stylesheets an HTML entry loads. */
+function assetsOf(html: string): string[] {
+  return [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1] as string);
+}
+
+describe('service worker precache (production build)', () => {
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-build-'));
+    await build({
+      root,
+      configFile: path.join(root, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    });
+    precached = precacheList(readFileSync(path.join(outDir, 'sw.js'), 'utf8'));
+  }, 180_000);
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('holds both entries and everything they load', () => {
+    expect(precached).toEqual(expect.arrayContaining(['index.html', 'alert.html']));
+    for (const entry of ['index.html', 'alert.html']) {
+      const assets = assetsOf(readFileSync(path.join(outDir, entry), 'utf8'));
+      expect(assets.length).toBeGreaterThan(0);
+      expect(precached).toEqual(expect.arrayContaining(assets));
+    }
+    expect(precached).toEqual(
+      expect.arrayContaining(['manifest.webmanifest', 'icons/icon-192.png', 'icons/apple-touch-icon.png']),
+    );
+  });
+
+  it('holds every built asset once, and no source maps, API routes or the worker itself', () => {
+    // Precompressed copies (.gz, .br) are for the server to send, not for the cache to hold.
+    const built = readdirSync(path.join(outDir, 'assets'))
+      .filter((f) => !/\.(gz|br)$/.test(f))
+      .map((f) => `assets/${f}`);
+    expect(built.filter((f) => !precached.includes(f))).toEqual([]);
+    expect(new Set(precached).size).toBe(precached.length);
+    expect(precached.filter((url) => /\.(map|gz|br)$/.test(url))).toEqual([]);
+    expect(precached.filter((url) => /^\/?(api|dev)\//.test(url))).toEqual([]);
+    expect(precached).not.toContain('sw.js');
+    expect(readFileSync(path.join(outDir, 'sw.js'), 'utf8')).not.toContain('sourceMappingURL');
+  });
+});
