@@ -1,12 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { preactForEmergencyPage, precompress } from './scripts/vite-plugins';
 
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
 export default defineConfig({
   plugins: [
+    preactForEmergencyPage(),
     react(),
+    precompress(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -1,0 +1,57 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Builds the emergency page (src/alert/) on Preact's React-compatible API instead of React
+ * DOM, which alone weighs about 60 kB gzip: most of the page's 70 kB budget (bench/). The app
+ * keeps React; the development server keeps React everywhere.
+ */
+export function preactForEmergencyPage(): Plugin {
+  const alertDir = path.join(root, 'src', 'alert') + path.sep;
+  const targets: Record<string, string> = {
+    react: 'preact/compat',
+    'react-dom': 'preact/compat',
+    'react-dom/client': 'preact/compat/client',
+    'react/jsx-runtime': 'preact/compat/jsx-runtime',
+  };
+  return {
+    name: 'alerta:preact-emergency-page',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer, options) {
+      const target = targets[source];
+      if (!target || !importer?.startsWith(alertDir)) return null;
+      return this.resolve(target, importer, { ...options, skipSelf: true });
+    },
+  };
+}
+
+/**
+ * Writes a gzip and a Brotli copy beside every built text file, which the server sends to
+ * browsers that accept them (@fastify/static `preCompressed`): a phone on a slow network
+ * downloads a quarter of the bytes.
+ */
+export function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'alerta:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      for (const file of Object.keys(bundle)) {
+        if (!/\.(js|css|html|svg|webmanifest)$/.test(file)) continue;
+        const full = path.join(outDir, file);
+        const content = readFileSync(full);
+        if (content.length < 1024) continue;
+        writeFileSync(`${full}.gz`, gzipSync(content, { level: 9 }));
+        writeFileSync(`${full}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
