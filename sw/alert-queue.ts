@@ -51,18 +51,22 @@ export function replayAlerts(): Promise<void> {
   return replaying;
 }
 
-/** Alert POSTs go to the network; when that fails they are queued and the page is told 202 `queued`. */
+/** Alert POSTs go to the network; when that fails (or the server is down) they are queued and the page is told 202 `queued`. */
 export function setUpAlertQueue(): void {
   registerRoute(
     ({ url }) => url.origin === self.location.origin && ALERT_POST.test(url.pathname),
     async ({ request }) => {
       const copy = request.clone();
       try {
-        return await fetch(request);
+        const response = await fetch(request);
+        // The server or a proxy in front of it is down: as good as no network. The key makes a
+        // later replay safe even if this attempt did reach the database.
+        if (response.status < 500) return response;
       } catch {
-        await queue.pushRequest({ request: copy });
-        return queuedResponse();
+        // No network at all.
       }
+      await queue.pushRequest({ request: copy });
+      return queuedResponse();
     },
     'POST',
   );

@@ -1,0 +1,107 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PageData } from './api';
+import { Emergency } from './emergency';
+import { PositionWatch } from './geo';
+import { loadAlert, saveAlert, savePage } from './storage';
+
+const page = (countdown: number): PageData => ({
+  owner_name: 'Ana',
+  language: 'pt',
+  gps_enabled: true,
+  countdown_seconds: countdown,
+  contacts: [{ name: 'Rui', phone_number: '+351912345678' }],
+  messages: { real: 'EMERGÊNCIA', test: 'TESTE' },
+});
+const alertResult = {
+  id: 'a1',
+  mode: 'real',
+  created_at: 1,
+  deliveries: [{ contact_name: 'Rui', status: 'delivered' }],
+};
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+let token = '';
+let posts: { key: string | null; storedFirst: boolean }[] = [];
+let postAnswers: Response[] = [];
+
+beforeEach(() => {
+  token = `t${Math.random().toString(36).slice(2)}`;
+  posts = [];
+  postAnswers = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (init?.method === 'POST') {
+        const key = new Headers(init.headers).get('idempotency-key');
+        posts.push({ key, storedFirst: (await loadAlert(token))?.key === key });
+        return postAnswers.shift() ?? json(201, alertResult);
+      }
+      if (url.includes('/alerts/')) return json(200, alertResult);
+      return json(200, page(3));
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const settle = (emergency: Emergency, phase: string) =>
+  vi.waitFor(() => expect(emergency.state.phase.name).toBe(phase), { timeout: 3000 });
+
+describe('emergency page life', () => {
+  it('cancelling the countdown posts nothing', async () => {
+    await savePage(token, page(3));
+    const emergency = new Emergency(token, new PositionWatch());
+    await emergency.start();
+    expect(emergency.state.phase).toEqual({ name: 'countdown', remaining: 3 });
+    expect(emergency.state.page?.owner_name).toBe('Ana');
+    emergency.cancel();
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(emergency.state.phase.name).toBe('cancelled');
+    expect(posts).toEqual([]);
+  });
+
+  it('stores the alert before posting it and says why there is no location', async () => {
+    await savePage(token, page(0));
+    const emergency = new Emergency(token, new PositionWatch());
+    await emergency.start();
+    await settle(emergency, 'sent');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.storedFirst).toBe(true);
+    expect(emergency.state.alert?.body).toEqual({ mode: 'real', location: null, location_error: 'unsupported' });
+  });
+
+  it('queued by the worker, then sent with the same key once the network returns', async () => {
+    await savePage(token, page(0));
+    postAnswers = [json(202, { code: 'queued' })];
+    const emergency = new Emergency(token, new PositionWatch());
+    await emergency.start();
+    await settle(emergency, 'queued');
+    window.dispatchEvent(new Event('online'));
+    await settle(emergency, 'sent');
+    expect(posts).toHaveLength(2);
+    expect(posts[1]?.key).toBe(posts[0]?.key);
+  });
+
+  it('reopened with an alert pressed but never accepted: no new countdown, the same key again', async () => {
+    await savePage(token, page(5));
+    await saveAlert({
+      key: '11111111-1111-4111-8111-111111111111',
+      token,
+      body: { mode: 'real', location: null, location_error: 'denied' },
+      pressed_at: Date.now() - 60_000,
+    });
+    const emergency = new Emergency(token, new PositionWatch());
+    await emergency.start();
+    await settle(emergency, 'sent');
+    expect(posts.map((p) => p.key)).toEqual(['11111111-1111-4111-8111-111111111111']);
+  });
+
+  it('a link refused for good stops the countdown', async () => {
+    vi.stubGlobal('fetch', async () => json(404, { detail: 'unknown', code: 'not_found' }));
+    await savePage(token, page(5));
+    const emergency = new Emergency(token, new PositionWatch());
+    await emergency.start();
+    await settle(emergency, 'invalid');
+  });
+});
