@@ -55,3 +55,19 @@ export const QUEUED_RETRY_MS = 15_000;
 export const PENDING_ALERT_MAX_AGE_MS = 24 * 60 * 60_000;
 /** Reopening the emergency page this soon after a sent alert shows that alert instead of a new countdown (ms). */
 export const RECENT_ALERT_MS = 10 * 60_000;
+
+/** Live page: the emergency page sends its position this often while open (ms)… */
+export const LIVE_UPDATE_MS = 30_000;
+/** …or sooner when it has moved this far (m), but never more often than this (ms)… */
+export const LIVE_MOVE_METRES = 50;
+export const LIVE_MIN_UPDATE_MS = 10_000;
+/** …for at most this long after the alert (ms); the server refuses updates after it. */
+export const LIVE_TRACKING_MS = 60 * 60_000;
+/** A live page shows nothing this long after the alert ended, or after its last update (ms). */
+export const LIVE_PAGE_TTL_MS = 24 * 60 * 60_000;
+/** Live positions and responders are deleted this long after they were recorded (ms). */
+export const LIVE_RETENTION_MS = 30 * 24 * 60 * 60_000;
+/** Where server-sent events are unavailable, live pages poll this often (ms). */
+export const LIVE_POLL_MS = 3000;
+/** A responder's optional name, at most (characters). */
+export const RESPONDER_NAME_MAX = 60;

@@ -13,6 +13,7 @@ import tokenRoutes from './features/contacts/token-routes.js';
 import outboxRoutes from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
 import healthRoutes from './features/health/routes.js';
+import liveFeature from './features/live/index.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import authPlugin from './plugins/auth.js';
@@ -138,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tokenRoutes);
   await app.register(billingRoutes);
   await app.register(alertsFeature);
+  await app.register(liveFeature);
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { LIVE_RETENTION_MS } from '../../../common/constants.js';
+import liveEventsRoutes from './events-routes.js';
+import { LiveHub } from './hub.js';
+import livePageRoutes from './page-routes.js';
+import livePublicRoutes from './public-routes.js';
+import { purgeLiveHistory } from './repository.js';
+import liveSenderRoutes from './sender-routes.js';
+
+/** How often old live positions and responders are deleted (real ms). */
+const CLEANUP_EVERY_MS = 60 * 60_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Deletes live positions and responders older than 30 days; returns the rows deleted. */
+    purgeLiveHistory(): Promise<number>;
+  }
+}
+
+/**
+ * After the alert: the live page and its API, the emergency page's position updates and
+ * "I'm safe", and the periodic deletion of live history.
+ */
+export default fp(
+  async function live(app: FastifyInstance) {
+    const hub = new LiveHub();
+    app.decorate('purgeLiveHistory', () => purgeLiveHistory(app.db, app.clock.now() - LIVE_RETENTION_MS));
+    let timer: NodeJS.Timeout | undefined;
+    const purge = () =>
+      app.purgeLiveHistory().catch((error: unknown) => app.log.warn({ err: error }, 'live history cleanup failed'));
+    app.addHook('onReady', async () => {
+      void purge();
+      timer = setInterval(purge, CLEANUP_EVERY_MS);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(timer));
+
+    await app.register(liveSenderRoutes, { hub });
+    await app.register(livePublicRoutes, { hub });
+    await app.register(liveEventsRoutes, { hub });
+    await app.register(livePageRoutes);
+  },
+  { name: 'live', dependencies: ['database', 'security', 'alerts'] },
+);

@@ -1,0 +1,120 @@
+import type { Kysely } from 'kysely';
+import type { Alert, Database, LiveDatabase, User } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+
+/** The live feature reads and writes two columns the shared row types leave out. */
+export const liveDb = (db: Kysely<Database>) => db as unknown as Kysely<LiveDatabase>;
+
+export type LiveAlert = Alert & { last_update_at: number | null };
+
+export interface Position {
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  captured_at: number;
+}
+
+export interface Responder {
+  name: string;
+  created_at: number;
+}
+
+/** A real alert by its public id, with its owner; test alerts have no live page. */
+export async function alertByPublicId(
+  db: Kysely<Database>,
+  publicId: string,
+): Promise<{ alert: LiveAlert; owner: User } | undefined> {
+  const alert = await liveDb(db)
+    .selectFrom('alerts')
+    .selectAll()
+    .where('public_id', '=', publicId)
+    .where('mode', '=', 'real')
+    .executeTakeFirst();
+  if (!alert) return undefined;
+  const owner = await db.selectFrom('users').selectAll().where('id', '=', alert.user_id).executeTakeFirst();
+  return owner ? { alert, owner } : undefined;
+}
+
+/** One of the owner's alerts by id or public id, with its live columns. */
+export function liveAlertOfUser(db: Kysely<Database>, userId: string, id: string): Promise<LiveAlert | undefined> {
+  return liveDb(db)
+    .selectFrom('alerts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('id', '=', id), eb('public_id', '=', id)]))
+    .executeTakeFirst();
+}
+
+/** Stores a position (a replay of the same fix is stored once) and stamps the alert's last update. */
+export async function addPosition(db: Kysely<Database>, alertId: string, position: Position, now: number) {
+  await liveDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto('alert_locations')
+        .values({ id: newId(), alert_id: alertId, ...position, created_at: now })
+        .onConflict((oc) => oc.columns(['alert_id', 'captured_at']).doNothing())
+        .execute();
+      await trx.updateTable('alerts').set({ last_update_at: now }).where('id', '=', alertId).execute();
+    });
+}
+
+/** The alert's positions, newest fix first: the live updates, then the one the alert went out with. */
+export async function trailOf(db: Kysely<Database>, alert: Alert, limit: number): Promise<Position[]> {
+  const rows = await db
+    .selectFrom('alert_locations')
+    .select(['latitude', 'longitude', 'accuracy', 'captured_at'])
+    .where('alert_id', '=', alert.id)
+    .orderBy('captured_at', 'desc')
+    .limit(limit)
+    .execute();
+  const trail: Position[] = rows.map((r) => ({ ...r, captured_at: Number(r.captured_at) }));
+  if (trail.length < limit && alert.latitude !== null && alert.longitude !== null) {
+    trail.push({
+      latitude: alert.latitude,
+      longitude: alert.longitude,
+      accuracy: alert.accuracy ?? 0,
+      captured_at: Number(alert.captured_at ?? alert.created_at),
+    });
+  }
+  return trail;
+}
+
+/** Who answered "on my way", first first. */
+export async function respondersOf(db: Kysely<Database>, alertId: string): Promise<Responder[]> {
+  const rows = await db
+    .selectFrom('alert_responders')
+    .select(['name', 'created_at'])
+    .where('alert_id', '=', alertId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ name: r.name, created_at: Number(r.created_at) }));
+}
+
+/** Records a responder, unless the alert already has `max` of them; true when stored. */
+export async function addResponder(db: Kysely<Database>, alertId: string, name: string, now: number, max: number) {
+  return liveDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      const count = await trx
+        .selectFrom('alert_responders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('alert_id', '=', alertId)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= max) return false;
+      await trx
+        .insertInto('alert_responders')
+        .values({ id: newId(), alert_id: alertId, name, created_at: now })
+        .execute();
+      await trx.updateTable('alerts').set({ last_update_at: now }).where('id', '=', alertId).execute();
+      return true;
+    });
+}
+
+/** Deletes live positions and responders recorded before `cutoff`; returns how many rows went. */
+export async function purgeLiveHistory(db: Kysely<Database>, cutoff: number): Promise<number> {
+  const positions = await db.deleteFrom('alert_locations').where('created_at', '<', cutoff).executeTakeFirst();
+  const responders = await db.deleteFrom('alert_responders').where('created_at', '<', cutoff).executeTakeFirst();
+  return Number(positions.numDeletedRows) + Number(responders.numDeletedRows);
+}

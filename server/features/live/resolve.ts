@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { allClearMessage } from '../../../common/sms-text.js';
+import type { User } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { type LiveAlert, liveDb } from './repository.js';
+
+/**
+ * "I'm safe": marks the alert resolved and, when asked, queues one all-clear SMS to each
+ * number the alert went to, in the same transaction, for the dispatcher to send with its
+ * retries. Only the first call resolves: a second one changes and sends nothing.
+ * Returns the resolution time and how many all-clear SMS this call queued.
+ */
+export async function resolveAlert(
+  app: FastifyInstance,
+  alert: LiveAlert,
+  owner: User,
+  notify: boolean,
+): Promise<{ resolvedAt: number; queued: number }> {
+  const now = app.clock.now();
+  const db = liveDb(app.db);
+  const queued = await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('alerts')
+      .set({ resolved_at: now, last_update_at: now })
+      .where('id', '=', alert.id)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0 || !notify || alert.mode !== 'real') return 0;
+    const sent = await trx
+      .selectFrom('deliveries')
+      .select(['contact_name', 'phone_number'])
+      .where('alert_id', '=', alert.id)
+      .where('kind', '=', 'alert')
+      .orderBy('created_at')
+      .execute();
+    const recipients = [...new Map(sent.map((d) => [d.phone_number, d])).values()];
+    if (recipients.length === 0) return 0;
+    const body = allClearMessage({ language: owner.language === 'en' ? 'en' : 'pt', ownerName: owner.username });
+    await trx
+      .insertInto('deliveries')
+      .values(
+        recipients.map((r) => ({
+          id: newId(),
+          alert_id: alert.id,
+          kind: 'all_clear' as const,
+          contact_name: r.contact_name,
+          phone_number: r.phone_number,
+          body,
+          status: 'queued' as const,
+          attempts: 0,
+          next_attempt_at: now,
+          claimed_until: null,
+          provider_message_id: null,
+          last_error: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    return recipients.length;
+  });
+  if (queued > 0) app.dispatcher.kick();
+  const row = await db.selectFrom('alerts').select('resolved_at').where('id', '=', alert.id).executeTakeFirst();
+  return { resolvedAt: Number(row?.resolved_at ?? now), queued };
+}

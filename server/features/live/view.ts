@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import { LIVE_PAGE_TTL_MS, LIVE_TRACKING_MS } from '../../../common/constants.js';
+import type { Database, User } from '../../db/schema.js';
+import { type LiveAlert, type Position, respondersOf, trailOf } from './repository.js';
+
+/** Positions the live page lists, newest first. */
+export const TRAIL_LENGTH = 20;
+
+export type LiveState = 'active' | 'resolved' | 'ended';
+
+/**
+ * `resolved` for a day after "I'm safe", `active` until then, and `ended` (nothing shown)
+ * 24 hours after the resolution, or after the last update of an alert never resolved.
+ */
+export function liveState(alert: LiveAlert, now: number): LiveState {
+  const resolvedAt = alert.resolved_at === null ? null : Number(alert.resolved_at);
+  const lastChange = resolvedAt ?? Number(alert.last_update_at ?? alert.created_at);
+  if (now > lastChange + LIVE_PAGE_TTL_MS) return 'ended';
+  return resolvedAt === null ? 'active' : 'resolved';
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const shownPosition = (p: Position) => ({
+  latitude: p.latitude,
+  longitude: p.longitude,
+  accuracy: Math.round(p.accuracy),
+  captured_at: iso(p.captured_at),
+});
+
+export type LiveView =
+  | { state: 'ended' }
+  | {
+      state: 'active' | 'resolved';
+      owner_name: string;
+      language: 'pt' | 'en';
+      created_at: string;
+      resolved_at: string | null;
+      tracking_until: string;
+      position?: ReturnType<typeof shownPosition>;
+      trail: ReturnType<typeof shownPosition>[];
+      responders: { name: string; created_at: string }[];
+    };
+
+/**
+ * What a live link shows: the name the SMS already gave, when the alert went out, its state,
+ * who is on the way and, while it is active, where the owner is. Nothing else about the
+ * owner (no phone numbers, contacts, token or e-mail), and nothing at all once it has ended.
+ */
+export async function liveView(db: Kysely<Database>, alert: LiveAlert, owner: User, now: number): Promise<LiveView> {
+  const state = liveState(alert, now);
+  if (state === 'ended') return { state };
+  const created = Number(alert.created_at);
+  const [trail, responders] = await Promise.all([
+    state === 'active' ? trailOf(db, alert, TRAIL_LENGTH) : Promise.resolve([]),
+    respondersOf(db, alert.id),
+  ]);
+  const [latest] = trail;
+  return {
+    state,
+    owner_name: owner.username,
+    language: owner.language === 'en' ? 'en' : 'pt',
+    created_at: iso(created),
+    resolved_at: alert.resolved_at === null ? null : iso(Number(alert.resolved_at)),
+    tracking_until: iso(created + LIVE_TRACKING_MS),
+    ...(latest ? { position: shownPosition(latest) } : {}),
+    trail: trail.map(shownPosition),
+    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at) })),
+  };
+}

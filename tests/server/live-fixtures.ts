@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { LISBON, postAlert } from './alerts-fixtures.js';
+
+/** A real alert sent for `token`; returns its id and public id. */
+export async function sendRealAlert(app: FastifyInstance, token: string, location: unknown = LISBON) {
+  const res = await postAlert(app, token, { mode: 'real', location });
+  if (res.statusCode !== 201) throw new Error(`alert not sent: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: string; public_id: string; created_at: string };
+}
+
+/** Posts a live position for an alert. */
+export const postPosition = (app: FastifyInstance, token: string, alertId: string, body: unknown) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/emergency/public/${token}/alerts/${alertId}/location/`,
+    payload: body as Record<string, unknown>,
+  });
+
+/** What a live link shows. */
+export const getLive = (app: FastifyInstance, publicId: string) =>
+  app.inject({ method: 'GET', url: `/api/live/${publicId}/` });
+
+/** "I'm on my way" from a live page. */
+export const postAck = (app: FastifyInstance, publicId: string, body: unknown = {}, ip = '127.0.0.1') =>
+  app.inject({
+    method: 'POST',
+    url: `/api/live/${publicId}/ack/`,
+    payload: body as Record<string, unknown>,
+    remoteAddress: ip,
+  });
+
+/** "I'm safe" from the emergency page. */
+export const postResolve = (app: FastifyInstance, token: string, alertId: string, body: unknown) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/emergency/public/${token}/alerts/${alertId}/resolve/`,
+    payload: body as Record<string, unknown>,
+  });
+
+/** A fix `metresNorth` north of Lisbon, taken at `at` (epoch ms). */
+export const moved = (metresNorth: number, at: number) => ({
+  latitude: LISBON.latitude + metresNorth / 111_320,
+  longitude: LISBON.longitude,
+  accuracy: 8,
+  captured_at: new Date(at).toISOString(),
+});
