@@ -66,6 +66,11 @@ export const api = ky.create({
           expireSession();
           return response;
         }
+        // Another call already refreshed since this one was sent: just retry with the new token.
+        const current = useStore.getState().access;
+        if (current && request.headers.get('Authorization') !== `Bearer ${current}`) {
+          return ky.retry({ delay: 0, code: 'TOKEN_REFRESHED' });
+        }
         const access = await refreshAccess();
         if (!access) {
           expireSession();

@@ -91,3 +91,32 @@ describe('API client', () => {
     expect(fake.refreshes()).toBe(0);
   });
 });
+
+describe('API client after another call refreshed', () => {
+  it('retries a late 401 with the newer token instead of refreshing again', async () => {
+    signIn('access-1', 'refresh-1');
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let refreshes = 0;
+    fakeApi({
+      'GET /api/users/me/': (request) =>
+        request.headers.get('Authorization') === 'Bearer access-2' ? { body: { ok: true } } : { status: 401 },
+      'GET /api/emergency/contacts/': async (request) => {
+        if (request.headers.get('Authorization') === 'Bearer access-2') return { body: [] };
+        await released;
+        return { status: 401 };
+      },
+      'POST /api/users/auth/refresh/': () => {
+        refreshes += 1;
+        return { body: { access: `access-${refreshes + 1}`, refresh: `refresh-${refreshes + 1}` } };
+      },
+    });
+    // Sent with the old token; its 401 arrives only after another call has refreshed.
+    const slow = api.get('emergency/contacts/').json();
+    await api.get('users/me/').json();
+    expect(refreshes).toBe(1);
+    release();
+    expect(await slow).toEqual([]);
+    expect(refreshes).toBe(1);
+  });
+});
