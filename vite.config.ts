@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { preactForEmergencyPage, precompress } from './scripts/vite-plugins';
+import { preactForEmergencyPage, precompress } from './scripts/vite-plugins.js';
 
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
