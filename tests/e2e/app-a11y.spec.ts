@@ -56,11 +56,16 @@ test.describe('accessibility', () => {
       await expect(page.locator('main h1').first()).toBeVisible();
       expect(await seriousViolations(page), route).toEqual([]);
     }
+    // Nothing runs off the side of a 320 px screen.
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const route of ['/', '/setup', '/pricing', '/register', '/privacy']) {
+      await page.goto(route);
+      await expect(page.locator('main h1').first()).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${route} at 320 px`).toBeLessThanOrEqual(0);
+    }
     await page.goto('/setup');
     await expect(page.getByRole('heading', { name: 'Botões de emergência' })).toBeVisible();
-    await page.setViewportSize({ width: 320, height: 640 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page), '/setup at 320 px').toEqual([]);
   });
 });
