@@ -332,7 +332,6 @@ const en: Messages = {
     deleteYes: 'Yes, delete my account',
   },
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
-  alert: { title: 'Emergency', loading: 'Preparing the alert…' },
 };
 
 export default en;

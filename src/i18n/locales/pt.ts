@@ -333,7 +333,6 @@ const pt = {
     deleteYes: 'Sim, apagar a conta',
   },
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
-  alert: { title: 'Emergência', loading: 'A preparar o alerta…' },
 };
 
 export default pt;
