@@ -28,7 +28,7 @@ export default defineConfig({
   build: {
     sourcemap: false,
     rollupOptions: {
-      input: { main: 'index.html', alert: 'alert.html' },
+      input: { main: 'index.html', alert: 'alert.html', live: 'live.html' },
     },
   },
   server: {

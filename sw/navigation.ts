@@ -5,7 +5,8 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 /** Paths that open the emergency page. */
 export const EMERGENCY_PATHS = [/^\/public\//, /^\/test\//];
 /** Paths never answered from the precache. */
-const SERVER_ONLY = [/^\/api\//, /^\/dev\//];
+// `/a/` is the live page of an alert: it needs the network, and the server serves its own entry.
+const SERVER_ONLY = [/^\/api\//, /^\/dev\//, /^\/a\//];
 
 /** Emergency links open the cached `alert.html` with no network at all; other pages get the app shell. */
 export function setUpNavigation(): void {

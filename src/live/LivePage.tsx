@@ -1,0 +1,177 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { RESPONDER_NAME_MAX } from '../../common/constants';
+import { mapsUrl } from '../../common/sms-text';
+import { type Followed, followLive, type LivePosition, sendAck } from './api';
+import { ago, clock, type LiveStrings, liveLanguage, liveStrings } from './i18n';
+
+const ackKey = (publicId: string) => `alerta.live.ack.${publicId}`;
+
+/** Re-renders every few seconds so "how long ago" stays true. */
+function useNow(everyMs = 5000): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** The live page (`/a/{public_id}`): who needs help, where, who is on the way, and the state. */
+export function LivePage({ publicId }: { publicId: string }) {
+  const [followed, setFollowed] = useState<Followed | null>(null);
+  const now = useNow();
+  useEffect(() => followLive(publicId, setFollowed), [publicId]);
+
+  const view = followed?.kind === 'view' ? followed.view : null;
+  const language = liveLanguage(view && view.state !== 'ended' ? view.language : null);
+  const s = liveStrings(language);
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.title = `Alerta · ${s.title}`;
+  }, [language, s]);
+
+  if (!followed) return <Shell s={s}>{<p role="status">{s.loading}</p>}</Shell>;
+  if (followed.kind === 'missing') return <Shell s={s}>{<p className="big">{s.missing}</p>}</Shell>;
+  if (!view) return <Shell s={s}>{<p role="status">{s.offline}</p>}</Shell>;
+  if (view.state === 'ended') {
+    return (
+      <Shell s={s}>
+        <p className="big" data-testid="live-state" data-state="ended">
+          {s.ended}
+        </p>
+      </Shell>
+    );
+  }
+  const active = view.state === 'active';
+  return (
+    <Shell s={s}>
+      <h1>{active ? s.needsHelp(view.owner_name) : s.safe(view.owner_name)}</h1>
+      <p className={`big ${active ? 'live-active' : 'sent'}`} data-testid="live-state" data-state={view.state}>
+        {active ? s.stateActive : s.stateResolved}
+      </p>
+      <p className="hint">{s.sentAt(clock(view.created_at, language), ago(view.created_at, now, s))}</p>
+      {active && view.position && <Position s={s} position={view.position} now={now} language={language} />}
+      {active && !view.position && <p className="hint">{s.noPosition}</p>}
+      {active && view.position && <p className="hint">{s.trackingUntil(clock(view.tracking_until, language))}</p>}
+      <h2>{s.respondersHeading}</h2>
+      {view.responders.length === 0 ? (
+        <p className="hint">{s.noResponders}</p>
+      ) : (
+        <ul className="contacts" data-testid="responders" aria-live="polite">
+          {view.responders.map((r, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
+            <li key={i}>{s.responder(r.name || s.someone, clock(r.created_at, language))}</li>
+          ))}
+        </ul>
+      )}
+      {active && <AckForm s={s} publicId={publicId} />}
+      {active && view.trail.length > 1 && (
+        <>
+          <h2>{s.trailHeading}</h2>
+          <ol className="contacts" data-testid="trail">
+            {view.trail.map((p) => (
+              <li key={p.captured_at}>
+                <a href={mapsUrl(p.latitude, p.longitude)} rel="noreferrer" target="_blank">
+                  {clock(p.captured_at, language)}
+                </a>
+                <span>{s.accuracy(p.accuracy)}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </Shell>
+  );
+}
+
+function Shell({ s, children }: { s: LiveStrings; children: React.ReactNode }) {
+  return (
+    <main className="alert-page live-page">
+      {children}
+      <p className="hint">{s.call112}</p>
+    </main>
+  );
+}
+
+/** The latest position with its accuracy and age, and links that open it in the phone's maps. */
+function Position({
+  s,
+  position,
+  now,
+  language,
+}: {
+  s: LiveStrings;
+  position: LivePosition;
+  now: number;
+  language: 'pt' | 'en';
+}) {
+  const { latitude, longitude } = position;
+  const geo = `geo:${latitude.toFixed(6)},${longitude.toFixed(6)}?q=${latitude.toFixed(6)},${longitude.toFixed(6)}`;
+  return (
+    <section className="live-position" aria-labelledby="position-heading">
+      <h2 id="position-heading">{s.positionHeading}</h2>
+      <p data-testid="live-position" data-lat={latitude.toFixed(5)} data-lon={longitude.toFixed(5)}>
+        {latitude.toFixed(5)}, {longitude.toFixed(5)} · {s.accuracy(position.accuracy)} ·{' '}
+        {ago(position.captured_at, now, s)} ({clock(position.captured_at, language)})
+      </p>
+      <div className="actions">
+        <a className="button" href={mapsUrl(latitude, longitude)} rel="noreferrer" target="_blank">
+          {s.openMaps}
+        </a>
+        <a className="button secondary" href={geo}>
+          {s.openMapsApp}
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** "I'm on my way" with an optional name; remembered on this phone so it is not sent twice. */
+function AckForm({ s, publicId }: { s: LiveStrings; publicId: string }) {
+  const [name, setName] = useState('');
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed' | 'limited'>(() => {
+    try {
+      return localStorage.getItem(ackKey(publicId)) ? 'sent' : 'idle';
+    } catch {
+      return 'idle';
+    }
+  });
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setStatus('sending');
+    const code = await sendAck(publicId, name);
+    if (code === 201) {
+      try {
+        localStorage.setItem(ackKey(publicId), '1');
+      } catch {
+        // Not remembered: the button simply stays hidden for this visit.
+      }
+      setStatus('sent');
+    } else setStatus(code === 429 ? 'limited' : 'failed');
+  }
+  if (status === 'sent') {
+    return (
+      <p className="sent" role="status" data-testid="ack-sent">
+        {s.ackSent}
+      </p>
+    );
+  }
+  return (
+    <form className="fallback" onSubmit={(event) => void submit(event)}>
+      <label htmlFor="responder-name">{s.nameLabel}</label>
+      <input
+        id="responder-name"
+        className="live-input"
+        value={name}
+        maxLength={RESPONDER_NAME_MAX}
+        autoComplete="given-name"
+        onChange={(event) => setName(event.target.value)}
+      />
+      <button type="submit" className="button danger" disabled={status === 'sending'}>
+        {status === 'sending' ? s.sending : s.onMyWay}
+      </button>
+      {status === 'failed' && <p role="alert">{s.ackFailed}</p>}
+      {status === 'limited' && <p role="alert">{s.ackLimited}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import { LANG_STORAGE_KEY, LANGUAGES, type Language } from '../../common/constants';
+
+/** Every string of the live page; its own so the page loads none of the app's locales. */
+const pt = {
+  title: 'Alerta em direto',
+  loading: 'A carregar…',
+  missing: 'Esta ligação não existe.',
+  offline: 'Sem ligação: a tentar de novo…',
+  ended: 'Este alerta terminou. A página já não mostra nada.',
+  needsHelp: (name: string) => `${name} precisa de ajuda`,
+  safe: (name: string) => `${name} está em segurança`,
+  stateActive: 'Alerta ativo',
+  stateResolved: 'Alerta terminado: está em segurança',
+  sentAt: (time: string, ago: string) => `Alerta enviado às ${time} (${ago})`,
+  positionHeading: 'Última posição',
+  accuracy: (m: number) => `precisão ${m} m`,
+  openMaps: 'Abrir no mapa',
+  openMapsApp: 'Abrir na app de mapas',
+  noPosition: 'Sem localização em direto para este alerta.',
+  trackingUntil: (time: string) => `Atualiza sozinha enquanto a pessoa tiver a página aberta, até às ${time}.`,
+  trailHeading: 'Posições recentes',
+  respondersHeading: 'A caminho',
+  noResponders: 'Ainda ninguém disse que vai a caminho.',
+  someone: 'Alguém',
+  responder: (name: string, time: string) => `${name} vai a caminho (${time})`,
+  nameLabel: 'O seu nome (opcional)',
+  onMyWay: 'Vou a caminho',
+  sending: 'A enviar…',
+  ackSent: 'Obrigado: a pessoa vê que vai a caminho.',
+  ackFailed: 'Não foi possível enviar. Tente de novo.',
+  ackLimited: 'Demasiados pedidos: espere um pouco.',
+  ago: {
+    now: 'agora mesmo',
+    seconds: (n: number) => `há ${n} s`,
+    minutes: (n: number) => `há ${n} min`,
+    hours: (n: number) => `há ${n} h`,
+  },
+  call112: 'O Alerta não substitui o 112: numa emergência, ligue 112.',
+};
+
+const en: typeof pt = {
+  title: 'Live alert',
+  loading: 'Loading…',
+  missing: 'This link does not exist.',
+  offline: 'No connection: trying again…',
+  ended: 'This alert has ended. The page no longer shows anything.',
+  needsHelp: (name: string) => `${name} needs help`,
+  safe: (name: string) => `${name} is safe`,
+  stateActive: 'Alert active',
+  stateResolved: 'Alert over: they are safe',
+  sentAt: (time: string, ago: string) => `Alert sent at ${time} (${ago})`,
+  positionHeading: 'Latest position',
+  accuracy: (m: number) => `accuracy ${m} m`,
+  openMaps: 'Open in maps',
+  openMapsApp: 'Open in the maps app',
+  noPosition: 'No live location for this alert.',
+  trackingUntil: (time: string) => `Updates by itself while they keep the page open, until ${time}.`,
+  trailHeading: 'Recent positions',
+  respondersHeading: 'On the way',
+  noResponders: 'Nobody has said they are on the way yet.',
+  someone: 'Someone',
+  responder: (name: string, time: string) => `${name} is on the way (${time})`,
+  nameLabel: 'Your name (optional)',
+  onMyWay: "I'm on my way",
+  sending: 'Sending…',
+  ackSent: 'Thank you: they can see you are on the way.',
+  ackFailed: 'Could not send. Try again.',
+  ackLimited: 'Too many requests: wait a little.',
+  ago: {
+    now: 'just now',
+    seconds: (n: number) => `${n} s ago`,
+    minutes: (n: number) => `${n} min ago`,
+    hours: (n: number) => `${n} h ago`,
+  },
+  call112: 'Alerta does not replace 112 or 911: in an emergency, call them.',
+};
+
+export type LiveStrings = typeof pt;
+
+const known = (value: string | null | undefined): value is Language =>
+  (LANGUAGES as readonly string[]).includes(value ?? '');
+
+/** The viewer's saved choice (`lang`), else the alert owner's language, else Portuguese. */
+export function liveLanguage(ownerLanguage?: string | null): Language {
+  try {
+    const saved = localStorage.getItem(LANG_STORAGE_KEY);
+    if (known(saved)) return saved;
+  } catch {
+    // Storage blocked: fall through.
+  }
+  return known(ownerLanguage) ? ownerLanguage : 'pt';
+}
+
+export const liveStrings = (language: Language): LiveStrings => (language === 'en' ? en : pt);
+
+/** "HH:MM" in the page's language. */
+export const clock = (iso: string, language: Language) =>
+  new Date(iso).toLocaleTimeString(language === 'en' ? 'en-GB' : 'pt-PT', { hour: '2-digit', minute: '2-digit' });
+
+/** How long ago, coarsely. */
+export function ago(iso: string, now: number, s: LiveStrings): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (seconds < 10) return s.ago.now;
+  if (seconds < 60) return s.ago.seconds(seconds);
+  if (seconds < 3600) return s.ago.minutes(Math.floor(seconds / 60));
+  return s.ago.hours(Math.floor(seconds / 3600));
+}
