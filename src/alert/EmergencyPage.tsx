@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
-import { ContactList, InstallButton, LocationLine, SmsFallback, UpdateBanner, useGeo } from './parts';
+import { ContactList, InstallButton, LocationLine, liveUrlOf, SmsFallback, UpdateBanner, useGeo } from './parts';
 import { isIos } from './sms';
 
 /** The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback. */
@@ -82,7 +82,15 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
           {s.sendAgain}
         </button>
       )}
-      {phase.name !== 'invalid' && <SmsFallback s={s} page={page} location={location} error={locationError} />}
+      {phase.name !== 'invalid' && (
+        <SmsFallback
+          s={s}
+          page={page}
+          location={location}
+          error={locationError}
+          liveUrl={liveUrlOf(alert?.result?.public_id)}
+        />
+      )}
       {!busy && <InstallButton s={s} ios={isIos()} />}
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>

@@ -46,6 +46,7 @@ export function messageText(
   mode: 'real' | 'test',
   location: Fix | null,
   error: LocationError | null | undefined,
+  liveUrl?: string,
 ) {
   return alertMessage({
     language: page.language === 'en' ? 'en' : 'pt',
@@ -53,8 +54,13 @@ export function messageText(
     mode,
     location,
     locationError: page.gps_enabled ? error : 'not_in_plan',
+    ...(liveUrl ? { liveUrl } : {}),
   });
 }
+
+/** The contacts' live page of an accepted alert, as the server puts it in the SMS. */
+export const liveUrlOf = (publicId: string | undefined) =>
+  publicId ? `${window.location.origin}/a/${publicId}` : undefined;
 
 /** "Send from my phone": the same text to every cached contact through the phone's own SMS app. */
 export function SmsFallback({
@@ -62,16 +68,19 @@ export function SmsFallback({
   page,
   location,
   error,
+  liveUrl,
 }: {
   s: Strings;
   page: PageData | null;
   location: Fix | null;
   error: LocationError | null | undefined;
+  /** Known once the server has accepted the alert. */
+  liveUrl?: string | undefined;
 }) {
   if (!page?.contacts.length) return null;
   const href = smsLink(
     page.contacts.map((c) => c.phone_number),
-    messageText(page, 'real', location, error),
+    messageText(page, 'real', location, error, liveUrl),
   );
   return (
     <div className="fallback">
