@@ -1,0 +1,119 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { Language } from '../../common/constants';
+import { followLive, type LiveView } from '../live/api';
+import type { AlertResult } from './api';
+import type { Fix, PositionWatch } from './geo';
+import { fetchSenderLive, type SenderLive } from './live-api';
+import { hhmm, type LiveStrings, liveStringsFor } from './live-strings';
+import { SafeButton } from './SafeButton';
+import { LiveTracker, type TrackingState } from './tracking';
+
+type Responders = { name: string; created_at: string }[];
+const IDLE: TrackingState = { status: 'stopped', lastSentAt: null };
+
+/**
+ * After the alert is accepted: shares the position while the page stays open (premium and
+ * trial), shows who answered "on my way" within seconds, and offers "I'm safe".
+ */
+export function LivePanel({
+  token,
+  alert,
+  geo,
+  gpsEnabled,
+  initial,
+  language,
+}: {
+  token: string;
+  alert: AlertResult;
+  geo: PositionWatch;
+  gpsEnabled: boolean;
+  initial: Fix | null;
+  language: Language;
+}) {
+  const s = liveStringsFor(language);
+  const [info, setInfo] = useState<SenderLive | null>(null);
+  const [responders, setResponders] = useState<Responders>([]);
+  const [resolved, setResolved] = useState(false);
+  const [tracker, setTracker] = useState<LiveTracker | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    let stopFollowing = () => {};
+    let current: LiveTracker | null = null;
+    void fetchSenderLive(token, alert.id).then((answer) => {
+      if (!live) return;
+      setInfo(answer);
+      if (answer) setResponders(answer.responders);
+      if (answer && answer.state !== 'active') setResolved(true);
+      // Offline the page cannot ask: it tracks on its plan's word and lets the queue carry it.
+      const track = answer ? answer.tracking : gpsEnabled;
+      if (track && answer?.state !== 'resolved') {
+        const startedAt = new Date(alert.created_at).getTime();
+        current = new LiveTracker(token, alert.id, geo, Number.isNaN(startedAt) ? Date.now() : startedAt, initial);
+        current.start();
+        setTracker(current);
+      }
+      const publicId = answer?.public_id ?? alert.public_id;
+      if (publicId) {
+        stopFollowing = followLive(publicId, (followed) => {
+          if (followed.kind !== 'view') return;
+          const view: LiveView = followed.view;
+          if (view.state === 'ended') return;
+          setResponders(view.responders);
+          if (view.state === 'resolved') setResolved(true);
+        });
+      }
+    });
+    return () => {
+      live = false;
+      current?.stop();
+      stopFollowing();
+    };
+  }, [token, alert.id, alert.public_id, alert.created_at, geo, gpsEnabled, initial]);
+
+  return (
+    <section className="live-panel" aria-labelledby="responders-heading">
+      {tracker && !resolved && <TrackingLine s={s} tracker={tracker} language={language} />}
+      <h2 id="responders-heading">{s.respondersHeading}</h2>
+      {responders.length === 0 ? (
+        <p className="hint">{s.noResponders}</p>
+      ) : (
+        <ul className="contacts" data-testid="responders" aria-live="polite">
+          {responders.map((r, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
+            <li key={i}>{s.responder(r.name || s.someone, hhmm(r.created_at, language))}</li>
+          ))}
+        </ul>
+      )}
+      {info?.live_url && (
+        <p className="hint">
+          {s.livePage}:{' '}
+          <a href={info.live_url} target="_blank" rel="noreferrer">
+            {info.live_url}
+          </a>
+        </p>
+      )}
+      <SafeButton
+        s={s}
+        token={token}
+        alertId={alert.id}
+        resolved={resolved}
+        onResolved={() => {
+          tracker?.stop();
+          setResolved(true);
+        }}
+      />
+    </section>
+  );
+}
+
+function TrackingLine({ s, tracker, language }: { s: LiveStrings; tracker: LiveTracker; language: Language }) {
+  const state = useSyncExternalStore(tracker.subscribe, tracker.getState) ?? IDLE;
+  const text =
+    state.status === 'stopped' ? s.trackingStopped : state.status === 'paused' ? s.trackingPaused : s.tracking;
+  return (
+    <p className="location" data-testid="tracking" data-status={state.status}>
+      {text} {state.lastSentAt ? s.trackingLastSent(hhmm(state.lastSentAt, language)) : ''}
+    </p>
+  );
+}

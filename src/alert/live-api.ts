@@ -1,0 +1,53 @@
+import type { Fix } from './geo';
+
+const base = (token: string, alertId: string) =>
+  `/api/emergency/public/${encodeURIComponent(token)}/alerts/${encodeURIComponent(alertId)}/`;
+
+/** What the sender's page learns about its alert's live side. */
+export interface SenderLive {
+  public_id: string;
+  live_url: string | null;
+  state: 'active' | 'resolved' | 'ended';
+  resolved_at: string | null;
+  tracking: boolean;
+  tracking_until: string;
+  responders: { name: string; created_at: string }[];
+}
+
+/** The HTTP status, or 0 when the request never reached anyone. */
+async function status(url: string, init: RequestInit): Promise<number> {
+  try {
+    return (await fetch(url, init)).status;
+  } catch {
+    return 0;
+  }
+}
+
+/** Sends one position; 202 means the service worker queued it for when the network returns. */
+export const postPosition = (token: string, alertId: string, fix: Fix) =>
+  status(`${base(token, alertId)}location/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(fix),
+  });
+
+/** "I'm safe"; `notify` also sends the all-clear SMS. */
+export const resolveAlert = (token: string, alertId: string, notify: boolean) =>
+  status(`${base(token, alertId)}resolve/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ notify }),
+  });
+
+/** The alert's live state, or null without a network. */
+export async function fetchSenderLive(token: string, alertId: string): Promise<SenderLive | null> {
+  try {
+    const response = await fetch(`${base(token, alertId)}live/`, {
+      cache: 'no-store',
+      headers: { accept: 'application/json' },
+    });
+    return response.ok ? ((await response.json()) as SenderLive) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Language } from '../../common/constants';
+
+/** Strings of the emergency page's after-sending panel: tracking, responders, "I'm safe". */
+const pt = {
+  tracking: 'A partilhar a sua posição com os contactos enquanto esta página estiver aberta.',
+  trackingPaused: 'Partilha da posição em pausa enquanto a página está escondida.',
+  trackingStopped: 'A partilha da posição terminou.',
+  trackingLastSent: (time: string) => `Última posição enviada às ${time}.`,
+  livePage: 'Página que os contactos veem',
+  respondersHeading: 'Quem vem a caminho',
+  noResponders: 'Ainda ninguém respondeu.',
+  someone: 'Alguém',
+  responder: (name: string, time: string) => `${name} vai a caminho (${time})`,
+  safe: 'Estou em segurança',
+  confirmTitle: 'Terminar o alerta?',
+  confirmBody: 'A partilha da posição para e a página dos contactos passa a dizer que está em segurança.',
+  notify: 'Avisar os contactos por SMS de que estou bem',
+  confirm: 'Sim, estou em segurança',
+  back: 'Voltar',
+  resolving: 'A terminar o alerta…',
+  resolved: 'Alerta terminado: está em segurança.',
+  allClearSent: 'Os contactos vão receber um SMS a dizer que está bem.',
+  resolveFailed: 'Não foi possível terminar o alerta. Verifique a rede e tente de novo.',
+};
+
+const en: typeof pt = {
+  tracking: 'Sharing your position with your contacts while this page stays open.',
+  trackingPaused: 'Position sharing paused while the page is hidden.',
+  trackingStopped: 'Position sharing has ended.',
+  trackingLastSent: (time: string) => `Last position sent at ${time}.`,
+  livePage: 'The page your contacts see',
+  respondersHeading: 'Who is on the way',
+  noResponders: 'Nobody has answered yet.',
+  someone: 'Someone',
+  responder: (name: string, time: string) => `${name} is on the way (${time})`,
+  safe: "I'm safe",
+  confirmTitle: 'End the alert?',
+  confirmBody: 'Position sharing stops and your contacts’ page says you are safe.',
+  notify: 'Tell my contacts by SMS that I am safe',
+  confirm: "Yes, I'm safe",
+  back: 'Back',
+  resolving: 'Ending the alert…',
+  resolved: 'Alert ended: you are safe.',
+  allClearSent: 'Your contacts will get an SMS saying you are safe.',
+  resolveFailed: 'Could not end the alert. Check the network and try again.',
+};
+
+export type LiveStrings = typeof pt;
+export const liveStringsFor = (language: Language): LiveStrings => (language === 'en' ? en : pt);
+
+/** "HH:MM" in the page's language. */
+export const hhmm = (at: string | number, language: Language) =>
+  new Date(at).toLocaleTimeString(language === 'en' ? 'en-GB' : 'pt-PT', { hour: '2-digit', minute: '2-digit' });
