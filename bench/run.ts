@@ -20,8 +20,8 @@ export interface BenchOptions {
   durationS: number;
   connections: number;
   fanOut: { alerts: number; contacts: number; delayMs: number };
-  /** PostgreSQL server for parts 4 and 5; each run uses a fresh schema, dropped after. */
-  pgUrl: string;
+  /** PostgreSQL server for parts 4 and 5 (each run in a fresh schema, dropped after); unset: SQLite only. */
+  pgUrl?: string;
   out: string;
   log: (line: string) => void;
 }
@@ -87,16 +87,17 @@ export async function runBench(options: BenchOptions) {
       await server.stop();
     }
 
-    const pgProblem = await postgresReachable(options.pgUrl);
-    const withPg = pgProblem === null;
+    const pgUrl = options.pgUrl;
+    const pgProblem = pgUrl ? await postgresReachable(pgUrl) : 'no PostgreSQL URL given';
+    const withPg = pgUrl !== undefined && pgProblem === null;
     log(`4/5 throughput: SQLite${withPg ? ' and PostgreSQL' : ` (PostgreSQL unreachable: ${pgProblem})`}`);
     const load = { durationS: options.durationS, connections: options.connections };
     const throughput = [await measureThroughput('SQLite', load)];
-    if (withPg) throughput.push(await measureThroughput('PostgreSQL', { ...load, pgUrl: options.pgUrl }));
+    if (withPg) throughput.push(await measureThroughput('PostgreSQL', { ...load, pgUrl }));
 
     log(`5/5 fan-out: ${options.fanOut.alerts} alerts × ${options.fanOut.contacts} contacts`);
     const fanOut = [await measureFanOut(options.fanOut)];
-    if (withPg) fanOut.push(await measureFanOut({ ...options.fanOut, pgUrl: options.pgUrl }));
+    if (withPg) fanOut.push(await measureFanOut({ ...options.fanOut, pgUrl }));
 
     const results = {
       date: new Date(started).toISOString(),

@@ -37,7 +37,8 @@ export function buildInto(outDir: string): Promise<void> {
         '--logLevel',
         'warn',
       ],
-      { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+      // A production build even when started from a test runner, which sets NODE_ENV=test.
+      { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } },
     );
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build exited with code ${code}`))));
