@@ -24,6 +24,7 @@ interface World {
   token: string;
   contactId: string;
   alertId: string;
+  publicId: string;
 }
 
 interface Endpoint {
@@ -94,8 +95,30 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   alertStatus: { method: 'GET', url: (s, w) => `/api/emergency/public/${w.token}/alerts/${s()}/` },
+  alertHistory: { method: 'GET', url: () => '/api/emergency/alerts/', auth: true },
+  livePosition: {
+    method: 'POST',
+    url: (s, w) => `/api/emergency/public/${w.token}/alerts/${s()}/location/`,
+    fields: { latitude: [38.72, 91], longitude: [-9.14, 200], accuracy: [10, -1], captured_at: [Date.now(), 'now'] },
+  },
+  liveSender: { method: 'GET', url: (s, w) => `/api/emergency/public/${w.token}/alerts/${s()}/live/` },
+  liveView: { method: 'GET', url: (s) => `/api/live/${s()}/` },
+  liveAck: { method: 'POST', url: (s) => `/api/live/${s()}/ack/`, fields: { name: ['Rui', ''] } },
+  liveResolve: {
+    method: 'POST',
+    url: (s, w) => `/api/emergency/public/${w.token}/alerts/${s()}/resolve/`,
+    fields: { notify: [false, true, 'yes'] },
+  },
   deleteAccount: { method: 'DELETE', url: () => '/api/users/delete-account/', auth: true },
 };
+
+/** The genuine path parameter of an endpoint in the test world. */
+function realSegment(name: string, world: World): string {
+  if (name === 'deleteContact') return world.contactId;
+  if (name === 'liveView' || name === 'liveAck') return world.publicId;
+  if (['alertStatus', 'livePosition', 'liveSender', 'liveResolve'].includes(name)) return world.alertId;
+  return world.token;
+}
 
 /** A 4xx body in the DRF shape: a stable code plus a detail, an error text or field-keyed messages. */
 function expectClientError(res: LightMyRequestResponse, what: string): void {
@@ -162,10 +185,11 @@ describe(`hostile input on every endpoint (${dbLabel})`, () => {
       method: 'POST',
       url: `/api/emergency/public/${world.token}/alerts/`,
       headers: { 'idempotency-key': randomUUID() },
-      payload: { mode: 'test', location: null, location_error: 'denied' },
+      payload: { mode: 'real', location: null, location_error: 'denied' },
     });
     expect(alert.statusCode).toBe(201);
     world.alertId = alert.json().id;
+    world.publicId = alert.json().public_id;
     await t.app.dispatcher.drain();
   });
   afterAll(async () => {
@@ -176,8 +200,7 @@ describe(`hostile input on every endpoint (${dbLabel})`, () => {
     '%s: random and malicious bodies, headers and paths never cause a 5xx',
     async (name) => {
       const endpoint = ENDPOINTS[name]!;
-      const real = () =>
-        name === 'alertStatus' ? world.alertId : name === 'deleteContact' ? world.contactId : world.token;
+      const real = () => realSegment(name, world);
       const auth = fc.oneof(
         { weight: 4, arbitrary: fc.constant('owner') },
         { weight: 1, arbitrary: hostileString.map((s) => `Bearer ${s.replace(/[^\x21-\x7e]/g, 'x')}`) },
@@ -226,7 +249,7 @@ describe(`hostile input on every endpoint (${dbLabel})`, () => {
     '%s: every nasty string in every field, and deeply nested JSON, is refused or stored safely',
     async (name) => {
       const endpoint = ENDPOINTS[name]!;
-      const url = endpoint.url(() => world.token, world);
+      const url = endpoint.url(() => realSegment(name, world), world);
       const headers = { ...world.owner.headers, 'idempotency-key': randomUUID() };
       for (const field of Object.keys(endpoint.fields!)) {
         for (const nasty of NASTY_STRINGS) {
@@ -254,7 +277,15 @@ describe(`hostile input on every endpoint (${dbLabel})`, () => {
   );
 
   it('refuses a NUL byte in any path or query with a clear 400, before it reaches the database', async () => {
-    for (const name of ['verifyEmail', 'deleteContact', 'alertPage', 'sendAlert', 'alertStatus']) {
+    for (const name of [
+      'verifyEmail',
+      'deleteContact',
+      'alertPage',
+      'sendAlert',
+      'alertStatus',
+      'liveView',
+      'liveAck',
+    ]) {
       const endpoint = ENDPOINTS[name]!;
       const url = endpoint.url(() => `abc%00${world.token}`, world);
       const res = await send(

@@ -383,3 +383,53 @@ describe(`alert links: other users' alerts and rotated tokens (${dbLabel})`, () 
     await t.app.dispatcher.drain();
   });
 });
+
+describe(`location privacy: what a leaked emergency link shows (${dbLabel})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.app.dispatcher.drain();
+    await t.close();
+  });
+
+  it('never reveals where the owner is or was to someone holding only the link', async () => {
+    const owner = await createUser(t.app);
+    await activateSubscription(t.app.db, { userId: owner.user.id, plan: 'premium', now: t.clock.now() });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/emergency/contacts/',
+      headers: owner.headers,
+      payload: { name: 'Rui Costa', phone_number: '+351934567890' },
+    });
+    expect(added.statusCode).toBe(201);
+    const { token } = await t.app.db
+      .selectFrom('users')
+      .select('token')
+      .where('id', '=', owner.user.id)
+      .executeTakeFirstOrThrow();
+    const where = { latitude: 41.14961, longitude: -8.61099, accuracy: 7, captured_at: t.clock.now() };
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${token}/alerts/`,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { mode: 'real', location: where },
+    });
+    expect(sent.statusCode).toBe(201);
+    const id = sent.json().id as string;
+    // The owner's own history (logged in) has the position: it was stored.
+    const history = await t.app.inject({ method: 'GET', url: '/api/emergency/alerts/', headers: owner.headers });
+    expect(history.body).toContain('41.14961');
+
+    for (const url of [
+      `/api/emergency/public/${token}/`,
+      `/api/emergency/public/${token}/alerts/${id}/`,
+      `/api/emergency/public/${token}/alerts/${id}/live/`,
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toMatch(/41\.149|8\.610|latitude|longitude/);
+    }
+  });
+});

@@ -13,6 +13,8 @@ const TABLES = [
   'alerts',
   'deliveries',
   'usage_records',
+  'alert_locations',
+  'alert_responders',
 ] as const;
 
 /** Row count of every table that a request could add to or remove from. */
