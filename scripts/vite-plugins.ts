@@ -12,6 +12,8 @@ const root = path.resolve(import.meta.dirname, '..');
  */
 export function preactForEmergencyPage(): Plugin {
   const alertDir = path.join(root, 'src', 'alert') + path.sep;
+  // The live page (src/live/) opens from an SMS on any phone and network: just as light.
+  const liveDir = path.join(root, 'src', 'live') + path.sep;
   const targets: Record<string, string> = {
     react: 'preact/compat',
     'react-dom': 'preact/compat',
@@ -24,7 +26,7 @@ export function preactForEmergencyPage(): Plugin {
     enforce: 'pre',
     resolveId(source, importer, options) {
       const target = targets[source];
-      if (!target || !importer?.startsWith(alertDir)) return null;
+      if (!target || !(importer?.startsWith(alertDir) || importer?.startsWith(liveDir))) return null;
       return this.resolve(target, importer, { ...options, skipSelf: true });
     },
   };
