@@ -107,7 +107,11 @@ export default async function liveSenderRoutes(app: FastifyInstance, options: { 
         live_url: alert.mode === 'real' ? livePageUrl(app.config.APP_URL, alert.public_id) : null,
         state: liveState(alert, now),
         resolved_at: alert.resolved_at === null ? null : new Date(Number(alert.resolved_at)).toISOString(),
-        tracking: alert.mode === 'real' && profile.gps_enabled && alert.resolved_at === null,
+        tracking:
+          alert.mode === 'real' &&
+          profile.gps_enabled &&
+          alert.resolved_at === null &&
+          now <= created + LIVE_TRACKING_MS,
         tracking_until: new Date(created + LIVE_TRACKING_MS).toISOString(),
         responders: responders.map((r) => ({ name: r.name, created_at: new Date(r.created_at).toISOString() })),
       });
