@@ -83,7 +83,8 @@ async function settleAndCheck(app: FastifyInstance, person: Subscriber, outcomes
   for (const row of counts) expect(Number(row.n), 'no half-written alert').toBe(person.phones.length);
 }
 
-describe.skipIf(dbKind !== 'postgres')(`PostgreSQL restarted under load (${dbLabel})`, () => {
+// A PostgreSQL server restart; the SQLite pass runs the file-lock case below instead.
+describe.skipIf(dbKind !== 'postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (${dbLabel})`, () => {
   const url = process.env.TEST_DATABASE_URL ?? '';
   const schema = `t_fault_${randomBytes(5).toString('hex')}`;
   const appName = `alerta-fault-${randomBytes(4).toString('hex')}`;
@@ -187,7 +188,8 @@ describe.skipIf(dbKind !== 'postgres')(`PostgreSQL restarted under load (${dbLab
   });
 });
 
-describe.skipIf(dbKind !== 'sqlite')(`SQLite file locked by another process (${dbLabel})`, () => {
+// The embedded database's outage; the PostgreSQL pass runs the restart case above instead.
+describe.skipIf(dbKind !== 'sqlite')(`SQLite file locked by another process (SQLite pass only) (${dbLabel})`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp({ BENCH_NO_RATE_LIMIT: '1' });
