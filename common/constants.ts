@@ -53,8 +53,11 @@ export const STATUS_POLL_FOR_MS = 10 * 60_000;
 export const QUEUED_RETRY_MS = 15_000;
 /** A queued alert older than this is dropped rather than sent late (ms); the service worker keeps it as long. */
 export const PENDING_ALERT_MAX_AGE_MS = 24 * 60 * 60_000;
-/** Reopening the emergency page this soon after a sent alert shows that alert instead of a new countdown (ms). */
-export const RECENT_ALERT_MS = 10 * 60_000;
+/**
+ * Reopening the emergency page this soon after a sent alert (a reload, a tap on the icon again)
+ * shows that alert instead of a new countdown (ms); later, opening it is a new press.
+ */
+export const RECENT_ALERT_MS = 2 * 60_000;
 
 /** Live page: the emergency page sends its position this often while open (ms)… */
 export const LIVE_UPDATE_MS = 30_000;

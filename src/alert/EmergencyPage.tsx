@@ -4,6 +4,14 @@ import { pickLanguage, stringsFor } from './i18n';
 import { ContactList, InstallButton, LocationLine, liveUrlOf, SmsFallback, UpdateBanner, useGeo } from './parts';
 import { isIos } from './sms';
 
+/** "14:05" in the page's language, or empty when the time cannot be read. */
+function timeOf(value: string | number, language: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? ''
+    : date.toLocaleTimeString(language === 'en' ? 'en-GB' : 'pt-PT', { hour: '2-digit', minute: '2-digit' });
+}
+
 /** The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback. */
 export function EmergencyPage({ emergency }: { emergency: Emergency }) {
   const { page, phase, alert } = useSyncExternalStore(emergency.subscribe, emergency.getState);
@@ -19,6 +27,7 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
   const location = alert ? sentLocation : geo.fix;
   const locationError = alert ? alert.body.location_error : geo.error;
   const busy = ['loading', 'countdown', 'sending', 'queued'].includes(phase.name);
+  const sentTime = phase.name === 'sent' ? timeOf(phase.alert.created_at, language) : '';
 
   return (
     <main className={`alert-page phase-${phase.name}`}>
@@ -55,7 +64,7 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       )}
       {phase.name === 'sent' && (
         <p className="big sent" role="status" data-testid="sent">
-          {s.sent}
+          {sentTime ? s.sentAt(sentTime) : s.sent}
         </p>
       )}
       {phase.name === 'invalid' && (

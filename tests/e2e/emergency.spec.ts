@@ -76,7 +76,7 @@ test('a send with a known position puts its maps link in every SMS and shows the
   await page.goto(`/public/${user.token}/`);
   await expect(page.getByRole('heading', { name: /Alerta de u/ })).toBeVisible();
   await expect(page.getByTestId('location')).toContainText('precisão 12 m');
-  await expect(page.getByTestId('sent')).toHaveText('Alerta enviado', { timeout: 15_000 });
+  await expect(page.getByTestId('sent')).toHaveText(/^Alerta enviado às \d\d:\d\d$/, { timeout: 15_000 });
   await expect(page.locator('[data-status="delivered"]')).toHaveCount(2, { timeout: 15_000 });
 
   const sms = await smsTo(server.url, user);
@@ -96,7 +96,7 @@ test('a send with a known position puts its maps link in every SMS and shows the
 test('with location refused the alert still goes, saying why', async ({ page, server }) => {
   const user = await seedUser(server.url, { countdownSeconds: 0, language: 'en' });
   await page.goto(`/public/${user.token}/`);
-  await expect(page.getByTestId('sent')).toHaveText('Alert sent', { timeout: 15_000 });
+  await expect(page.getByTestId('sent')).toHaveText(/^Alert sent at \d\d:\d\d$/, { timeout: 15_000 });
   const sms = await smsTo(server.url, user);
   expect(sms).toHaveLength(2);
   for (const m of sms) expect(m.body).toContain('Location unavailable (permission denied)');
