@@ -65,7 +65,12 @@ export function setUpAlertQueue(): void {
       } catch {
         // No network at all.
       }
-      await queue.pushRequest({ request: copy });
+      // One entry per alert: a page retrying the same key while the network is down adds nothing.
+      const key = copy.headers.get('idempotency-key');
+      const queued = await queue.getAll();
+      if (!queued.some((entry) => entry.request.headers.get('idempotency-key') === key)) {
+        await queue.pushRequest({ request: copy });
+      }
       return queuedResponse();
     },
     'POST',

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { FIRST_FIX_WAIT_MS, STATUS_POLL_MS } from '../../common/constants';
+import { isTestContact } from '../../common/sms-text';
 import { type AlertResult, fetchAlert, fetchPage, newKey, type PageData, postAlert } from './api';
 import type { PositionWatch } from './geo';
 import { pickLanguage, type Strings, stringsFor } from './i18n';
@@ -93,6 +94,7 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   const [checks, setChecks] = useState<Check[] | null>(null);
   const [testAlert, setTestAlert] = useState<AlertResult | null>(null);
   const [sending, setSending] = useState(false);
+  const [testNote, setTestNote] = useState('');
   const geoState = useGeo(geo);
   const s = stringsFor(pickLanguage(page?.language));
 
@@ -123,7 +125,15 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
     const location = page?.gps_enabled === false ? { location: null } : await geo.forAlert(FIRST_FIX_WAIT_MS);
     const answer = await postAlert(token, newKey(), { mode: 'test', ...location });
     setSending(false);
-    if (!answer.ok || answer.value === 'queued') return;
+    if (!answer.ok) {
+      setTestNote(answer.status === 429 && answer.retryAfter ? s.retryAt(answer.retryAfter) : s.testSmsFailed);
+      return;
+    }
+    if (answer.value === 'queued') {
+      setTestNote(s.queued);
+      return;
+    }
+    setTestNote('');
     let alert = answer.value;
     setTestAlert(alert);
     for (let i = 0; i < 15 && alert.deliveries.some((d) => !['delivered', 'failed'].includes(d.status)); i += 1) {
@@ -137,6 +147,8 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   };
 
   const ok = checks !== null && !checks.some((c) => c.result === 'fail');
+  // Test SMS go only to contacts named "TEST …" (or "TESTE …"), so a test never alarms anyone.
+  const hasTestContact = Boolean(page?.contacts.some((c) => isTestContact(c.name)));
   return (
     <main className="alert-page test-page">
       <h1>{page ? `${s.testTitle} · ${page.owner_name}` : s.testTitle}</h1>
@@ -165,16 +177,18 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
         </>
       )}
       {testAlert && <p role="status">{s.testSmsSent}</p>}
+      {testNote && <p role="status">{testNote}</p>}
       <div className="actions">
         <button type="button" className="button secondary" onClick={() => void run()} disabled={checks === null}>
           {s.runAgain}
         </button>
-        {ok && page && page.contacts.length > 0 && (
+        {ok && hasTestContact && (
           <button type="button" className="button" onClick={() => void sendTest()} disabled={sending}>
             {s.sendTestSms}
           </button>
         )}
       </div>
+      {ok && page && !hasTestContact && <p className="hint">{s.noTestContact}</p>}
       <InstallButton s={s} ios={isIos()} />
       <UpdateBanner s={s} />
       <p className="hint">{s.notEmergency}</p>

@@ -65,6 +65,9 @@ const pt = {
   messageHeading: 'Mensagem que os contactos recebem num alerta real',
   sendTestSms: 'Enviar SMS de teste',
   testSmsSent: 'SMS de teste enviado (marcado TESTE).',
+  testSmsFailed: 'O SMS de teste não foi enviado. Tente de novo daqui a pouco.',
+  noTestContact:
+    'Para receber um SMS de teste, dê a um contacto um nome começado por TESTE (por exemplo «TESTE Maria»).',
   runAgain: 'Verificar de novo',
 };
 
@@ -124,6 +127,8 @@ const en: typeof pt = {
   messageHeading: 'The message your contacts get in a real alert',
   sendTestSms: 'Send a test SMS',
   testSmsSent: 'Test SMS sent (marked TEST).',
+  testSmsFailed: 'The test SMS was not sent. Try again in a moment.',
+  noTestContact: 'To receive a test SMS, give one contact a name starting with TEST (for example "TEST Maria").',
   runAgain: 'Check again',
 };
 
