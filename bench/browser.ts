@@ -1,6 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumArgs } from '../playwright.config.js';
 import { startLink } from './link.js';
+import type { LoopDelay } from './server.js';
 import type { BenchServer } from './server-client.js';
 import { type Summary, summarize } from './stats.js';
 
@@ -102,6 +103,8 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
 export interface PressResult {
   wholePathMs: Summary;
   serverPartMs: Summary;
+  /** The server's event-loop delay during the presses: high values mean a busy machine, not slow code. */
+  serverLoopDelayMs: LoopDelay;
 }
 
 /**
@@ -137,7 +140,8 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
     const marks = (await page.evaluate(() => window.__bench.sendingAt)).slice(skip);
     await context.close();
 
-    const byKey = new Map((await server.timings()).alerts.map((t) => [t.key, t]));
+    const timings = await server.timings();
+    const byKey = new Map(timings.alerts.map((t) => [t.key, t]));
     const measured = keys.slice(-alerts).map((key, i) => {
       const timing = byKey.get(key);
       const mark = marks[i];
@@ -147,6 +151,7 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
     return {
       wholePathMs: summarize(measured.map((m) => m.whole)),
       serverPartMs: summarize(measured.map((m) => m.server)),
+      serverLoopDelayMs: timings.loopDelay,
     };
   } finally {
     await browser.close();

@@ -1,12 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
-import type { AlertTiming, ServerMessage, ServerRequest } from './server.js';
+import type { AlertTiming, LoopDelay, ServerMessage, ServerRequest } from './server.js';
 
 /** A bench server process and the requests it answers over IPC. */
 export interface BenchServer {
   url: string;
   seed(options?: Partial<{ contacts: number; countdown: number; language: 'pt' | 'en' }>): Promise<string>;
-  timings(): Promise<{ alerts: AlertTiming[]; sends: number }>;
+  timings(): Promise<{ alerts: AlertTiming[]; sends: number; loopDelay: LoopDelay }>;
   stop(): Promise<void>;
 }
 
@@ -50,8 +50,8 @@ export async function startBenchServer(options: { distDir?: string; pgUrl?: stri
         )
       ).token,
     timings: async () => {
-      const { alerts, sends } = await ask({ type: 'timings' }, 'timings');
-      return { alerts, sends };
+      const { alerts, sends, loopDelay } = await ask({ type: 'timings' }, 'timings');
+      return { alerts, sends, loopDelay };
     },
     async stop() {
       if (child.exitCode !== null) return;

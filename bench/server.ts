@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
@@ -28,10 +29,16 @@ export interface AlertTiming {
   received: number;
   firstSend: number;
 }
+/** How late the server's event loop ran since the last seed (ms): how busy the machine was. */
+export interface LoopDelay {
+  p50: number;
+  p95: number;
+  max: number;
+}
 export type ServerMessage =
   | { type: 'ready'; port: number }
   | { type: 'seeded'; token: string }
-  | { type: 'timings'; alerts: AlertTiming[]; sends: number }
+  | { type: 'timings'; alerts: AlertTiming[]; sends: number; loopDelay: LoopDelay }
   | { type: 'error'; message: string };
 
 const send = (message: ServerMessage) => process.send?.(message);
@@ -87,6 +94,12 @@ async function main(): Promise<void> {
     distDir: process.env.BENCH_DIST ?? path.join(dataDir, 'no-dist'),
   });
   const received = new Map<string, number>();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const loopDelay = (): LoopDelay => {
+    const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+    return { p50: ms(loop.percentile(50)), p95: ms(loop.percentile(95)), max: ms(loop.max) };
+  };
   app.addHook('onRequest', async (request) => {
     if (request.method === 'POST' && request.url.endsWith('/alerts/')) {
       const key = request.headers['idempotency-key'];
@@ -166,9 +179,14 @@ async function main(): Promise<void> {
   process.on('message', (message: ServerRequest) => {
     const work =
       message.type === 'seed'
-        ? seed(message).then((token) => send({ type: 'seeded', token }))
+        ? seed(message).then((token) => {
+            loop.reset();
+            send({ type: 'seeded', token });
+          })
         : message.type === 'timings'
-          ? timings().then((alerts) => send({ type: 'timings', alerts, sends: sms.firstSend.size }))
+          ? timings().then((alerts) =>
+              send({ type: 'timings', alerts, sends: sms.firstSend.size, loopDelay: loopDelay() }),
+            )
           : stop();
     work.catch((error: Error) => send({ type: 'error', message: error.message }));
   });
