@@ -51,13 +51,10 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .send({
-          detail: 'The service is briefly unavailable. Please try again in a few seconds.',
-          code: 'unavailable',
-        });
+      return reply.code(503).header('retry-after', '5').send({
+        detail: 'The service is briefly unavailable. Please try again in a few seconds.',
+        code: 'unavailable',
+      });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Server error. Please try again later.', code: 'server_error' });
