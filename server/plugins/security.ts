@@ -9,8 +9,8 @@ import { ApiError, detailError } from '../lib/errors.js';
 const HSTS = 'max-age=31536000; includeSubDomains';
 /** Public paths with a secret in them: the alert API, the emergency pages' manifests, e-mail verification. */
 const SECRET_PATH = /^\/(api\/emergency\/public|public|test|api\/users\/verify-email)\//;
-/** Generous: an open emergency page polls its status every 2 s, and a household may share one address. */
-export const SECRET_PATH_MAX_PER_MINUTE = 300;
+/** Generous: an open emergency page polls its status every 2 s, and a household or an office may share one address. */
+export const SECRET_PATH_MAX_PER_MINUTE = 600;
 
 /** Security headers (CSP with no inline script) and the rate limiter the routes opt into. */
 export default fp(
