@@ -176,6 +176,8 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
         expect(log.includes(form), `phone ${form} is in the logs`).toBe(false);
       }
     }
+    // Nor where the owner was: the alert's position is personal data too.
+    expect(log).not.toMatch(/38\.7223|9\.1393/);
     // No JWT of any kind, whoever's.
     expect(log).not.toMatch(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{20,}/);
   });
