@@ -51,8 +51,21 @@ async function countdownAfterNavigation(page: Page, url: string): Promise<number
 
 export interface PageLoadResult {
   warmOfflineMs: Summary;
+  /** The same, navigating a tab that already shows the page (no renderer process to start). */
+  warmOfflineSameTabMs: Summary;
   coldSlow4gMs: Summary;
+  /** Bytes over the network on a cold load until the countdown shows (page, scripts, styles, data). */
+  coldTransferBytes: Summary;
 }
+
+/** What the page has downloaded so far, as the network carried it (compressed). */
+const transferred = (page: Page) =>
+  page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce(
+      (sum, entry) => sum + (entry as PerformanceResourceTiming).transferSize,
+      0,
+    ),
+  );
 
 /**
  * Part 2: navigation → countdown visible. (a) warm: the service worker and the page's data
@@ -66,6 +79,7 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
   try {
     const url = `${link.url}/public/${token}/`;
     const cold: number[] = [];
+    const bytes: number[] = [];
     for (let i = 0; i < runs; i += 1) {
       const context = await newContext(browser);
       const page = await context.newPage();
@@ -74,6 +88,7 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
       await cdp.send('Network.emulateNetworkConditions', { offline: false, ...SLOW_4G });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
       cold.push(await countdownAfterNavigation(page, url));
+      bytes.push(await transferred(page));
       await context.close();
     }
 
@@ -86,14 +101,24 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
     await first.close();
     link.down();
     const warm: number[] = [];
+    const sameTab: number[] = [];
     for (let i = 0; i < runs; i += 1) {
+      // A new tab, as when the link is opened from the home screen: its renderer process starts too.
       const page = await context.newPage();
       warm.push(await countdownAfterNavigation(page, url));
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      // The link opened again in that tab: only the page's own work remains.
+      sameTab.push(await countdownAfterNavigation(page, url));
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.close();
     }
     await context.close();
-    return { warmOfflineMs: summarize(warm), coldSlow4gMs: summarize(cold) };
+    return {
+      warmOfflineMs: summarize(warm),
+      warmOfflineSameTabMs: summarize(sameTab),
+      coldSlow4gMs: summarize(cold),
+      coldTransferBytes: summarize(bytes),
+    };
   } finally {
     await browser.close();
     await link.close();

@@ -52,7 +52,8 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
       expect(entry.gzip).toBeGreaterThan(1000);
       expect(entry.gzip).toBeLessThan(entry.bytes);
     }
-    const times = [results.pageLoad.warmOfflineMs, results.pageLoad.coldSlow4gMs];
+    const { warmOfflineMs, warmOfflineSameTabMs, coldSlow4gMs } = results.pageLoad;
+    const times = [warmOfflineMs, warmOfflineSameTabMs, coldSlow4gMs];
     for (const summary of [...times, results.press.wholePathMs, results.press.serverPartMs]) {
       expect(summary.min).toBeGreaterThan(0);
       expect(summary.max).toBeGreaterThanOrEqual(summary.median);
@@ -61,6 +62,9 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
     expect(results.press.wholePathMs.n).toBe(2);
     // Slow 4G alone is 150 ms per round trip: a cold load cannot beat two of them.
     expect(results.pageLoad.coldSlow4gMs.min).toBeGreaterThan(300);
+    // The server sends the build's precompressed copies: fewer bytes than the emergency page's raw files.
+    expect(results.pageLoad.coldTransferBytes.median).toBeGreaterThan(1000);
+    expect(results.pageLoad.coldTransferBytes.median).toBeLessThan(results.weight.emergency.bytes);
 
     expect(results.throughput.map((t) => t.db)).toEqual(dbKind === 'postgres' ? ['SQLite', 'PostgreSQL'] : ['SQLite']);
     for (const db of results.throughput) {
