@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, test } from './emergency-fixtures.js';
 import { seedUser } from './seed.js';
 
 /** Serious and critical axe violations on the current page. */

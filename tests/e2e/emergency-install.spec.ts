@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from '@playwright/test';
 import config, { chromiumArgs } from '../../playwright.config.js';
-import { expect, test } from './fixtures.js';
+import { expect, test } from './emergency-fixtures.js';
 import { seedUser } from './seed.js';
 
 /**

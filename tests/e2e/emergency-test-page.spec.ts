@@ -1,5 +1,5 @@
 import { mapsUrl } from '../../common/sms-text.js';
-import { expect, test } from './fixtures.js';
+import { expect, test } from './emergency-fixtures.js';
 import { outboxSms, seedUser } from './seed.js';
 
 const PORTO = { latitude: 41.14961, longitude: -8.61099, accuracy: 8 };

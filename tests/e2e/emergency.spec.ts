@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { mapsUrl } from '../../common/sms-text.js';
-import { expect, test } from './fixtures.js';
+import { expect, test } from './emergency-fixtures.js';
 import { type Link, startLink } from './proxy.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 
