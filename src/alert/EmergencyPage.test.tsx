@@ -1,0 +1,80 @@
+import { act, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { EmergencyPage } from './EmergencyPage';
+import type { Emergency, EmergencyState, Phase } from './emergency';
+import { PositionWatch } from './geo';
+
+// A new version is waiting from the start.
+vi.mock('./sw-client', () => ({
+  hasUpdate: () => true,
+  onUpdateReady: (listener: () => void) => {
+    listener();
+    return () => undefined;
+  },
+  applyUpdate: vi.fn(),
+}));
+
+/** A stand-in for the page's controller, driven by hand. */
+function fakeEmergency(phase: Phase) {
+  let state: EmergencyState = {
+    phase,
+    alert: null,
+    page: {
+      owner_name: 'Ana',
+      language: 'pt',
+      gps_enabled: true,
+      countdown_seconds: 5,
+      contacts: [
+        { name: 'Rui', phone_number: '+351912345678' },
+        { name: 'Eva', phone_number: '+351934567890' },
+      ],
+      messages: { real: '', test: '' },
+    },
+  };
+  const listeners = new Set<() => void>();
+  const emergency = {
+    geo: new PositionWatch(),
+    subscribe: (l: () => void) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    getState: () => state,
+    cancel: vi.fn(),
+    send: vi.fn(),
+  };
+  const move = (next: Phase) =>
+    act(() => {
+      state = { ...state, phase: next };
+      for (const l of listeners) l();
+    });
+  return { emergency: emergency as unknown as Emergency, move };
+}
+
+describe('emergency page', () => {
+  it('never offers the new version during a countdown, a send or a queued alert', () => {
+    const { emergency, move } = fakeEmergency({ name: 'countdown', remaining: 4 });
+    render(<EmergencyPage emergency={emergency} />);
+    expect(screen.getByRole('heading', { name: 'Alerta de Ana' })).toBeInTheDocument();
+    expect(screen.getByText('O alerta sai em 4 s')).toBeInTheDocument();
+    expect(screen.queryByText('Há uma nova versão do Alerta.')).toBeNull();
+    move({ name: 'sending' });
+    expect(screen.queryByText('Há uma nova versão do Alerta.')).toBeNull();
+    move({ name: 'queued' });
+    expect(
+      screen.getByText('Sem rede: o alerta está em fila e será enviado quando houver ligação.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Há uma nova versão do Alerta.')).toBeNull();
+    move({ name: 'cancelled' });
+    expect(screen.getByText('Há uma nova versão do Alerta.')).toBeInTheDocument();
+  });
+
+  it('has one large Cancel and lists the cached contacts at once', () => {
+    const { emergency } = fakeEmergency({ name: 'countdown', remaining: 5 });
+    render(<EmergencyPage emergency={emergency} />);
+    screen.getByRole('button', { name: 'Cancelar' }).click();
+    expect(emergency.cancel).toHaveBeenCalledOnce();
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Rui', 'Eva']);
+    const sms = screen.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' }).getAttribute('href') ?? '';
+    expect(sms.startsWith('sms:+351912345678,+351934567890?body=')).toBe(true);
+  });
+});
