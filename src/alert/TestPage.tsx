@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { FIRST_FIX_WAIT_MS, STATUS_POLL_MS } from '../../common/constants';
 import { isTestContact } from '../../common/sms-text';
 import { type AlertResult, fetchAlert, fetchPage, newKey, type PageData, postAlert } from './api';
-import type { PositionWatch } from './geo';
+import type { GeoState, PositionWatch } from './geo';
 import { pickLanguage, type Strings, stringsFor } from './i18n';
 import { canInstall, isInstalled, onInstallChange } from './install';
 import { ContactList, InstallButton, messageText, UpdateBanner, useGeo } from './parts';
@@ -28,6 +28,15 @@ function installCheck(s: Strings): Check {
   if (isInstalled()) return { ...base, result: 'pass', detail: s.installed };
   if (canInstall()) return { ...base, result: 'pass', detail: s.installAvailable };
   return { ...base, result: 'warn', detail: isIos() ? s.installIos : s.installNotOffered };
+}
+
+/** The live link's id is new for each alert: a stand-in of the same length keeps the text's length exact. */
+const SAMPLE_ID = 'x'.repeat(22);
+
+/** The real alert's text as it would go now, with the live link's id shown as "…". */
+function sampleMessage(page: PageData, geo: GeoState): string {
+  const liveUrl = `${window.location.origin}/a/${SAMPLE_ID}`;
+  return messageText(page, 'real', geo.fix, geo.error, liveUrl).replace(SAMPLE_ID, '…');
 }
 
 /** The dry run: every check of the real alert, with the exact SMS text, sending nothing. */
@@ -170,8 +179,9 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
         <>
           <h2>{s.messageHeading}</h2>
           <blockquote className="message" data-testid="message">
-            {messageText(page, 'real', geoState.fix, geoState.error)}
+            {sampleMessage(page, geoState)}
           </blockquote>
+          <p className="hint">{s.liveLinkNote}</p>
           <h2>{s.contactsHeading}</h2>
           <ContactList s={s} page={page} statuses={testAlert?.deliveries} />
         </>

@@ -63,6 +63,7 @@ const pt = {
   installNotOffered:
     'O navegador não ofereceu instalação; use o menu do navegador («Instalar» ou «Adicionar ao ecrã»).',
   messageHeading: 'Mensagem que os contactos recebem num alerta real',
+  liveLinkNote: 'A ligação no fim é criada para cada alerta: abre a página onde os contactos acompanham a sua posição.',
   sendTestSms: 'Enviar SMS de teste',
   testSmsSent: 'SMS de teste enviado (marcado TESTE).',
   testSmsFailed: 'O SMS de teste não foi enviado. Tente de novo daqui a pouco.',
@@ -125,6 +126,8 @@ const en: typeof pt = {
   installAvailable: 'Can be installed: use the button below.',
   installNotOffered: 'The browser did not offer to install; use its menu ("Install" or "Add to Home screen").',
   messageHeading: 'The message your contacts get in a real alert',
+  liveLinkNote:
+    'The link at the end is made for each alert: it opens the page where your contacts follow your position.',
   sendTestSms: 'Send a test SMS',
   testSmsSent: 'Test SMS sent (marked TEST).',
   testSmsFailed: 'The test SMS was not sent. Try again in a moment.',

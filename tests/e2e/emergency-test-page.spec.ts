@@ -30,6 +30,7 @@ test('the test page checks everything, sends nothing, and sends one marked test 
   await expect(checks.locator('[data-check="contacts"]')).toContainText('2 contactos');
   await expect(page.getByTestId('message')).toContainText(mapsUrl(PORTO.latitude, PORTO.longitude));
   await expect(page.getByTestId('message')).toContainText('EMERG');
+  await expect(page.getByTestId('message')).toContainText(`Acompanhe: ${server.url}/a/…`);
   expect(await mine()).toEqual([]);
 
   await page.getByRole('button', { name: 'Enviar SMS de teste' }).click();
