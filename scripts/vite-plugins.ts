@@ -8,7 +8,9 @@ const root = path.resolve(import.meta.dirname, '..');
 /**
  * Builds the emergency page (src/alert/) on Preact's React-compatible API instead of React
  * DOM, which alone weighs about 60 kB gzip: most of the page's 70 kB budget (bench/). The app
- * keeps React; the development server keeps React everywhere.
+ * keeps React; the development server keeps React everywhere. Only imports written in
+ * src/alert/ are redirected: a React component imported from elsewhere in src/ would bring
+ * React DOM back, so the page imports only from src/alert/ and common/.
  */
 export function preactForEmergencyPage(): Plugin {
   const alertDir = path.join(root, 'src', 'alert') + path.sep;
