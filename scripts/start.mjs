@@ -6,7 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['src', 'sw', 'common', 'public', 'index.html', 'alert.html', 'live.html', 'vite.config.ts', 'package-lock.json'];
+const SOURCES = [
+  'src',
+  'sw',
+  'common',
+  'public',
+  'index.html',
+  'alert.html',
+  'live.html',
+  'vite.config.ts',
+  'package-lock.json',
+];
 const STAMP = path.join(root, 'dist', 'index.html');
 
 function newestMtime(entry) {

@@ -65,16 +65,18 @@ export async function insertAlert(
 /** The deliveries of some alerts, in a stable order. */
 export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
   if (alertIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('deliveries')
-    .selectAll()
-    .where('alert_id', 'in', alertIds)
-    // The all-clear SMS sent when the owner is safe are not the alert's deliveries.
-    .where(sql`kind`, '=', 'alert')
-    .orderBy('created_at')
-    .orderBy('contact_name')
-    .orderBy('id')
-    .execute();
+  return (
+    db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('alert_id', 'in', alertIds)
+      // The all-clear SMS sent when the owner is safe are not the alert's deliveries.
+      .where(sql`kind`, '=', 'alert')
+      .orderBy('created_at')
+      .orderBy('contact_name')
+      .orderBy('id')
+      .execute()
+  );
 }
 
 /** The public answer for an alert: `{id, public_id, mode, created_at, deliveries: [{contact_name, status}]}`. */
