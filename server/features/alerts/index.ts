@@ -30,7 +30,10 @@ export default fp(
     });
     app.decorate('dispatcher', dispatcher);
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
+    // Once closing starts the database may go at any moment: late receipts are dropped.
+    let closing = false;
     app.sms.onStatus((providerMessageId, status, reason) => {
+      if (closing) return;
       applyProviderStatus(app.db, {
         providerMessageId,
         status,
@@ -39,7 +42,10 @@ export default fp(
       }).catch((error: unknown) => app.log.warn({ err: error }, 'SMS status report not recorded'));
     });
     app.addHook('onReady', async () => dispatcher.start());
-    app.addHook('preClose', async () => dispatcher.stop());
+    app.addHook('preClose', async () => {
+      closing = true;
+      await dispatcher.stop();
+    });
 
     await app.register(alertRoutes);
     await app.register(alertHistoryRoutes);
