@@ -6,6 +6,8 @@ import { broadcast } from './messages-out';
 
 /** The alert POST: `/api/emergency/public/{token}/alerts/`. */
 const ALERT_POST = /^\/api\/emergency\/public\/[^/]+\/alerts\/$/;
+/** A live position update after an alert (`…/alerts/{id}/location/`): queued the same way, each with its own key. */
+const LOCATION_POST = /^\/api\/emergency\/public\/[^/]+\/alerts\/[^/]+\/location\/$/;
 /** Queued alerts older than the page would still send are dropped (minutes). */
 const RETENTION_MINUTES = PENDING_ALERT_MAX_AGE_MS / 60_000;
 
@@ -54,7 +56,8 @@ export function replayAlerts(): Promise<void> {
 /** Alert POSTs go to the network; when that fails (or the server is down) they are queued and the page is told 202 `queued`. */
 export function setUpAlertQueue(): void {
   registerRoute(
-    ({ url }) => url.origin === self.location.origin && ALERT_POST.test(url.pathname),
+    ({ url }) =>
+      url.origin === self.location.origin && (ALERT_POST.test(url.pathname) || LOCATION_POST.test(url.pathname)),
     async ({ request }) => {
       const copy = request.clone();
       try {

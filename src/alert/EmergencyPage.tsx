@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
+import { LivePanel } from './LivePanel';
 import { ContactList, InstallButton, LocationLine, liveUrlOf, SmsFallback, UpdateBanner, useGeo } from './parts';
 import { isIos } from './sms';
 
@@ -86,6 +87,17 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />
       <h2>{s.contactsHeading}</h2>
       <ContactList s={s} page={page} statuses={phase.name === 'sent' ? phase.alert.deliveries : undefined} />
+      {phase.name === 'sent' && (
+        <LivePanel
+          key={phase.alert.id}
+          token={emergency.token}
+          alert={phase.alert}
+          geo={emergency.geo}
+          gpsEnabled={page?.gps_enabled !== false}
+          initial={sentLocation}
+          language={language}
+        />
+      )}
       {phase.name === 'sent' && (
         <button type="button" className="button secondary" onClick={() => void emergency.send()}>
           {s.sendAgain}

@@ -1,3 +1,4 @@
+import { newKey } from './api';
 import type { Fix } from './geo';
 
 const base = (token: string, alertId: string) =>
@@ -27,7 +28,8 @@ async function status(url: string, init: RequestInit): Promise<number> {
 export const postPosition = (token: string, alertId: string, fix: Fix) =>
   status(`${base(token, alertId)}location/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    // Its own key, so the service worker queues every update made offline, not just the first.
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': newKey() },
     body: JSON.stringify(fix),
   });
 
