@@ -110,6 +110,13 @@ test('the contact follows the sender live, says "on my way", and sees the all-cl
     await expect
       .poll(async () => (await smsTo(server.url, user)).map((m) => m.body), { timeout: 10_000 })
       .toContainEqual(`Alerta: ${user.username} está em segurança. O alerta terminou.`);
+    expect((await smsTo(server.url, user)).filter((m) => m.body.includes('segurança'))).toHaveLength(1);
+
+    // Where the app's service worker already runs, the live link still opens the live page, not the app.
+    await expect.poll(() => sender.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const again = await senderContext.newPage();
+    await again.goto(link);
+    await expect(again.getByTestId('live-state')).toHaveAttribute('data-state', 'resolved');
   } finally {
     await senderContext.close();
     await contactContext.close();
