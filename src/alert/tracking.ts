@@ -1,6 +1,7 @@
 import { LIVE_MIN_UPDATE_MS, LIVE_MOVE_METRES, LIVE_TRACKING_MS, LIVE_UPDATE_MS } from '../../common/constants';
 import type { Fix, PositionWatch } from './geo';
 import { postPosition } from './live-api';
+import { replayQueued } from './sw-client';
 
 export interface TrackingState {
   status: 'tracking' | 'paused' | 'stopped';
@@ -57,6 +58,7 @@ export class LiveTracker {
     this.unsubscribe = this.geo.subscribe(() => void this.tick());
     this.timer = setInterval(() => void this.tick(), 5000);
     document.addEventListener('visibilitychange', this.onVisibility);
+    window.addEventListener('online', this.onOnline);
     void this.tick();
   }
 
@@ -66,10 +68,13 @@ export class LiveTracker {
     this.timer = undefined;
     this.unsubscribe?.();
     document.removeEventListener('visibilitychange', this.onVisibility);
+    window.removeEventListener('online', this.onOnline);
     this.set({ status: 'stopped' });
   }
 
   private onVisibility = () => void this.tick();
+  // Updates queued offline go at once when the network returns (iOS has no Background Sync).
+  private onOnline = () => void replayQueued();
 
   private async tick(): Promise<void> {
     if (this.state.status === 'stopped' || this.sending) return;

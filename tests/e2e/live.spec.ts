@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+import { startLink } from './proxy.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 
 const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
@@ -120,5 +121,48 @@ test('the contact follows the sender live, says "on my way", and sees the all-cl
   } finally {
     await senderContext.close();
     await contactContext.close();
+  }
+});
+
+test('a position update made offline is queued and reaches the live page when the network returns', async ({
+  browser,
+  server,
+}) => {
+  const user = await seedUser(server.url, {
+    countdownSeconds: 0,
+    contacts: [{ name: 'Maria Silva', phone_number: '+351915000003' }],
+  });
+  const link = await startLink(server.port);
+  const senderContext = await browser.newContext({
+    baseURL: link.url,
+    permissions: ['geolocation'],
+    geolocation: LISBON,
+  });
+  const contactContext = await browser.newContext({ baseURL: server.url });
+  try {
+    const sender = await senderContext.newPage();
+    await sender.goto(`/public/${user.token}/`);
+    await expect(sender.getByTestId('sent')).toBeVisible({ timeout: 15_000 });
+    await sender.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+    await expect.poll(async () => (await smsTo(server.url, user)).length, { timeout: 10_000 }).toBe(1);
+    const contact = await contactContext.newPage();
+    await contact.goto(liveLinkIn((await smsTo(server.url, user))[0]?.body));
+    await expect(position(contact)).toHaveAttribute('data-lat', '38.72225');
+
+    link.down();
+    await senderContext.setOffline(true);
+    await senderContext.setGeolocation(NORTH);
+    // The update is due 10 s after the alert at the latest; the service worker keeps it.
+    await sender.waitForTimeout(12_000);
+    await expect(position(contact)).toHaveAttribute('data-lat', '38.72225');
+
+    link.up();
+    await senderContext.setOffline(false);
+    // From the queue, well before the next 30-second update would bring it.
+    await expect(position(contact)).toHaveAttribute('data-lat', '38.72425', { timeout: 8000 });
+  } finally {
+    await senderContext.close();
+    await contactContext.close();
+    await link.close();
   }
 });
