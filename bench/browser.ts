@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumArgs } from '../playwright.config.js';
-import { startLink } from './link.js';
+import { startLink } from '../tests/e2e/proxy.js';
 import type { LoopDelay } from './server.js';
 import type { BenchServer } from './server-client.js';
 import { type Summary, summarize } from './stats.js';

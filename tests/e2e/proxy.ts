@@ -1,4 +1,4 @@
-import { connect, createServer, type Socket } from 'node:net';
+import { startTcpProxy } from '../server/faults/tcp-proxy.js';
 
 export interface Link {
   /** The origin to open pages on, through the link. */
@@ -15,40 +15,11 @@ export interface Link {
  * offline tests cut the network for real here as well.
  */
 export async function startLink(targetPort: number): Promise<Link> {
-  let isDown = false;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    if (isDown) {
-      client.destroy();
-      return;
-    }
-    const upstream = connect(targetPort, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: targetPort });
   return {
-    url: `http://localhost:${port}`,
-    down() {
-      isDown = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    up() {
-      isDown = false;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    url: `http://localhost:${proxy.port}`,
+    down: () => proxy.cut(),
+    up: () => proxy.restore(),
+    close: () => proxy.close(),
   };
 }
