@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { ManualClock } from '../../server/lib/clock.js';
 import { NEW_PASSWORD, PASSWORD } from './accounts-helpers.js';
-import { dbLabel, freshDatabase } from './helper.js';
+import { buildTestApp, dbLabel } from './helper.js';
 
 /** The app with its real request logging at trace level, captured in memory. */
 describe(`accounts: secrets stay out of the logs (${dbLabel})`, () => {
@@ -17,29 +10,9 @@ describe(`accounts: secrets stay out of the logs (${dbLabel})`, () => {
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-logs-'));
-    const { handle, drop } = await freshDatabase(dataDir);
-    const stream = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
-    app = await buildApp({
-      config: loadConfig({ DATA_DIR: dataDir, APP_URL: 'http://alerta.test', LOG_LEVEL: 'trace' }),
-      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
-      database: handle,
-      clock: new ManualClock(Date.now()),
-      logger: { ...(loggerOptions('trace') as object), stream },
-      distDir: path.join(dataDir, 'no-dist'),
-    });
-    await app.ready();
-    cleanup = async () => {
-      await app.close();
-      await handle.close();
-      await drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
+    const t = await buildTestApp({}, undefined, { logLines: lines });
+    app = t.app;
+    cleanup = () => t.close();
   });
   afterAll(async () => {
     await cleanup();

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../server/app.js';
+import { buildApp, loggerOptions } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
 import type { User } from '../../server/db/schema.js';
@@ -53,6 +54,17 @@ export async function freshDatabase(dataDir: string): Promise<{ handle: Database
   };
 }
 
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+
+/** A stream that appends each log line it receives to `lines`. */
+const collect = (lines: string[]) =>
+  new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(String(chunk));
+      callback();
+    },
+  });
+
 /**
  * Builds the whole app on a fresh database with a manual clock; `env` overrides
  * settings, `setup` may add test-only routes before the app is ready.
@@ -60,6 +72,7 @@ export async function freshDatabase(dataDir: string): Promise<{ handle: Database
 export async function buildTestApp(
   env: Record<string, string> = {},
   setup?: (app: FastifyInstance) => void | Promise<void>,
+  options: { logLines?: string[] } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://alerta.test', ...env });
@@ -67,10 +80,11 @@ export async function buildTestApp(
   const { handle, drop } = await freshDatabase(dataDir);
   const app = await buildApp({
     config,
-    jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
+    jwtSecret: TEST_JWT_SECRET,
     database: handle,
     clock,
-    logger: false,
+    // With logLines, the real request logging at trace level, captured in memory.
+    logger: options.logLines ? { ...(loggerOptions('trace') as object), stream: collect(options.logLines) } : false,
     distDir: path.join(dataDir, 'no-dist'),
   });
   await setup?.(app);

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { ManualClock } from '../../server/lib/clock.js';
 import { redactLogFields, redactPhoneNumbers } from '../../server/lib/redact.js';
 import type { OutboxSms } from '../../server/providers/sms/outbox.js';
-import { dbLabel, freshDatabase } from './helper.js';
+import { buildTestApp, dbLabel, TEST_JWT_SECRET } from './helper.js';
 
-const JWT_SECRET = 'journey-secret-that-is-long-enough-for-hs256';
 const PASSWORD = 'Journey-Pass-31';
 const NEW_PASSWORD = 'Journey-Pass-32';
 const PHONES = ['+351912345678', '+34612345678'];
@@ -29,33 +21,13 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
     password: PASSWORD,
     'new password': NEW_PASSWORD,
     'wrong password': 'Wrong-Guess-77',
-    'JWT secret': JWT_SECRET,
+    'JWT secret': TEST_JWT_SECRET,
   };
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-secrets-'));
-    const { handle, drop } = await freshDatabase(dataDir);
-    const stream = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
-    app = await buildApp({
-      config: loadConfig({ DATA_DIR: dataDir, APP_URL: 'http://alerta.test', LOG_LEVEL: 'trace' }),
-      jwtSecret: JWT_SECRET,
-      database: handle,
-      clock: new ManualClock(Date.now()),
-      logger: { ...(loggerOptions('trace') as object), stream },
-      distDir: path.join(dataDir, 'no-dist'),
-    });
-    await app.ready();
-    cleanup = async () => {
-      await app.close();
-      await handle.close();
-      await drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
+    const t = await buildTestApp({}, undefined, { logLines: lines });
+    app = t.app;
+    cleanup = () => t.close();
   });
   afterAll(async () => {
     await cleanup();
