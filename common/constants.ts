@@ -46,6 +46,13 @@ export const TOAST_MS = 5000;
 
 /** Emergency page: the longest wait for a first GPS fix once the countdown ends (ms). */
 export const FIRST_FIX_WAIT_MS = 3000;
+/**
+ * Emergency page: the service worker, holding a press while the page waits for a fix, sends it
+ * itself this long after the wait should have ended (ms), in case the tab was closed meanwhile.
+ */
+export const PRESS_HOLD_MARGIN_MS = 2000;
+/** How long a page waits for a newly installed service worker to take control (ms). */
+export const WORKER_READY_WAIT_MS = 10_000;
 /** Emergency page: how often delivery statuses are polled after sending (ms), and for how long (ms). */
 export const STATUS_POLL_MS = 2000;
 export const STATUS_POLL_FOR_MS = 10 * 60_000;

@@ -4,6 +4,8 @@ import { registerRoute } from 'workbox-routing';
 import { PENDING_ALERT_MAX_AGE_MS } from '../common/constants';
 import { broadcast } from './messages-out';
 
+declare const self: ServiceWorkerGlobalScope;
+
 /** The alert POST: `/api/emergency/public/{token}/alerts/`. */
 const ALERT_POST = /^\/api\/emergency\/public\/[^/]+\/alerts\/$/;
 /** A live position update after an alert (`…/alerts/{id}/location/`): queued the same way, each with its own key. */
@@ -11,8 +13,20 @@ const LOCATION_POST = /^\/api\/emergency\/public\/[^/]+\/alerts\/[^/]+\/location
 /** Queued alerts older than the page would still send are dropped (minutes). */
 const RETENTION_MINUTES = PENDING_ALERT_MAX_AGE_MS / 60_000;
 
-const queue = new Queue('alerts', { maxRetentionTime: RETENTION_MINUTES, onSync: () => replayAlerts() });
+let queue: Queue | undefined;
 let replaying: Promise<void> | undefined;
+/** Keys of requests this worker has already handled (sent or queued): a held press is then moot. */
+const handled = new Set<string>();
+
+/**
+ * The queue, created on first use. A browser without Background Sync (Safari, Firefox) calls
+ * `onSync` from inside the Queue constructor, so the callback uses the queue it is handed and
+ * nothing of this module that could still be uninitialised.
+ */
+function alertQueue(): Queue {
+  queue ??= new Queue('alerts', { maxRetentionTime: RETENTION_MINUTES, onSync: (q) => replay(q.queue) });
+  return queue;
+}
 
 /** Answers the page when its alert could not reach the server and now waits in the queue. */
 const queuedResponse = () =>
@@ -24,23 +38,23 @@ const queuedResponse = () =>
 /**
  * Sends every queued alert, oldest first. Each one carries its Idempotency-Key, so a request
  * that reached the server before the connection dropped is never sent twice. One replay at a
- * time: `sync`, start-up and the page's `online` message may all ask at once.
+ * time: `sync`, start-up, a page opening and the page's `online` message may all ask at once.
  */
-export function replayAlerts(): Promise<void> {
+function replay(from: Queue): Promise<void> {
   replaying ??= (async () => {
     try {
-      for (let entry = await queue.shiftRequest(); entry; entry = await queue.shiftRequest()) {
+      for (let entry = await from.shiftRequest(); entry; entry = await from.shiftRequest()) {
         const key = entry.request.headers.get('idempotency-key');
         let response: Response;
         try {
           response = await fetch(entry.request.clone());
         } catch (error) {
-          await queue.unshiftRequest(entry);
+          await from.unshiftRequest(entry);
           throw error;
         }
         // Busy or rate limited: keep it for the next try rather than lose it.
         if (response.status >= 500 || response.status === 429) {
-          await queue.unshiftRequest(entry);
+          await from.unshiftRequest(entry);
           throw new Error(`alert replay answered ${response.status}`);
         }
         const body: unknown = await response.json().catch(() => null);
@@ -53,31 +67,50 @@ export function replayAlerts(): Promise<void> {
   return replaying;
 }
 
+/** Sends every queued alert now (see `replay`); rejects when the network or the server is still down. */
+export const replayAlerts = (): Promise<void> => replay(alertQueue());
+
+/**
+ * Sends an alert or position update, or queues it when the network or the server is down.
+ * The answer is the server's, or 202 `queued`.
+ */
+export async function sendOrQueue(request: Request): Promise<Response> {
+  const key = request.headers.get('idempotency-key');
+  if (key) handled.add(key);
+  const copy = request.clone();
+  try {
+    const response = await fetch(request);
+    // The server or a proxy in front of it is down: as good as no network. The key makes a
+    // later replay safe even if this attempt did reach the database.
+    if (response.status < 500) return response;
+  } catch {
+    // No network at all.
+  }
+  // One entry per alert: a page retrying the same key while the network is down adds nothing.
+  const queued = await alertQueue().getAll();
+  if (!queued.some((entry) => entry.request.headers.get('idempotency-key') === key)) {
+    await alertQueue().pushRequest({ request: copy });
+  }
+  return queuedResponse();
+}
+
+/** True once a request with this Idempotency-Key went through this worker. */
+export const wasHandled = (key: string) => handled.has(key);
+
 /** Alert POSTs go to the network; when that fails (or the server is down) they are queued and the page is told 202 `queued`. */
 export function setUpAlertQueue(): void {
   registerRoute(
     ({ url }) =>
       url.origin === self.location.origin && (ALERT_POST.test(url.pathname) || LOCATION_POST.test(url.pathname)),
-    async ({ request }) => {
-      const copy = request.clone();
-      try {
-        const response = await fetch(request);
-        // The server or a proxy in front of it is down: as good as no network. The key makes a
-        // later replay safe even if this attempt did reach the database.
-        if (response.status < 500) return response;
-      } catch {
-        // No network at all.
-      }
-      // One entry per alert: a page retrying the same key while the network is down adds nothing.
-      const key = copy.headers.get('idempotency-key');
-      const queued = await queue.getAll();
-      if (!queued.some((entry) => entry.request.headers.get('idempotency-key') === key)) {
-        await queue.pushRequest({ request: copy });
-      }
-      return queuedResponse();
-    },
+    ({ request }) => sendOrQueue(request),
     'POST',
   );
-  // Browsers without Background Sync (iOS) get no `sync` event: try whenever the worker starts.
+  // Creating the queue replays it at once where there is no Background Sync (iOS, Firefox);
+  // elsewhere this is the start-up try.
   replayAlerts().catch(() => undefined);
+  // Any page of the app opening is a sign the network may be back: send the queue now rather
+  // than wait for the browser's background-sync back-off.
+  self.addEventListener('fetch', (event) => {
+    if (event.request.mode === 'navigate') event.waitUntil(replayAlerts().catch(() => undefined));
+  });
 }

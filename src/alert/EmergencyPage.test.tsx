@@ -12,7 +12,10 @@ vi.mock('./sw-client', () => ({
     return () => undefined;
   },
   applyUpdate: vi.fn(),
+  offlineUnavailable: () => offline.unavailable,
+  onOfflineUnavailable: () => () => undefined,
 }));
+const offline = vi.hoisted(() => ({ unavailable: false }));
 
 /** A stand-in for the page's controller, driven by hand. */
 function fakeEmergency(phase: Phase) {
@@ -76,5 +79,19 @@ describe('emergency page', () => {
     expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Rui', 'Eva']);
     const sms = screen.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' }).getAttribute('href') ?? '';
     expect(sms.startsWith('sms:+351912345678,+351934567890?body=')).toBe(true);
+  });
+
+  it('says it is not available offline when the worker cannot start, and still counts down to send', () => {
+    offline.unavailable = true;
+    try {
+      const { emergency } = fakeEmergency({ name: 'countdown', remaining: 5 });
+      render(<EmergencyPage emergency={emergency} />);
+      expect(
+        screen.getByText('Não disponível sem rede neste navegador: com rede, o alerta sai na mesma.'),
+      ).toBeInTheDocument();
+      expect(screen.getByText('O alerta sai em 5 s')).toBeInTheDocument();
+    } finally {
+      offline.unavailable = false;
+    }
   });
 });

@@ -2,7 +2,16 @@ import { useEffect, useSyncExternalStore } from 'react';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { LivePanel } from './LivePanel';
-import { ContactList, InstallButton, LocationLine, liveUrlOf, SmsFallback, UpdateBanner, useGeo } from './parts';
+import {
+  ContactList,
+  InstallButton,
+  LocationLine,
+  liveUrlOf,
+  OfflineNote,
+  SmsFallback,
+  UpdateBanner,
+  useGeo,
+} from './parts';
 import { isIos } from './sms';
 
 /** "14:05" in the page's language, or empty when the time cannot be read. */
@@ -112,6 +121,7 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
           liveUrl={liveUrlOf(alert?.result?.public_id)}
         />
       )}
+      <OfflineNote s={s} />
       {!busy && <InstallButton s={s} ios={isIos()} />}
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>

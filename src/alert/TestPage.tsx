@@ -8,7 +8,7 @@ import { canInstall, isInstalled, onInstallChange } from './install';
 import { ContactList, InstallButton, messageText, UpdateBanner, useGeo } from './parts';
 import { isIos } from './sms';
 import { loadPage, savePage } from './storage';
-import { offlineReady } from './sw-client';
+import { offlineReady, offlineUnavailable } from './sw-client';
 
 type Result = 'pass' | 'fail' | 'warn';
 interface Check {
@@ -28,6 +28,15 @@ function installCheck(s: Strings): Check {
   if (isInstalled()) return { ...base, result: 'pass', detail: s.installed };
   if (canInstall()) return { ...base, result: 'pass', detail: s.installAvailable };
   return { ...base, result: 'warn', detail: isIos() ? s.installIos : s.installNotOffered };
+}
+
+/** Asks for persistent storage (the browser may grant it silently) and says whether it is granted. */
+async function persistentStorage(): Promise<boolean> {
+  try {
+    return (await navigator.storage?.persisted?.()) || (await navigator.storage?.persist?.()) || false;
+  } catch {
+    return false;
+  }
 }
 
 /** The live link's id is new for each alert: a stand-in of the same length keeps the text's length exact. */
@@ -86,12 +95,20 @@ async function dryRun(token: string, geo: PositionWatch): Promise<{ checks: Chec
       detail: location ? s.gpsFix(accuracy) : location_error === 'denied' ? s.gpsDenied : s.gpsUnavailable,
     });
   }
+  // A first visit waits for the new worker to take control, so the list is right without "check again".
   const ready = (await offlineReady()) && Boolean(await loadPage(token));
   checks.push({
     id: 'offline',
     label: s.checkOffline,
     result: ready ? 'pass' : 'fail',
-    detail: ready ? s.offlineReady : s.offlineNotReady,
+    detail: ready ? s.offlineReady : offlineUnavailable() ? s.offlineUnavailable : s.offlineNotReady,
+  });
+  const persisted = await persistentStorage();
+  checks.push({
+    id: 'storage',
+    label: s.checkStorage,
+    result: persisted ? 'pass' : 'warn',
+    detail: persisted ? s.storageGranted : s.storageNotGranted,
   });
   checks.push(installCheck(s));
   return { checks, page };

@@ -23,6 +23,8 @@ export type Answer<T> =
   | { ok: false; status: number | 'network'; retryAfter?: number; detail?: string };
 
 const base = (token: string) => `/api/emergency/public/${encodeURIComponent(token)}/`;
+/** Where a token's alerts are posted. */
+export const alertsUrl = (token: string) => `${base(token)}alerts/`;
 
 async function call<T>(url: string, init?: RequestInit): Promise<Answer<T> & { code?: number }> {
   let response: Response;
@@ -50,7 +52,7 @@ export const fetchPage = (token: string) => call<PageData>(base(token), { cache:
  * (202 from the worker, never from the server).
  */
 export async function postAlert(token: string, key: string, body: AlertBody): Promise<Answer<AlertResult | 'queued'>> {
-  const answer = await call<AlertResult & { code?: string }>(`${base(token)}alerts/`, {
+  const answer = await call<AlertResult & { code?: string }>(alertsUrl(token), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': key },
     body: JSON.stringify(body),

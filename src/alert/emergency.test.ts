@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FIRST_FIX_WAIT_MS, PRESS_HOLD_MARGIN_MS } from '../../common/constants';
 import type { PageData } from './api';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
@@ -69,6 +70,39 @@ describe('emergency page life', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]?.storedFirst).toBe(true);
     expect(emergency.state.alert?.body).toEqual({ mode: 'real', location: null, location_error: 'unsupported' });
+  });
+
+  it('stores the press at once, before waiting for a fix, and hands it to the worker in case the tab closes', async () => {
+    const worker = { postMessage: vi.fn() };
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      serviceWorker: { controller: worker, addEventListener: () => undefined },
+    });
+    await savePage(token, page(0));
+    // A GPS that is still searching: no fix, no error.
+    const geo = new PositionWatch();
+    geo.start = () => undefined;
+    const emergency = new Emergency(token, geo);
+    await emergency.start();
+    await settle(emergency, 'sending');
+    await vi.waitFor(async () => expect((await loadAlert(token))?.body.location_error).toBe('timeout'));
+    const stored = await loadAlert(token);
+    expect(posts).toEqual([]);
+    expect(worker.postMessage).toHaveBeenCalledWith({
+      type: 'ALERT_PRESSED',
+      alert: {
+        url: `/api/emergency/public/${token}/alerts/`,
+        key: stored?.key,
+        body: JSON.stringify({ mode: 'real', location: null, location_error: 'timeout' }),
+        wait_ms: FIRST_FIX_WAIT_MS + PRESS_HOLD_MARGIN_MS,
+      },
+    });
+    // The fix comes during the wait: the page sends it itself, with the same key.
+    const fix = { latitude: 38.7, longitude: -9.1, accuracy: 12, captured_at: new Date().toISOString() };
+    (geo as unknown as { update(state: object): void }).update({ fix, error: null });
+    await settle(emergency, 'sent');
+    expect(posts.map((p) => p.key)).toEqual([stored?.key]);
+    expect((await loadAlert(token))?.body.location).toEqual(fix);
   });
 
   it('queued by the worker, then sent with the same key once the network returns', async () => {

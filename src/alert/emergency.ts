@@ -2,15 +2,25 @@ import {
   DEFAULT_COUNTDOWN_SECONDS,
   FIRST_FIX_WAIT_MS,
   PENDING_ALERT_MAX_AGE_MS,
+  PRESS_HOLD_MARGIN_MS,
   QUEUED_RETRY_MS,
   RECENT_ALERT_MS,
   STATUS_POLL_FOR_MS,
   STATUS_POLL_MS,
 } from '../../common/constants';
-import { type AlertResult, type Answer, fetchAlert, fetchPage, newKey, type PageData, postAlert } from './api';
+import {
+  type AlertResult,
+  type Answer,
+  alertsUrl,
+  fetchAlert,
+  fetchPage,
+  newKey,
+  type PageData,
+  postAlert,
+} from './api';
 import type { PositionWatch } from './geo';
 import { forgetAlert, forgetPage, loadAlert, loadPage, type StoredAlert, saveAlert, savePage } from './storage';
-import { onReplayed, replayQueued } from './sw-client';
+import { holdPress, onReplayed, replayQueued } from './sw-client';
 
 export type Phase =
   | { name: 'loading' }
@@ -104,17 +114,24 @@ export class Emergency {
     if (this.state.phase.name === 'sending' || this.delivering) return;
     this.set({ phase: { name: 'sending' } });
     navigator.vibrate?.([300, 100, 300]);
-    const location =
-      this.state.page?.gps_enabled === false ? { location: null } : await this.geo.forAlert(FIRST_FIX_WAIT_MS);
-    const alert: StoredAlert = {
+    const gps = this.state.page?.gps_enabled !== false;
+    let alert: StoredAlert = {
       key: newKey(),
       token: this.token,
-      body: { mode: 'real', ...location },
+      body: { mode: 'real', ...(gps ? this.geo.now() : { location: null }) },
       pressed_at: Date.now(),
     };
-    // Stored before the request leaves, so a reload or a crash cannot lose the press.
+    // Stored the moment it is pressed, before any wait for a fix, so a reload or a crash cannot
+    // lose the press; the service worker holds it too and sends it itself if this tab is closed
+    // during the wait (with "location unavailable": the fix never came).
     await saveAlert(alert);
     this.set({ alert });
+    if (gps && !alert.body.location) {
+      holdPress(alertsUrl(this.token), alert.key, alert.body, FIRST_FIX_WAIT_MS + PRESS_HOLD_MARGIN_MS);
+      alert = { ...alert, body: { mode: 'real', ...(await this.geo.forAlert(FIRST_FIX_WAIT_MS)) } };
+      await saveAlert(alert);
+      this.set({ alert });
+    }
     await this.deliver();
   }
 

@@ -77,6 +77,11 @@ export class PositionWatch {
         }
       });
     }
+    return this.now();
+  }
+
+  /** The location part of the alert body as it would go this instant, without waiting. */
+  now(): Pick<AlertBody, 'location' | 'location_error'> {
     const { fix, error } = this.state;
     if (fix) return { location: fix };
     return { location: null, location_error: error && error !== 'timeout' ? error : 'timeout' };

@@ -5,7 +5,7 @@ import type { Fix, GeoState, PositionWatch } from './geo';
 import type { Strings } from './i18n';
 import { canInstall, install, isInstalled, onInstallChange } from './install';
 import { smsLink } from './sms';
-import { applyUpdate, hasUpdate, onUpdateReady } from './sw-client';
+import { applyUpdate, hasUpdate, offlineUnavailable, onOfflineUnavailable, onUpdateReady } from './sw-client';
 
 /** The contacts the alert goes to, with each delivery's status once sent. */
 export function ContactList({
@@ -126,7 +126,29 @@ export function InstallButton({ s, ios }: { s: Strings; ios: boolean }) {
       </button>
     );
   }
-  return ios ? <p className="hint">{s.installIos}</p> : null;
+  // iPhone has no install offer: the steps, and why they matter there.
+  return ios ? (
+    <>
+      <p className="hint" data-testid="ios-steps">
+        {s.installIos}
+      </p>
+      <p className="hint" data-testid="ios-data-warning">
+        {s.iosDataWarning}
+      </p>
+    </>
+  ) : null;
+}
+
+/** Says so when this browser cannot keep the page offline (no service worker, or it failed to start). */
+export function OfflineNote({ s }: { s: Strings }) {
+  const [unavailable, setUnavailable] = useState(offlineUnavailable());
+  useEffect(() => onOfflineUnavailable(() => setUnavailable(true)), []);
+  if (!unavailable) return null;
+  return (
+    <p className="hint" role="status" data-testid="offline-unavailable">
+      {s.offlineUnavailable}
+    </p>
+  );
 }
 
 /** The new-version banner; the page shows it only when no countdown or send is under way. */

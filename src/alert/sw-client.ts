@@ -1,10 +1,15 @@
 import { Workbox } from 'workbox-window';
+import { WORKER_READY_WAIT_MS } from '../../common/constants';
+import type { AlertBody } from './storage';
 
 type Listener = () => void;
 let workbox: Workbox | undefined;
 let updateWaiting = false;
 let reloadAsked = false;
+/** False once the worker could not be registered or started: the page still sends online, but not offline. */
+let workerFailed = !('serviceWorker' in navigator);
 const updateListeners = new Set<Listener>();
+const failureListeners = new Set<Listener>();
 
 /**
  * Registers the service worker with workbox-window directly (not vite-plugin-pwa's helper,
@@ -24,7 +29,28 @@ export function startServiceWorker(): void {
     if (reloadAsked) window.location.reload();
     else if (event.isUpdate) ready();
   });
-  void workbox.register().catch(() => undefined);
+  workbox.addEventListener('redundant', () => {
+    if (!navigator.serviceWorker.controller) failed();
+  });
+  void workbox.register().then(
+    // A queue left by a closed tab goes now that a page of the app is open.
+    () => requestReplay(),
+    // A worker that cannot start must never stop the page: it says it is not available offline.
+    () => failed(),
+  );
+}
+
+function failed(): void {
+  workerFailed = true;
+  for (const listener of failureListeners) listener();
+}
+
+/** True when this browser will not keep the page offline (no service worker, or it failed). */
+export const offlineUnavailable = () => workerFailed;
+/** Calls `listener` when the service worker turns out not to work here. */
+export function onOfflineUnavailable(listener: Listener): () => void {
+  failureListeners.add(listener);
+  return () => failureListeners.delete(listener);
 }
 
 /** Calls `listener` when a new version is ready. */
@@ -42,6 +68,13 @@ export async function applyUpdate(): Promise<void> {
   else window.location.reload();
 }
 
+/** Asks the active service worker, controlling this page or not, to send its queued alerts; no reply awaited. */
+export function requestReplay(): void {
+  void navigator.serviceWorker?.ready.then((registration) =>
+    registration.active?.postMessage({ type: 'REPLAY_ALERTS' }),
+  );
+}
+
 /** Asks the service worker to send its queued alerts now; resolves when it is done or after `timeoutMs`. */
 export async function replayQueued(timeoutMs = 8000): Promise<void> {
   const worker = navigator.serviceWorker?.controller;
@@ -54,6 +87,17 @@ export async function replayQueued(timeoutMs = 8000): Promise<void> {
       resolve();
     };
     worker.postMessage({ type: 'REPLAY_ALERTS' }, [channel.port2]);
+  });
+}
+
+/**
+ * Hands a press to the service worker while this page waits for a GPS fix: if the tab is
+ * closed before the page sends it, the worker sends `body` itself after `waitMs`.
+ */
+export function holdPress(url: string, key: string, body: AlertBody, waitMs: number): void {
+  navigator.serviceWorker?.controller?.postMessage({
+    type: 'ALERT_PRESSED',
+    alert: { url, key, body: JSON.stringify(body), wait_ms: waitMs },
   });
 }
 
@@ -75,9 +119,31 @@ export function onReplayed(listener: (message: Replayed) => void): () => void {
   return () => container.removeEventListener('message', handler);
 }
 
-/** True once a service worker controls this page and the emergency page is in its precache. */
-export async function offlineReady(): Promise<boolean> {
-  if (!navigator.serviceWorker?.controller || !('caches' in window)) return false;
+/** Resolves once a service worker controls this page, or false after `timeoutMs` or a failure. */
+function controlled(timeoutMs: number): Promise<boolean> {
+  const container = navigator.serviceWorker;
+  if (workerFailed || !container) return Promise.resolve(false);
+  if (container.controller) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      container.removeEventListener('controllerchange', onChange);
+      stopFailure();
+      resolve(value);
+    };
+    const onChange = () => done(Boolean(container.controller));
+    const timer = setTimeout(() => done(Boolean(container.controller)), timeoutMs);
+    const stopFailure = onOfflineUnavailable(() => done(false));
+    container.addEventListener('controllerchange', onChange);
+  });
+}
+
+/**
+ * True once a service worker controls this page and the emergency page is in its precache.
+ * On a first visit it waits (up to `timeoutMs`) for the new worker to install and take control.
+ */
+export async function offlineReady(timeoutMs = WORKER_READY_WAIT_MS): Promise<boolean> {
+  if (!('caches' in window) || !(await controlled(timeoutMs))) return false;
   for (const name of await caches.keys()) {
     if (!name.includes('precache')) continue;
     const cache = await caches.open(name);

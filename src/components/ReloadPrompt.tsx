@@ -1,5 +1,6 @@
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { useTranslation } from 'react-i18next';
+import { requestReplay } from '../alert/sw-client';
 import i18n from '../i18n';
 
 // The prompt's own strings, added to the app's translations here so the component stands alone.
@@ -16,7 +17,11 @@ export function ReloadPrompt() {
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
-  } = useRegisterSW({ immediate: true });
+  } = useRegisterSW({
+    immediate: true,
+    // An alert queued in a tab since closed goes as soon as any page of the app opens.
+    onRegisteredSW: () => requestReplay(),
+  });
   if (!needRefresh) return null;
   return (
     <div className="toast reload-prompt" role="status">
