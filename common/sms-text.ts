@@ -3,6 +3,8 @@
  * this text and the emergency page shows it and puts it in `sms:` links offline.
  */
 
+import { clockIn } from './profile-rules.js';
+
 export type AlertLanguage = 'pt' | 'en';
 export type AlertMode = 'real' | 'test';
 /** Why the page has no position; `not_in_plan` (basic plan, no GPS) says nothing of location. */
@@ -19,7 +21,10 @@ export interface AlertLocation {
 
 export interface AlertMessageInput {
   language: AlertLanguage;
+  /** The owner's display name, or their username when they have none. */
   ownerName: string;
+  /** The owner's IANA time zone: the fix time is written in it ("21:58"), else in UTC ("21:58 UTC"). */
+  timeZone?: string | null;
   mode: AlertMode;
   location?: AlertLocation | null;
   locationError?: LocationError | null;
@@ -67,13 +72,6 @@ export function mapsUrl(latitude: number, longitude: number): string {
   return `https://maps.google.com/?q=${latitude.toFixed(5)},${longitude.toFixed(5)}`;
 }
 
-/** "HH:MM UTC" of a fix time, or null when the time cannot be read. */
-function fixTime(capturedAt: number | string): string | null {
-  const date = new Date(capturedAt);
-  if (Number.isNaN(date.getTime())) return null;
-  return `${date.toISOString().slice(11, 16)} UTC`;
-}
-
 /**
  * The alert SMS in the owner's language: who needs help, real or clearly a TEST, and
  * where (maps link, accuracy and fix time) or why the location is unavailable. Accents
@@ -85,7 +83,7 @@ export function alertMessage(input: AlertMessageInput): string {
   const parts: string[] = [input.mode === 'test' ? texts.test(name) : texts.real(name)];
   const { location } = input;
   if (location) {
-    const time = fixTime(location.captured_at);
+    const time = clockIn(location.captured_at, input.timeZone);
     const url = mapsUrl(location.latitude, location.longitude);
     const accuracy = Math.max(1, Math.round(location.accuracy));
     parts.push(texts.at(url, accuracy, time ?? '?'));

@@ -57,6 +57,15 @@ const schema = z.object({
   STRIPE_PRICE_PREMIUM: z.string().min(1).optional(),
   STRIPE_PRICE_SMS: z.string().min(1).optional(),
   STRIPE_SMS_METER: z.string().min(1).optional(),
+  /** The live page's map tiles: one origin (the CSP allows exactly it), `{z}`, `{x}` and `{y}` in the path. */
+  MAP_TILE_URL: url(['http:', 'https:'])
+    .refine((v) => ['{z}', '{x}', '{y}'].every((p) => v.includes(p)) && !/^[a-z]+:\/\/[^/]*\{/i.test(v), {
+      message: 'must hold {z}, {x} and {y} and name one host (no {s})',
+    })
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /** Shown on the map, as the tile provider requires. */
+  MAP_ATTRIBUTION: z.string().min(1).max(200).default('© OpenStreetMap contributors'),
+  MAP_ATTRIBUTION_URL: url(['http:', 'https:']).default('https://www.openstreetmap.org/copyright'),
   DEV_OUTBOX_PUBLIC: flag.default(false),
   /** Lifts rate limits; only for `npm run bench` and load tests. */
   BENCH_NO_RATE_LIMIT: flag.default(false),

@@ -13,6 +13,10 @@ export interface UsersTable {
   email_verified: number;
   language: string;
   alert_countdown_seconds: number;
+  /** The name contacts see (alerts, live page, SMS); null shows the username. */
+  display_name: string | null;
+  /** IANA time zone SMS times are written in; null writes them in UTC. */
+  time_zone: string | null;
   /** The personal alert token behind the emergency links; null until a plan is active. */
   token: string | null;
   /** Set when a trial first starts; never cleared. */

@@ -22,7 +22,8 @@ export default fp(
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
+          // The live page's map tiles: exactly the configured tile server's origin.
+          imgSrc: ["'self'", 'data:', 'blob:', new URL(options.config.MAP_TILE_URL).origin],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
           workerSrc: ["'self'"],

@@ -108,6 +108,7 @@ describe(`alert pipeline (${dbLabel})`, () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
       owner_name: owner.user.username,
+      time_zone: null,
       language: 'en',
       gps_enabled: true,
       countdown_seconds: 5,

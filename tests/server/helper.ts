@@ -132,6 +132,8 @@ export async function createUser(
     email_verified: fields.email_verified ?? 1,
     language: fields.language ?? 'pt',
     alert_countdown_seconds: 5,
+    display_name: null,
+    time_zone: null,
     token: null,
     trial_used_at: null,
     password_changed_at: now,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
 import type { Alert, Delivery, User } from '../../db/schema.js';
 import { detailError, notFound, parseWith } from '../../lib/errors.js';
@@ -63,12 +64,14 @@ export default async function alertRoutes(app: FastifyInstance) {
       const contacts = await listContacts(app.db, user.id);
       const base = {
         language: languageOf(user),
-        ownerName: user.username,
+        ownerName: shownName(user),
+        timeZone: user.time_zone,
         location: null,
         locationError: profile.gps_enabled ? undefined : ('not_in_plan' as const),
       };
       return reply.header('cache-control', 'no-store').send({
-        owner_name: user.username,
+        owner_name: shownName(user),
+        time_zone: user.time_zone,
         language: languageOf(user),
         gps_enabled: profile.gps_enabled,
         countdown_seconds: user.alert_countdown_seconds,
@@ -125,7 +128,8 @@ export default async function alertRoutes(app: FastifyInstance) {
       const publicId = randomToken(16);
       const message = alertMessage({
         language: languageOf(user),
-        ownerName: user.username,
+        ownerName: shownName(user),
+        timeZone: user.time_zone,
         mode: body.mode,
         location,
         locationError,

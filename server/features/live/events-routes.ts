@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { limit } from '../../plugins/security.js';
 import type { LiveHub } from './hub.js';
 import { alertByPublicId } from './repository.js';
-import { liveView } from './view.js';
+import { liveView, mapTiles } from './view.js';
 
 /** Streams re-read this often, for changes made by another server process and for expiry (ms). */
 const RECHECK_MS = 5000;
@@ -18,6 +18,7 @@ const PUBLIC_ID = /^[A-Za-z0-9_-]{16,64}$/;
  * The stream closes once the alert has ended; pages without EventSource poll instead.
  */
 export default async function liveEventsRoutes(app: FastifyInstance, options: { hub: LiveHub }) {
+  const tiles = mapTiles(app.config);
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const close of [...open]) close();
@@ -55,7 +56,7 @@ export default async function liveEventsRoutes(app: FastifyInstance, options: { 
           .then(async () => {
             if (closed) return;
             const current = await alertByPublicId(app.db, publicId);
-            const view = current ? await liveView(app.db, current.alert, current.owner, app.clock.now()) : null;
+            const view = current ? await liveView(app.db, current.alert, current.owner, app.clock.now(), tiles) : null;
             const data = JSON.stringify(view ?? { state: 'ended' });
             if (data !== last && !closed) {
               last = data;

@@ -6,7 +6,7 @@ import { detailError, notFound, parseWith } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
 import type { LiveHub } from './hub.js';
 import { addResponder, alertByPublicId } from './repository.js';
-import { liveState, liveView } from './view.js';
+import { liveState, liveView, mapTiles } from './view.js';
 
 const MINUTE = 60_000;
 /** A public id is 22 URL-safe characters today; anything unlike one is not looked up. */
@@ -51,7 +51,7 @@ export default async function livePublicRoutes(app: FastifyInstance, options: { 
     { config: { rateLimit: limit(app, { max: 120, timeWindow: MINUTE, keyGenerator: clientKey('live-read') }) } },
     async (request, reply) => {
       const { alert, owner } = await found(request.params.publicId);
-      const view = await liveView(app.db, alert, owner, app.clock.now());
+      const view = await liveView(app.db, alert, owner, app.clock.now(), mapTiles(app.config));
       return reply.header('cache-control', 'no-store').send(view);
     },
   );

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { shownName } from '../../../common/profile-rules.js';
 import { allClearMessage } from '../../../common/sms-text.js';
 import type { User } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -35,7 +36,7 @@ export async function resolveAlert(
       .execute();
     const recipients = [...new Map(sent.map((d) => [d.phone_number, d])).values()];
     if (recipients.length === 0) return 0;
-    const body = allClearMessage({ language: owner.language === 'en' ? 'en' : 'pt', ownerName: owner.username });
+    const body = allClearMessage({ language: owner.language === 'en' ? 'en' : 'pt', ownerName: shownName(owner) });
     await trx
       .insertInto('deliveries')
       .values(

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LIVE_PAGE_TTL_MS, LIVE_TRACKING_MS } from '../../../common/constants.js';
+import { shownName } from '../../../common/profile-rules.js';
+import type { Config } from '../../config.js';
 import type { Database, User } from '../../db/schema.js';
 import { type LiveAlert, type Position, respondersOf, trailOf } from './repository.js';
 
@@ -7,6 +9,19 @@ import { type LiveAlert, type Position, respondersOf, trailOf } from './reposito
 export const TRAIL_LENGTH = 20;
 
 export type LiveState = 'active' | 'resolved' | 'ended';
+
+/** Where the live page's map takes its tiles from, and the credit the provider requires. */
+export interface MapTiles {
+  tile_url: string;
+  attribution: string;
+  attribution_url: string;
+}
+
+export const mapTiles = (config: Config): MapTiles => ({
+  tile_url: config.MAP_TILE_URL,
+  attribution: config.MAP_ATTRIBUTION,
+  attribution_url: config.MAP_ATTRIBUTION_URL,
+});
 
 /**
  * `resolved` for a day after "I'm safe", `active` until then, and `ended` (nothing shown)
@@ -39,14 +54,21 @@ export type LiveView =
       position?: ReturnType<typeof shownPosition>;
       trail: ReturnType<typeof shownPosition>[];
       responders: { name: string; created_at: string }[];
+      map: MapTiles;
     };
 
 /**
- * What a live link shows: the name the SMS already gave, when the alert went out, its state,
+ * What a live link shows: the name the SMS already gave (the display name, else the username), when the alert went out, its state,
  * who is on the way and, while it is active, where the owner is. Nothing else about the
  * owner (no phone numbers, contacts, token or e-mail), and nothing at all once it has ended.
  */
-export async function liveView(db: Kysely<Database>, alert: LiveAlert, owner: User, now: number): Promise<LiveView> {
+export async function liveView(
+  db: Kysely<Database>,
+  alert: LiveAlert,
+  owner: User,
+  now: number,
+  map: MapTiles,
+): Promise<LiveView> {
   const state = liveState(alert, now);
   if (state === 'ended') return { state };
   const created = Number(alert.created_at);
@@ -57,7 +79,7 @@ export async function liveView(db: Kysely<Database>, alert: LiveAlert, owner: Us
   const [latest] = trail;
   return {
     state,
-    owner_name: owner.username,
+    owner_name: shownName(owner),
     language: owner.language === 'en' ? 'en' : 'pt',
     created_at: iso(created),
     resolved_at: alert.resolved_at === null ? null : iso(Number(alert.resolved_at)),
@@ -65,5 +87,6 @@ export async function liveView(db: Kysely<Database>, alert: LiveAlert, owner: Us
     ...(latest ? { position: shownPosition(latest) } : {}),
     trail: trail.map(shownPosition),
     responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at) })),
+    map,
   };
 }
