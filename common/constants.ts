@@ -41,6 +41,8 @@ export const PHONE_MAX_DIGITS = 15;
 /** localStorage keys of the session's access and refresh tokens. */
 export const ACCESS_TOKEN_KEY = 'alerta.access';
 export const REFRESH_TOKEN_KEY = 'alerta.refresh';
+/** localStorage key of the user as last fetched (shown when the server cannot be reached at start). */
+export const USER_CACHE_KEY = 'alerta.user';
 /** How long a toast stays on screen (ms). */
 export const TOAST_MS = 5000;
 

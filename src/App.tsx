@@ -16,7 +16,9 @@ import { Pricing } from './pages/billing/Pricing';
 import { TrialInfo } from './pages/billing/TrialInfo';
 import { Home } from './pages/Home';
 import { Legal, Privacy } from './pages/info/InfoPage';
+import { useStore } from './store';
 import { loadUser } from './store/actions';
+import { followOtherTabs } from './store/session';
 
 // The setup screen carries the phone widget and its country data: loaded only when opened.
 const Setup = lazy(() => import('./pages/setup/Setup'));
@@ -50,6 +52,16 @@ export function App() {
   const location = useLocation();
   useEffect(() => {
     void loadUser();
+    const stopFollowing = followOtherTabs(useStore);
+    // Back online after a start without the server: load the user again.
+    const retry = () => {
+      if (useStore.getState().loadFailed) void loadUser();
+    };
+    window.addEventListener('online', retry);
+    return () => {
+      stopFollowing();
+      window.removeEventListener('online', retry);
+    };
   }, []);
 
   return (

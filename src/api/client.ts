@@ -2,6 +2,7 @@ import ky, { HTTPError } from 'ky';
 import i18n from '../i18n';
 import { goTo } from '../lib/navigation';
 import { useStore } from '../store';
+import { storedTokens } from '../store/session';
 import { type MappedError, mapApiError } from './errors';
 import type { Tokens } from './types';
 
@@ -12,20 +13,49 @@ function apiBase() {
   return new URL('/api/', window.location.origin).href;
 }
 
-let refreshing: Promise<string | null> | null = null;
+/** What a refresh came to: a new access token, the session refused, or no usable answer. */
+export type Refreshed = { access: string } | 'rejected' | 'unavailable';
 
-/** Asks for a new access token with the stored refresh token; one call at a time, shared by every waiter. */
-export function refreshAccess(): Promise<string | null> {
+/** Thrown when a session could not be renewed for lack of an answer: the person stays logged in. */
+export class SessionUnavailableError extends Error {}
+
+const REFRESH_LOCK = 'alerta-refresh';
+
+/** Runs `task` holding the one refresh lock shared by every tab of the app (Web Locks), else within this tab. */
+function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? (locks.request(REFRESH_LOCK, task) as Promise<T>) : task();
+}
+
+let refreshing: Promise<Refreshed> | null = null;
+
+/**
+ * Asks for a new access token: one call at a time in this tab, shared by every waiter, and one
+ * at a time across tabs. The stored tokens are read inside the lock, so a tab that waited takes
+ * the pair another tab just got instead of spending the replaced refresh token.
+ */
+export function refreshAccess(): Promise<Refreshed> {
   refreshing ??= (async () => {
-    const refresh = useStore.getState().refresh;
-    if (!refresh) return null;
-    try {
-      const tokens = await ky.post(REFRESH_PATH, { prefixUrl: apiBase(), json: { refresh }, retry: 0 }).json<Tokens>();
-      useStore.getState().setTokens(tokens.access, tokens.refresh);
-      return tokens.access;
-    } catch {
-      return null;
-    }
+    const seen = useStore.getState().access;
+    return withRefreshLock(async (): Promise<Refreshed> => {
+      const stored = storedTokens();
+      if (!stored.refresh) return 'rejected';
+      if (stored.access && stored.access !== seen) {
+        useStore.getState().setTokens(stored.access, stored.refresh);
+        return { access: stored.access };
+      }
+      try {
+        const tokens = await ky
+          .post(REFRESH_PATH, { prefixUrl: apiBase(), json: { refresh: stored.refresh }, retry: 0 })
+          .json<Tokens>();
+        useStore.getState().setTokens(tokens.access, tokens.refresh ?? stored.refresh);
+        return { access: tokens.access };
+      } catch (error) {
+        // Only the server refusing the refresh token ends the session; no answer or a 5xx does not.
+        const status = error instanceof HTTPError ? error.response.status : 0;
+        return status === 400 || status === 401 || status === 403 ? 'rejected' : 'unavailable';
+      }
+    });
   })().finally(() => {
     refreshing = null;
   });
@@ -71,11 +101,12 @@ export const api = ky.create({
         if (current && request.headers.get('Authorization') !== `Bearer ${current}`) {
           return ky.retry({ delay: 0, code: 'TOKEN_REFRESHED' });
         }
-        const access = await refreshAccess();
-        if (!access) {
+        const refreshed = await refreshAccess();
+        if (refreshed === 'rejected') {
           expireSession();
           return response;
         }
+        if (refreshed === 'unavailable') throw new SessionUnavailableError('the session could not be renewed now');
         // beforeRequest runs again on the retry and sets the new bearer token.
         return ky.retry({ delay: 0, code: 'TOKEN_REFRESHED' });
       },

@@ -6,6 +6,9 @@ import type { Contact, Plan, Tokens, User } from './types';
 export const login = (username: string, password: string) =>
   api.post('users/auth/login/', { json: { username: username.trim().toLowerCase(), password } }).json<Tokens>();
 
+/** Ends this login on the server: its refresh token stops working. */
+export const endSession = () => api.post('users/auth/logout/');
+
 export const fetchMe = () => api.get('users/me/').json<User>();
 
 export const updateMe = (fields: { language?: string; alert_countdown_seconds?: number }) =>

@@ -45,11 +45,36 @@ function StatusBanner({ profile }: { profile: Profile }) {
   );
 }
 
+/** The server could not be reached at start: say so, with a retry. */
+export function LoadFailed({ messageKey }: { messageKey: string }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="banner warning" role="alert">
+      <p>{t(messageKey)}</p>
+      <button
+        type="button"
+        className="button secondary"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          await loadUser();
+          setBusy(false);
+        }}
+      >
+        {t('home.retry')}
+      </button>
+    </div>
+  );
+}
+
 /** Home: a short loading state, then the logged-out welcome or the user's status. */
 export function Home() {
   const { t } = useTranslation();
   const user = useStore((state) => state.user);
   const status = useStore((state) => state.status);
+  const loadFailed = useStore((state) => state.loadFailed);
+  const access = useStore((state) => state.access);
   const pushToast = useStore((state) => state.pushToast);
   const [waiting, setWaiting] = useState(true);
   const [params] = useSearchParams();
@@ -80,16 +105,25 @@ export function Home() {
     );
   }
 
+  if (loadFailed && !user && access) {
+    return (
+      <section className="page home">
+        <LoadFailed messageKey="home.loadFailedNoUser" />
+      </section>
+    );
+  }
+
   if (user) {
     return (
       <section className="page home">
         <h1>{t('home.welcome', { username: user.username })}</h1>
+        {loadFailed && <LoadFailed messageKey="home.loadFailed" />}
         <StatusBanner profile={user.profile} />
         <div className="actions">
           <Link className="button primary" to="/setup">
             {t('home.manageContacts')}
           </Link>
-          <button type="button" className="button secondary" onClick={logOut}>
+          <button type="button" className="button secondary" onClick={() => void logOut()}>
             {t('home.logout')}
           </button>
         </div>

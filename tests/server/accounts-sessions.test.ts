@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_GRACE_MS } from '../../server/features/accounts/sessions.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { login, nextIp, PASSWORD, post, verifiedAccount } from './accounts-helpers.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
@@ -112,7 +113,8 @@ describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
     const second = (await refresh(first.refresh)).json();
     expect((await me(second.access)).statusCode).toBe(200);
 
-    // A stolen copy of the first refresh token is replayed.
+    // A stolen copy of the first refresh token is replayed (after the grace for concurrent tabs).
+    t.clock.advance(REFRESH_GRACE_MS + 1);
     const replay = await refresh(account.refresh);
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual(BAD_REFRESH);
@@ -121,6 +123,33 @@ describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
     // The other login of the same user is untouched.
     expect((await me(other.access)).statusCode).toBe(200);
     expect((await refresh(other.refresh)).statusCode).toBe(200);
+  });
+
+  it('gives two tabs refreshing with one token the same new pair; later, or after the successor is used, it is a reuse', async () => {
+    const account = await verifiedAccount(t);
+    // Two tabs hold the same refresh token and both refresh it.
+    const [tabA, tabB] = await Promise.all([refresh(account.refresh), refresh(account.refresh)]);
+    expect([tabA.statusCode, tabB.statusCode]).toEqual([200, 200]);
+    // The same successor (its id), signed anew.
+    const jti = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti;
+    expect(jti(tabA.json().refresh)).toBe(jti(tabB.json().refresh));
+    // An answer lost on the network: the same token again, 29 s later, gets the same successor.
+    t.clock.advance(REFRESH_GRACE_MS - 1000);
+    const again = await refresh(account.refresh);
+    expect(again.statusCode).toBe(200);
+    expect(jti(again.json().refresh)).toBe(jti(tabA.json().refresh));
+    for (const pair of [tabA.json(), tabB.json(), again.json()]) expect((await me(pair.access)).statusCode).toBe(200);
+    // The successor is used: the old token is now a copy, and the login ends.
+    const next = (await refresh(tabA.json().refresh)).json();
+    expect((await refresh(account.refresh)).json()).toEqual(BAD_REFRESH);
+    expect((await me(next.access)).statusCode).toBe(401);
+
+    // Past the grace, presenting a replaced token also ends the login.
+    const other = await verifiedAccount(t);
+    const rotated = (await refresh(other.refresh)).json();
+    t.clock.advance(REFRESH_GRACE_MS + 1);
+    expect((await refresh(other.refresh)).statusCode).toBe(401);
+    expect((await refresh(rotated.refresh)).statusCode).toBe(401);
   });
 
   it('refuses expired, malformed and access tokens as refresh tokens', async () => {

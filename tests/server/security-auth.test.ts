@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_GRACE_MS } from '../../server/features/accounts/sessions.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from '../../server/plugins/auth.js';
 import { buildTestApp, createUser, dbLabel, TEST_PASSWORD, type TestApp, type TestUser } from './helper.js';
@@ -249,7 +250,8 @@ describe(`sessions: refresh rotation and reuse (${dbLabel})`, () => {
     expect(second.refresh).not.toBe(first.refresh);
     expect((await me(second.access)).statusCode).toBe(200);
 
-    // Someone replays the first refresh token (copied before it was used).
+    // Someone replays the first refresh token (copied before it was used), after the grace for concurrent tabs.
+    t.clock.advance(REFRESH_GRACE_MS + 1);
     const replay = await refresh(first.refresh);
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({ detail: 'Token is invalid or expired', code: 'token_not_valid' });

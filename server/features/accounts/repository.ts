@@ -154,6 +154,21 @@ export async function insertRefreshToken(db: Db, sessionId: string, now: number,
   return id;
 }
 
+/**
+ * The refresh token that replaced another, while it is still unused: the session's only
+ * unused token, issued in that same rotation (so it expires at `expiresAt`).
+ */
+export async function successorOf(db: Db, sessionId: string, expiresAt: number): Promise<string | undefined> {
+  const rows = await db
+    .selectFrom('refresh_tokens')
+    .select(['id', 'expires_at'])
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is', null)
+    .execute();
+  const [only] = rows;
+  return rows.length === 1 && only && Number(only.expires_at) === expiresAt ? only.id : undefined;
+}
+
 export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {
   await db
     .updateTable('sessions')

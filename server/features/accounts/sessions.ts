@@ -11,6 +11,7 @@ import {
   findRefreshToken,
   insertRefreshToken,
   revokeSession,
+  successorOf,
 } from './repository.js';
 import { type Throttles, throttled } from './throttle.js';
 
@@ -76,8 +77,16 @@ export async function login(app: FastifyInstance, throttles: Throttles, body: un
 const invalidRefresh = () => detailError(401, SESSION_TEXTS.invalidRefresh, 'token_not_valid');
 
 /**
+ * How long a just-replaced refresh token still answers with its successor (ms): two tabs
+ * refreshing at once, or an answer lost on a flaky network, are not a stolen copy.
+ */
+export const REFRESH_GRACE_MS = 30_000;
+
+/**
  * Swaps a refresh token for a new pair. Each refresh token works once: presenting one
- * that was already used means it was copied, so the whole login is revoked.
+ * that was already used means it was copied, so the whole login is revoked — except
+ * within REFRESH_GRACE_MS of its use while its successor is still unused, when the
+ * answer carries that same successor again.
  */
 export async function refresh(app: FastifyInstance, body: unknown): Promise<TokenPair> {
   const data = objectBody(body);
@@ -96,13 +105,20 @@ export async function refresh(app: FastifyInstance, body: unknown): Promise<Toke
     if (row.used_at !== null || !(await consumeRefreshToken(trx, row.id, now))) return null;
     return insertRefreshToken(trx, row.session_id, now, REFRESH_TOKEN_TTL_MS);
   });
-  if (!next) {
+  // Used already (or just now, by a concurrent request): within the grace its successor answers.
+  const usedAt = next ? null : (row.used_at ?? (await findRefreshToken(app.db, claims.jti))?.used_at ?? null);
+  const successor =
+    next ??
+    (usedAt !== null && now - usedAt <= REFRESH_GRACE_MS
+      ? await successorOf(app.db, row.session_id, usedAt + REFRESH_TOKEN_TTL_MS)
+      : undefined);
+  if (!successor) {
     await revokeSession(app.db, row.session_id, now);
     throw invalidRefresh();
   }
   return {
     access: await app.tokens.signAccess(row.user_id, row.session_id),
-    refresh: await app.tokens.signRefresh(row.user_id, row.session_id, next),
+    refresh: await app.tokens.signRefresh(row.user_id, row.session_id, successor),
   };
 }
 

@@ -46,6 +46,9 @@ const en: Messages = {
     choosePlan: 'Choose a plan',
     activateTrial: 'Activate the free trial',
     checkoutSuccess: 'Payment complete. Your subscription is active.',
+    loadFailed: 'Could not reach the server. Showing your details from your last visit.',
+    loadFailedNoUser: 'Could not reach the server to load your account.',
+    retry: 'Try again',
     banner: {
       trial_one: 'Free trial active: {{count}} day left.',
       trial_other: 'Free trial active: {{count}} days left.',

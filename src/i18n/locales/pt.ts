@@ -44,6 +44,9 @@ const pt = {
     choosePlan: 'Escolher um plano',
     activateTrial: 'Ativar o teste gratuito',
     checkoutSuccess: 'Pagamento concluído. A sua subscrição está ativa.',
+    loadFailed: 'Não foi possível contactar o servidor. Mostramos os dados da sua última visita.',
+    loadFailedNoUser: 'Não foi possível contactar o servidor para carregar a sua conta.',
+    retry: 'Tentar de novo',
     banner: {
       trial_one: 'Teste gratuito ativo: resta {{count}} dia.',
       trial_other: 'Teste gratuito ativo: restam {{count}} dias.',

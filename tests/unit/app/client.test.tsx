@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '../../../common/constants';
-import { api } from '../../../src/api/client';
+import { api, describeFailure, SessionUnavailableError } from '../../../src/api/client';
 import i18n from '../../../src/i18n';
 import { setNavigator } from '../../../src/lib/navigation';
 import { useStore } from '../../../src/store';
+import { followOtherTabs } from '../../../src/store/session';
 import { fakeApi, setupAppTests, signIn } from './helpers';
 
 setupAppTests();
@@ -118,5 +119,49 @@ describe('API client after another call refreshed', () => {
     release();
     expect(await slow).toEqual([]);
     expect(refreshes).toBe(1);
+  });
+});
+
+describe('API client with the app open in several tabs', () => {
+  it('takes the pair another tab stored instead of spending the replaced refresh token', async () => {
+    signIn('access-1', 'refresh-1');
+    const fake = protectedApi();
+    // Another tab refreshed meanwhile: the stored pair is newer than this tab's.
+    localStorage.setItem(ACCESS_TOKEN_KEY, 'access-2');
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'refresh-2');
+    expect(await api.get('users/me/').json()).toEqual({ ok: true });
+    expect(fake.refreshes()).toBe(0);
+    expect(useStore.getState()).toMatchObject({ access: 'access-2', refresh: 'refresh-2' });
+  });
+
+  it('refreshes with the stored refresh token, and follows another tab logging out', async () => {
+    signIn('access-1', 'refresh-1');
+    const fake = protectedApi();
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'refresh-from-other-tab');
+    await api.get('users/me/').json();
+    expect(fake.calls.find((call) => call.path === '/api/users/auth/refresh/')?.body).toEqual({
+      refresh: 'refresh-from-other-tab',
+    });
+    const stop = followOtherTabs(useStore);
+    localStorage.removeItem(ACCESS_TOKEN_KEY);
+    localStorage.removeItem(REFRESH_TOKEN_KEY);
+    window.dispatchEvent(new StorageEvent('storage', { key: REFRESH_TOKEN_KEY }));
+    stop();
+    expect(useStore.getState()).toMatchObject({ access: null, refresh: null, user: null });
+  });
+
+  it('a refresh that gets no answer keeps both tokens and fails the call as unreachable', async () => {
+    signIn('access-1', 'refresh-1');
+    fakeApi({
+      'GET /api/users/me/': { status: 401, body: {} },
+      'POST /api/users/auth/refresh/': { status: 502, body: {} },
+    });
+    const failure = await api
+      .get('users/me/')
+      .json()
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SessionUnavailableError);
+    expect(await describeFailure(failure)).toMatchObject({ status: 0, message: { key: 'errors.network' } });
+    expect(useStore.getState()).toMatchObject({ access: 'access-1', refresh: 'refresh-1' });
   });
 });
