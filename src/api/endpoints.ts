@@ -11,8 +11,9 @@ export const endSession = () => api.post('users/auth/logout/');
 
 export const fetchMe = () => api.get('users/me/').json<User>();
 
-export const updateMe = (fields: { language?: string; alert_countdown_seconds?: number }) =>
-  api.patch('users/me/', { json: fields }).json<User>();
+export const updateMe = (
+  fields: Partial<Pick<User, 'language' | 'display_name' | 'time_zone'> & { alert_countdown_seconds: number }>,
+) => api.patch('users/me/', { json: fields }).json<User>();
 
 export interface Registration {
   username: string;

@@ -20,6 +20,10 @@ export interface User {
   username: string;
   email: string | null;
   language: string;
+  /** The name contacts see; null when they see the username. */
+  display_name: string | null;
+  /** IANA time zone of the times in the SMS; null for UTC. */
+  time_zone: string | null;
   token: string | null;
   profile: Profile;
 }

@@ -321,6 +321,20 @@ const pt = {
     countdownHint: 'Durante a contagem pode cancelar o alerta.',
     countdownSaved: 'Contagem guardada.',
     countdownFailed: 'Não foi possível guardar a contagem.',
+    profileTitle: 'O que os seus contactos veem',
+    displayName: 'O seu nome',
+    displayNameHint:
+      'Os seus SMS, a sua página de emergência e a página dos contactos dizem «{{name}}». Deixe vazio para usar o nome de utilizador.',
+    timeZone: 'O seu fuso horário',
+    timeZoneHint:
+      'As horas nos seus SMS são escritas neste fuso. A página dos contactos mostra as horas no fuso de cada um.',
+    saveProfile: 'Guardar',
+    saving: 'A guardar…',
+    profileSaved: 'Guardado: é isto que os seus contactos veem.',
+    profileFailed: 'Não foi possível guardar. Tente de novo.',
+    invalid_display_name: 'O nome deve ter 2 a 40 caracteres: letras, espaços, apóstrofos, hífenes e pontos.',
+    display_name_link: 'O nome não pode ser um endereço web.',
+    invalid_time_zone: 'Escolha um fuso horário da lista.',
     rotate: 'Gerar novas ligações',
     rotateConfirm:
       'As ligações atuais deixam de funcionar de imediato, incluindo as que estão no ecrã principal. Continuar?',

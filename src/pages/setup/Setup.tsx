@@ -9,6 +9,7 @@ import { ContactForm } from './ContactForm';
 import { ContactList } from './ContactList';
 import { EmergencyPanel } from './EmergencyPanel';
 import { Guide } from './Guide';
+import { ProfilePanel } from './ProfilePanel';
 
 /** The contacts setup screen: guide, add form, list, Emergency Buttons, subscription and account. */
 export default function Setup() {
@@ -100,6 +101,7 @@ export default function Setup() {
       ) : (
         <ContactList contacts={contacts} limit={profile.contact_limit || undefined} onRemove={remove} />
       )}
+      <ProfilePanel user={user} />
       <EmergencyPanel user={user} />
       <AccountActions />
     </section>

@@ -55,7 +55,16 @@ export function profile(fields: Partial<Profile> = {}): Profile {
 
 /** A user (ana) with the given profile fields. */
 export function user(fields: Partial<Profile> = {}, token: string | null = fields.token ?? null): User {
-  return { id: 'u1', username: 'ana', email: 'ana@example.com', language: 'pt', token, profile: profile(fields) };
+  return {
+    id: 'u1',
+    username: 'ana',
+    email: 'ana@example.com',
+    language: 'pt',
+    display_name: null,
+    time_zone: null,
+    token,
+    profile: profile(fields),
+  };
 }
 
 /** Stores tokens as a previous visit would have left them. */

@@ -26,9 +26,11 @@ function has(messages: object, key: string): boolean {
 
 describe('message keys used by the app', () => {
   it('exist in both languages', () => {
-    const sources = [...appFiles(), path.join(root, 'common/contact-rules.ts')].map((file) =>
-      readFileSync(file, 'utf8'),
-    );
+    const sources = [
+      ...appFiles(),
+      path.join(root, 'common/contact-rules.ts'),
+      path.join(root, 'common/profile-rules.ts'),
+    ].map((file) => readFileSync(file, 'utf8'));
     const used = new Set<string>();
     for (const source of sources) {
       for (const match of source.matchAll(/\bt\(\s*'([\w]+(?:\.[\w]+)+)'/g)) used.add(match[1]!);
