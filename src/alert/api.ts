@@ -2,7 +2,10 @@ import type { AlertBody } from './storage';
 
 /** What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. */
 export interface PageData {
+  /** The display name, else the username. */
   owner_name: string;
+  /** The owner's IANA time zone for the SMS times (absent in copies cached before it existed). */
+  time_zone?: string | null;
   language: string;
   gps_enabled: boolean;
   countdown_seconds: number;

@@ -51,6 +51,7 @@ export function messageText(
   return alertMessage({
     language: page.language === 'en' ? 'en' : 'pt',
     ownerName: page.owner_name,
+    timeZone: page.time_zone ?? null,
     mode,
     location,
     locationError: page.gps_enabled ? error : 'not_in_plan',

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { PageData } from './api';
+import { messageText } from './parts';
+
+const page: PageData = {
+  owner_name: 'Zé Açoriano',
+  time_zone: 'America/New_York',
+  language: 'en',
+  gps_enabled: true,
+  countdown_seconds: 5,
+  contacts: [{ name: 'Ana', phone_number: '+351912345678' }],
+  messages: { real: '', test: '' },
+};
+const fix = { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: Date.UTC(2026, 2, 1, 14, 3) };
+
+describe('the emergency page’s own SMS text', () => {
+  it('names the owner by their display name and writes the time in their zone, as the server does', () => {
+    expect(messageText(page, 'real', fix, null, 'https://alerta.example/a/abc')).toBe(
+      'EMERGENCY: Zé Acoriano needs help now. Location: https://maps.google.com/?q=38.72225,-9.13934 (accuracy 12 m, 09:03) Follow: https://alerta.example/a/abc',
+    );
+  });
+
+  it('writes UTC when a copy cached before time zones existed has none', () => {
+    const { time_zone: _, ...old } = page;
+    expect(messageText(old, 'real', fix, null)).toContain('(accuracy 12 m, 14:03 UTC)');
+  });
+});
