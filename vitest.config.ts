@@ -29,6 +29,16 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        // Chromium, WebKit and Firefox driving the built app (`npm run test:engines`).
+        test: {
+          name: 'engines',
+          environment: 'node',
+          include: ['tests/engines/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -20,6 +20,8 @@ interface Check {
 
 /** How long the dry run waits for a GPS fix before reporting the location as failing (ms). */
 const LOCATION_CHECK_MS = 10_000;
+/** How long the check waits for the browser to answer a request for persistent storage (ms). */
+const PERSIST_WAIT_MS = 1500;
 /** A fix less precise than this still works but deserves a warning (m). */
 const ACCURACY_WARN_M = 100;
 
@@ -30,10 +32,17 @@ function installCheck(s: Strings): Check {
   return { ...base, result: 'warn', detail: isIos() ? s.installIos : s.installNotOffered };
 }
 
-/** Asks for persistent storage (the browser may grant it silently) and says whether it is granted. */
+/**
+ * Asks for persistent storage and says whether it is granted. Chromium answers at once; Firefox
+ * asks the person and may never answer, so the check waits at most a moment for the request.
+ */
 async function persistentStorage(): Promise<boolean> {
+  const storage = navigator.storage;
   try {
-    return (await navigator.storage?.persisted?.()) || (await navigator.storage?.persist?.()) || false;
+    if (!storage?.persisted) return false;
+    if (await storage.persisted()) return true;
+    await Promise.race([storage.persist?.(), new Promise((resolve) => setTimeout(resolve, PERSIST_WAIT_MS))]);
+    return await storage.persisted();
   } catch {
     return false;
   }

@@ -8,7 +8,15 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Stops the process and, unless `keepData`, deletes its data directory. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Listen on this port (a restart on the same address); a free one by default. */
+  port?: number;
+  /** Use this data directory (a restart keeps the database); a new temporary one by default. */
+  dataDir?: string;
 }
 
 /** A free TCP port on loopback. */
@@ -28,9 +36,12 @@ export function freePort(): Promise<number> {
  * Starts the built server (`dist/` must exist) on a free port with a temporary
  * DATA_DIR and waits until /api/health answers.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-e2e-'));
+export async function startServer(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'alerta-e2e-'));
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -61,13 +72,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     port,
     dataDir,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
+import { type RunningServer, startServer } from '../e2e/server.js';
+import { type Engine, type EngineName, launch, type Tab } from './engines.js';
+
+// The emergency page, its service worker and the test page on Chromium, WebKit (Safari's
+// engine) and Firefox: the same scenarios on each, against the real built server. No engine
+// here has an offline switch that reaches its service worker, so "no network" is the real
+// thing: the server process stops, and starts again on the same port and data directory.
+
+const ENGINES: EngineName[] = ['chromium', 'webkit', 'firefox'];
+const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns something truthy; fails with the last value after `timeoutMs`. */
+async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe().catch(() => undefined);
+    if (last) return last;
+    await sleep(250);
+  }
+  throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
+}
+
+// Page-side snippets: bodies of async functions, run by every engine as they are.
+const BODY_TEXT = 'return document.body ? document.body.innerText : "";';
+const CONTROLLED = 'return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);';
+const CHECKS = `return Object.fromEntries([...document.querySelectorAll('[data-check]')]
+  .map((li) => [li.getAttribute('data-check'), li.getAttribute('data-result')]));`;
+const WORKER_STATE = `const r = await navigator.serviceWorker.getRegistration();
+  return r && r.active ? r.active.state : null;`;
+const click = (label: string) => `
+  const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)});
+  if (!button) return false;
+  button.click();
+  return true;`;
+
+describe.each(ENGINES)('emergency page on %s', (name) => {
+  let engine: Engine;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer(SERVER_ENV);
+    engine = await launch(name);
+  }, 120_000);
+  afterAll(async () => {
+    await engine?.quit();
+    await server?.stop();
+  });
+
+  const stopServer = () => server.stop({ keepData: true });
+  const restartServer = async () => {
+    server = await startServer(SERVER_ENV, { port: server.port, dataDir: server.dataDir });
+  };
+  const url = (path: string) => `${server.url}${path}`;
+
+  /** This user's SMS in the dev outbox (every user has its own name; the numbers repeat). */
+  async function smsTo(user: SeededUser) {
+    const phones = new Set(user.contacts.map((c) => c.phone_number));
+    return (await outboxSms(server.url)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
+  }
+  /** Waits for exactly one SMS per contact, then makes sure no second one follows. */
+  async function expectOncePerContact(user: SeededUser, timeoutMs = 30_000) {
+    await until('an SMS to each contact', async () => (await smsTo(user)).length >= user.contacts.length, timeoutMs);
+    await sleep(3000);
+    const sms = await smsTo(user);
+    expect(sms.map((m) => m.to).sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
+    return sms;
+  }
+  const textOf = (tab: Tab) => tab.run<string>(BODY_TEXT);
+  const waitForText = (tab: Tab, text: string, timeoutMs?: number) =>
+    until(`"${text}"`, async () => (await textOf(tab)).includes(text), timeoutMs);
+
+  /** One visit with the server up: the worker takes the page, the owner and contacts are saved, the countdown is cancelled. */
+  async function warmUp(user: SeededUser): Promise<void> {
+    const tab = await engine.newTab();
+    await tab.goto(url(`/public/${user.token}/`));
+    await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
+    await until('the Cancel button', () => tab.run<boolean>(click('Cancelar')));
+    await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
+    await tab.close();
+  }
+
+  it('the test page is right on its first visit: the worker installs and "Works offline" passes', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    const tab = await engine.newTab();
+    await tab.goto(url(`/test/${user.token}/`));
+    // The location check alone may wait 10 s for a fix that never comes here.
+    const checks = await until(
+      'the checklist',
+      async () => {
+        const found = await tab.run<Record<string, string>>(CHECKS);
+        return Object.keys(found).length > 0 ? found : null;
+      },
+      40_000,
+    );
+    expect(checks).toMatchObject({ network: 'pass', token: 'pass', subscription: 'pass', contacts: 'pass' });
+    expect(checks.offline).toBe('pass');
+    expect(['pass', 'warn']).toContain(checks.storage);
+    expect(await tab.run<string | null>(WORKER_STATE)).toBe('activated');
+    await tab.close();
+  }, 90_000);
+
+  it('countdown and Cancel send nothing', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    const tab = await engine.newTab();
+    await tab.goto(url(`/public/${user.token}/`));
+    await waitForText(tab, 'O alerta sai em');
+    expect(await tab.run<boolean>(click('Cancelar'))).toBe(true);
+    await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
+    await sleep(4500);
+    expect(await textOf(tab)).not.toContain('Alerta enviado');
+    expect(await smsTo(user)).toEqual([]);
+    await tab.close();
+  }, 60_000);
+
+  it('after one visit the page opens from the cache with the server stopped, owner and contacts from IndexedDB', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 5 });
+    await warmUp(user);
+    await stopServer();
+    try {
+      const tab = await engine.newTab();
+      await tab.goto(url(`/public/${user.token}/`));
+      await waitForText(tab, `Alerta de ${user.username}`);
+      const text = await textOf(tab);
+      for (const contact of user.contacts) expect(text).toContain(contact.name);
+      expect(text).toContain('O alerta sai em');
+      expect(await tab.run<boolean>(click('Cancelar'))).toBe(true);
+      await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
+      await tab.close();
+    } finally {
+      await restartServer();
+    }
+    expect(await smsTo(user)).toEqual([]);
+  }, 90_000);
+
+  it('an alert pressed with the server down reaches each contact once when it returns, the page still open', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    await warmUp(user);
+    await stopServer();
+    const tab = await engine.newTab();
+    try {
+      await tab.goto(url(`/public/${user.token}/`));
+      await waitForText(tab, 'Sem rede: o alerta está em fila e será enviado quando houver ligação.', 30_000);
+    } finally {
+      await restartServer();
+    }
+    // The page retries by itself; no `online` event comes, the network never went away.
+    await waitForText(tab, 'Alerta enviado', 40_000);
+    const sms = await expectOncePerContact(user);
+    for (const m of sms) expect(m.body).toContain('EMERGENCIA');
+    await tab.close();
+  }, 120_000);
+
+  it("an alert pressed with the server down and its tab closed goes once when the app's home page opens", async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    await warmUp(user);
+    await stopServer();
+    try {
+      const tab = await engine.newTab();
+      await tab.goto(url(`/public/${user.token}/`));
+      await waitForText(tab, 'Sem rede: o alerta está em fila e será enviado quando houver ligação.', 30_000);
+      await tab.close();
+    } finally {
+      await restartServer();
+    }
+    // The worker replays the request it rebuilt from IndexedDB: no emergency page is open.
+    const home = await engine.newTab();
+    await home.goto(url('/'));
+    await expectOncePerContact(user, 20_000);
+    await home.close();
+  }, 120_000);
+
+  it('a tab closed while the page waits for a GPS fix still sends the press, with "location unavailable"', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 0 });
+    // The worker must hold the press: it controls every page of the origin once installed.
+    const first = await engine.newTab();
+    await first.goto(url('/'));
+    await until('the service worker in control', () => first.run<boolean>(CONTROLLED));
+    await first.close();
+    const tab = await engine.newTab({ pendingGeolocation: true });
+    await tab.goto(url(`/public/${user.token}/`));
+    await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
+    // Opening the page with no countdown is the press; the fix never comes here.
+    await until('the wait for a fix', async () => {
+      const text = await textOf(tab);
+      return text.includes('A enviar o alerta…') && text.includes('A procurar a localização…');
+    });
+    await tab.close();
+    const sms = await expectOncePerContact(user, 20_000);
+    for (const m of sms) expect(m.body).toContain('Localizacao indisponivel');
+  }, 90_000);
+});
