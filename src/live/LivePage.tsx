@@ -3,6 +3,7 @@ import { RESPONDER_NAME_MAX } from '../../common/constants';
 import { mapsUrl } from '../../common/sms-text';
 import { type Followed, followLive, type LivePosition, sendAck } from './api';
 import { ago, clock, type LiveStrings, liveLanguage, liveStrings } from './i18n';
+import { LiveMap } from './LiveMap';
 
 const ackKey = (publicId: string) => `alerta.live.ack.${publicId}`;
 
@@ -50,7 +51,11 @@ export function LivePage({ publicId }: { publicId: string }) {
         {active ? s.stateActive : s.stateResolved}
       </p>
       <p className="hint">{s.sentAt(clock(view.created_at, language), ago(view.created_at, now, s))}</p>
-      {active && view.position && <Position s={s} position={view.position} now={now} language={language} />}
+      {active && view.position && (
+        <Position s={s} position={view.position} now={now} language={language}>
+          {view.map && <LiveMap s={s} tiles={view.map} position={view.position} trail={view.trail} />}
+        </Position>
+      )}
       {active && !view.position && <p className="hint">{s.noPosition}</p>}
       {active && view.position && <p className="hint">{s.trackingUntil(clock(view.tracking_until, language))}</p>}
       <h2>{s.respondersHeading}</h2>
@@ -93,17 +98,19 @@ function Shell({ s, children }: { s: LiveStrings; children: React.ReactNode }) {
   );
 }
 
-/** The latest position with its accuracy and age, and links that open it in the phone's maps. */
+/** The latest position with its accuracy and age, the map, and links that open it in the phone's maps. */
 function Position({
   s,
   position,
   now,
   language,
+  children,
 }: {
   s: LiveStrings;
   position: LivePosition;
   now: number;
   language: 'pt' | 'en';
+  children?: React.ReactNode;
 }) {
   const { latitude, longitude } = position;
   const geo = `geo:${latitude.toFixed(6)},${longitude.toFixed(6)}?q=${latitude.toFixed(6)},${longitude.toFixed(6)}`;
@@ -114,6 +121,7 @@ function Position({
         {latitude.toFixed(5)}, {longitude.toFixed(5)} · {s.accuracy(position.accuracy)} ·{' '}
         {ago(position.captured_at, now, s)} ({clock(position.captured_at, language)})
       </p>
+      {children}
       <div className="actions">
         <a className="button" href={mapsUrl(latitude, longitude)} rel="noreferrer" target="_blank">
           {s.openMaps}

@@ -7,6 +7,13 @@ export interface LivePosition {
   captured_at: string;
 }
 
+/** Where the map's tiles come from and the credit their provider requires. */
+export interface MapTiles {
+  tile_url: string;
+  attribution: string;
+  attribution_url: string;
+}
+
 /** What `GET /api/live/{public_id}/` answers (and each server-sent `live` event carries). */
 export type LiveView =
   | { state: 'ended' }
@@ -20,6 +27,7 @@ export type LiveView =
       position?: LivePosition;
       trail: LivePosition[];
       responders: { name: string; created_at: string }[];
+      map?: MapTiles;
     };
 
 export type Followed = { kind: 'view'; view: LiveView } | { kind: 'missing' } | { kind: 'offline' };
