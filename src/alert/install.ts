@@ -10,11 +10,18 @@ const notify = () => {
   for (const listener of listeners) listener();
 };
 
-/** Links the per-token manifest, so installing from here puts this very link on the home screen. */
+/**
+ * Links the per-token manifest, so installing from here puts this very link on the home screen.
+ * Safari's "Add to Home Screen" takes the address in the bar, not the manifest: the address is
+ * made the manifest's `start_url` exactly (no query, no fragment), so both open the same page.
+ */
 export function linkManifest(mode: 'public' | 'test', token: string): void {
+  const page = `/${mode}/${encodeURIComponent(token)}/`;
+  const { pathname, search, hash } = window.location;
+  if (pathname + search + hash !== page) window.history.replaceState(window.history.state, '', page);
   const link = document.createElement('link');
   link.rel = 'manifest';
-  link.href = `/${mode}/${encodeURIComponent(token)}/manifest.webmanifest`;
+  link.href = `${page}manifest.webmanifest`;
   document.head.append(link);
 }
 

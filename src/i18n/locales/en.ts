@@ -310,6 +310,9 @@ const en: Messages = {
     testHint: 'Checks everything and shows the message, without sending real SMS.',
     realLink: 'Real Emergency',
     realHint: 'Opening this link sends the alert to your contacts after the countdown. Save it to your home screen.',
+    iosSteps: 'On iPhone: open the “Real Emergency” link in Safari, tap Share, then “Add to Home Screen”.',
+    iosDataWarning:
+      'Unless it is added to the Home Screen, Safari may delete Alerta’s saved data after 7 days without use, and the page would no longer open offline.',
     open: 'Open {{label}}',
     copy: 'Copy link: {{label}}',
     copied: 'Link copied.',

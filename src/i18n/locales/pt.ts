@@ -310,6 +310,9 @@ const pt = {
     testHint: 'Verifica tudo e mostra a mensagem, sem enviar SMS reais.',
     realLink: 'Emergência real',
     realHint: 'Abrir esta ligação envia o alerta aos seus contactos após a contagem. Guarde-a no ecrã principal.',
+    iosSteps: 'No iPhone: abra a ligação «Emergência real» no Safari, toque em Partilhar e depois em «Adicionar ao ecrã principal».',
+    iosDataWarning:
+      'Sem a adicionar ao ecrã principal, o Safari pode apagar os dados guardados do Alerta após 7 dias sem uso, e a página deixa de abrir sem rede.',
     open: 'Abrir {{label}}',
     copy: 'Copiar ligação: {{label}}',
     copied: 'Ligação copiada.',

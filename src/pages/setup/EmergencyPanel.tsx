@@ -6,6 +6,7 @@ import type { User } from '../../api/types';
 import { Confirm } from '../../components/Confirm';
 import { useStore } from '../../store';
 import { loadUser } from '../../store/actions';
+import { IphoneInstall } from './IphoneInstall';
 
 /** The user's token, from the user or their profile (both readings of the spec exist). */
 export const tokenOf = (user: User) => user.token ?? user.profile.token ?? null;
@@ -79,6 +80,7 @@ export function EmergencyPanel({ user }: { user: User }) {
       <h2 id="emergency-title">{t('setup.emergencyTitle')}</h2>
       <LinkRow label={t('setup.testLink')} hint={t('setup.testHint')} url={`${origin}/test/${token}/`} />
       <LinkRow label={t('setup.realLink')} hint={t('setup.realHint')} url={`${origin}/public/${token}/`} />
+      <IphoneInstall />
       <div className="field">
         <label htmlFor={countdownId}>{t('setup.countdown')}</label>
         <select
