@@ -85,6 +85,8 @@ export async function migrateToLatest(db: Kysely<Database>, pgSchema?: string): 
   const migrator = new Migrator({
     db,
     provider: new StaticMigrationProvider(),
+    // Features land in parallel: a migration named before one a database already ran still runs.
+    allowUnorderedMigrations: true,
     ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

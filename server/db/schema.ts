@@ -59,6 +59,8 @@ export interface ContactsTable {
   phone_number: string;
   relationship: string;
   created_at: number;
+  /** Alerting order: lower first, then the order added (migration 2026112320-contact-priority). */
+  priority: Generated<number>;
 }
 
 export type PlanName = 'basic' | 'premium';

@@ -53,6 +53,10 @@ export async function fetchContacts(): Promise<Contact[]> {
 export const addContact = (contact: { name: string; phone_number: string; relationship: string }) =>
   api.post('emergency/contacts/', { json: contact }).json<unknown>();
 
+/** Makes a contact the first alerted (on a plan with a lower limit); answers the list in its new order. */
+export const alertFirst = (id: string) =>
+  api.post(`emergency/contacts/${encodeURIComponent(id)}/alert-first/`).json<Contact[]>();
+
 export const removeContact = (id: string) => api.delete(`emergency/contacts/${encodeURIComponent(id)}/`);
 
 export const startCheckout = (plan: Plan) => api.post('billing/checkout/', { json: { plan } }).json<{ url: string }>();

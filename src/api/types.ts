@@ -33,6 +33,8 @@ export interface Contact {
   name: string;
   phone_number: string;
   relationship: string | null;
+  /** False when the plan's limit leaves this contact out of alerts (kept, not deleted). */
+  alerted?: boolean;
 }
 
 export interface Tokens {

@@ -83,9 +83,15 @@ describe(`contacts (${dbLabel})`, () => {
       created.push(res.json());
     }
     expect(created).toEqual([
-      { id: expect.any(String), name: 'Maria da Graça', phone_number: '+351912345678', relationship: 'Mãe' },
-      { id: expect.any(String), name: "O'Brien", phone_number: '+447911123456', relationship: '' },
-      { id: expect.any(String), name: 'Ana-Sofia', phone_number: '+12025550123', relationship: '' },
+      {
+        id: expect.any(String),
+        name: 'Maria da Graça',
+        phone_number: '+351912345678',
+        relationship: 'Mãe',
+        alerted: true,
+      },
+      { id: expect.any(String), name: "O'Brien", phone_number: '+447911123456', relationship: '', alerted: true },
+      { id: expect.any(String), name: 'Ana-Sofia', phone_number: '+12025550123', relationship: '', alerted: true },
     ]);
     const fourth = await add(user, { name: 'Rui', phone_number: '+5511987654321' });
     expect(fourth.statusCode).toBe(400);

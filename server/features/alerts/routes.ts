@@ -7,7 +7,7 @@ import { detailError, notFound, parseWith } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { limit } from '../../plugins/security.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
-import { listContacts } from '../contacts/repository.js';
+import { alertedContacts } from '../contacts/repository.js';
 import { livePageUrl } from '../live/links.js';
 import { alertByKey, alertOfUser, insertAlert, ownerByToken, publicAlertView } from './repository.js';
 import { type AlertBody, alertBody, idempotencyKey } from './schemas.js';
@@ -61,7 +61,7 @@ export default async function alertRoutes(app: FastifyInstance) {
     { config: { rateLimit: reads('page') } },
     async (request, reply) => {
       const { user, profile } = await activeOwner(request.params.token);
-      const contacts = await listContacts(app.db, user.id);
+      const contacts = await alertedContacts(app.db, user.id, profile.contact_limit);
       const base = {
         language: languageOf(user),
         ownerName: shownName(user),
@@ -111,7 +111,8 @@ export default async function alertRoutes(app: FastifyInstance) {
       reply.header('cache-control', 'no-store');
       if (existing) return reply.code(200).send(await publicAlertView(app.db, existing));
 
-      const contacts = await listContacts(app.db, user.id);
+      // Within the plan's limit only: after a downgrade the contacts beyond it are kept but not alerted.
+      const contacts = await alertedContacts(app.db, user.id, profile.contact_limit);
       const recipients = body.mode === 'test' ? contacts.filter((c) => isTestContact(c.name)) : contacts;
       if (recipients.length === 0) {
         throw body.mode === 'test'

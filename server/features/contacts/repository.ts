@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Contact, Database } from '../../db/schema.js';
+import type { Contact, ContactsTable, Database } from '../../db/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -10,25 +10,57 @@ export interface ContactView {
   name: string;
   phone_number: string;
   relationship: string;
+  /** Whether alerts go to this contact on the current plan (the first `contact_limit` of the list). */
+  alerted: boolean;
 }
 
-/** The public shape of a stored contact. */
-export const toView = (contact: Pick<Contact, 'id' | 'name' | 'phone_number' | 'relationship'>): ContactView => ({
+/** The public shape of a stored contact; `alerted` unless the plan's limit leaves it out. */
+export const toView = (
+  contact: Pick<Contact, 'id' | 'name' | 'phone_number' | 'relationship'>,
+  alerted = true,
+): ContactView => ({
   id: contact.id,
   name: contact.name,
   phone_number: contact.phone_number,
   relationship: contact.relationship,
+  alerted,
 });
 
-/** The user's contacts, oldest first (the order they were added). */
+/** The user's contacts in alerting order: those chosen to stay alerted first, then the order they were added. */
 export function listContacts(db: Db, userId: string): Promise<Contact[]> {
   return db
     .selectFrom('contacts')
     .selectAll()
     .where('user_id', '=', userId)
+    .orderBy('priority', 'asc')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
+}
+
+/**
+ * The contacts an alert goes to: the first `limit` in alerting order. After a move to a plan
+ * with a lower limit the others are kept, not deleted, and not alerted.
+ */
+export async function alertedContacts(db: Db, userId: string, limit: number): Promise<Contact[]> {
+  return (await listContacts(db, userId)).slice(0, limit);
+}
+
+/**
+ * Puts one of the user's contacts first in alerting order, so it stays alerted on a plan with
+ * a lower limit; false when the user has no contact with that id.
+ */
+export async function putFirst(db: Db, userId: string, id: string): Promise<boolean> {
+  const [first] = await listContacts(db, userId);
+  if (!first) return false;
+  if (first.id === id) return true;
+  const result = await db
+    .updateTable('contacts')
+    .set({ priority: Number(first.priority) - 1 })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
@@ -51,7 +83,7 @@ export async function lockUser(trx: Transaction<Database>, dialect: Dialect, use
 }
 
 /** Inserts a contact (already validated and normalised). */
-export async function insertContact(db: Db, contact: Contact): Promise<void> {
+export async function insertContact(db: Db, contact: Insertable<ContactsTable>): Promise<void> {
   await db.insertInto('contacts').values(contact).execute();
 }
 

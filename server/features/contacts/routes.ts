@@ -1,10 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CONTACT_MESSAGES, type ContactErrors, parseContact } from '../../../common/contact-rules.js';
+import type { User } from '../../db/schema.js';
 import { ApiError, detailError, fieldErrors, notFound, parseWith } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
-import { deleteContact, insertContact, isUniqueViolation, listContacts, lockUser, toView } from './repository.js';
+import {
+  deleteContact,
+  insertContact,
+  isUniqueViolation,
+  listContacts,
+  lockUser,
+  putFirst,
+  toView,
+} from './repository.js';
 
 // Types only: what each field must contain is decided by the shared rules in common/,
 // so a missing name or number gets the same message here as in the web app's form.
@@ -24,10 +33,28 @@ const toFieldErrors = (errors: ContactErrors) =>
 
 /** The user's emergency contacts: list, add (within the plan's limit), remove. */
 export default async function contactRoutes(app: FastifyInstance) {
+  /** The list in alerting order, each marked whether the plan's limit lets alerts reach it. */
+  async function contactsView(user: User) {
+    const [contacts, profile] = await Promise.all([
+      listContacts(app.db, user.id),
+      subscriptionProfile(app.db, user, app.clock.now(), app.config),
+    ]);
+    return contacts.map((contact, index) => toView(contact, index < profile.contact_limit));
+  }
+
   app.get('/api/emergency/contacts/', { onRequest: app.authenticate }, async (request, reply) => {
-    const contacts = await listContacts(app.db, request.user.id);
-    return reply.header('cache-control', 'no-store').send(contacts.map(toView));
+    return reply.header('cache-control', 'no-store').send(await contactsView(request.user));
   });
+
+  // On a plan with a lower limit: this contact becomes the first alerted (the last alerted one makes room).
+  app.post<{ Params: { id: string } }>(
+    '/api/emergency/contacts/:id/alert-first/',
+    { onRequest: app.authenticate },
+    async (request, reply) => {
+      if (!(await putFirst(app.db, request.user.id, request.params.id))) throw notFound();
+      return reply.header('cache-control', 'no-store').send(await contactsView(request.user));
+    },
+  );
 
   app.post('/api/emergency/contacts/', { onRequest: app.authenticate }, async (request, reply) => {
     const body = parseWith(contactBody, request.body);

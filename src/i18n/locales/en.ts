@@ -302,6 +302,12 @@ const en: Messages = {
     error_delete_account: 'Failed to delete the account. Please try again.',
     contactsTitle: 'Current contacts',
     count: '{{used}} of {{limit}} contacts',
+    overLimit:
+      'The {{plan}} plan alerts {{limit}} contacts: the first ones in the list. The other {{others}} are kept but not alerted.',
+    notAlerted: 'Not alerted on this plan',
+    alertFirst: 'Alert this one',
+    alertFirstNamed: 'Alert {{name}} instead of the last alerted',
+    alertFirstFailed: 'Could not change which contacts are alerted.',
     noContacts: 'You have no contacts yet.',
     remove: 'Remove',
     removeNamed: 'Remove {{name}}',

@@ -302,6 +302,12 @@ const pt = {
     error_delete_account: 'Não foi possível apagar a conta. Tente novamente.',
     contactsTitle: 'Contactos atuais',
     count: '{{used}} de {{limit}} contactos',
+    overLimit:
+      'O plano {{plan}} alerta {{limit}} contactos: os primeiros da lista. Os outros {{others}} ficam guardados, mas não são alertados.',
+    notAlerted: 'Não alertado neste plano',
+    alertFirst: 'Alertar este',
+    alertFirstNamed: 'Alertar {{name}} em vez do último alertado',
+    alertFirstFailed: 'Não foi possível mudar os contactos alertados.',
     noContacts: 'Ainda não tem contactos.',
     remove: 'Remover',
     removeNamed: 'Remover {{name}}',

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { fetchContacts, removeContact } from '../../api/endpoints';
+import { alertFirst, fetchContacts, removeContact } from '../../api/endpoints';
 import type { Contact } from '../../api/types';
 import { useStore } from '../../store';
 import { AccountActions } from './AccountActions';
@@ -46,6 +46,15 @@ export default function Setup() {
     } catch (error) {
       console.error('Removing the contact failed', error);
       pushToast('error', { key: 'setup.error_delete' });
+    }
+  }
+
+  async function chooseAlerted(contact: Contact) {
+    try {
+      setContacts(await alertFirst(contact.id));
+    } catch (error) {
+      console.error('Choosing the alerted contacts failed', error);
+      pushToast('error', { key: 'setup.alertFirstFailed' });
     }
   }
 
@@ -99,7 +108,13 @@ export default function Setup() {
       {loading && contacts.length === 0 ? (
         <p role="status">{t('common.loading')}</p>
       ) : (
-        <ContactList contacts={contacts} limit={profile.contact_limit || undefined} onRemove={remove} />
+        <ContactList
+          contacts={contacts}
+          limit={profile.contact_limit || undefined}
+          plan={profile.plan}
+          onRemove={remove}
+          onAlertFirst={chooseAlerted}
+        />
       )}
       <ProfilePanel user={user} />
       <EmergencyPanel user={user} />

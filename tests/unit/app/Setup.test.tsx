@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCESS_TOKEN_KEY, COUNTRY_SEARCH_DEBOUNCE_MS, DELETE_ACCOUNT_REDIRECT_MS } from '../../../common/constants';
 import type { Contact } from '../../../src/api/types';
+import i18n from '../../../src/i18n';
 import { fakeApi, fakeTimeouts, pathNow, renderApp, settle, setupAppTests, signIn, user } from './helpers';
 
 setupAppTests();
@@ -74,13 +75,79 @@ describe('Setup', () => {
     expect(await screen.findByText('Ainda não tem contactos.')).toBeInTheDocument();
   });
 
-  it('keeps a contact whose delete failed, and says so', async () => {
+  it('keeps a contact whose delete failed, and says so in a toast, in both languages', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     await openSetup();
     fireEvent.click(screen.getByRole('button', { name: 'Remover Ana' }));
     expect(await screen.findByText('Não foi possível remover o contacto.')).toBeInTheDocument();
     expect(screen.getByText('+351912345678')).toBeInTheDocument();
     expect(error).toHaveBeenCalled();
+    await act(() => i18n.changeLanguage('en'));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Ana' }));
+    expect(await screen.findAllByText('Failed to delete the contact.')).not.toHaveLength(0);
+    expect(screen.getByText('+351912345678')).toBeInTheDocument();
+  });
+
+  it('names the plan in its language when the contact limit is reached', async () => {
+    const fake = await openSetup();
+    await act(() => i18n.changeLanguage('en'));
+    fake.fetch.mockImplementationOnce(
+      async () =>
+        new Response(JSON.stringify({ detail: 'CONTACT_LIMIT_REACHED:10:premium', code: 'contact_limit_reached' }), {
+          status: 400,
+        }),
+    );
+    type('Name', 'João');
+    fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '913000111' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add contact' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You have reached the limit of 10 contacts of your plan (Premium).',
+    );
+  });
+
+  it('after a downgrade: the contacts beyond the limit are marked, kept, and one can be chosen to be alerted', async () => {
+    const five: Contact[] = ['Ana', 'Rui', 'Eva', 'Luís', 'Inês'].map((name, i) => ({
+      id: `c${i + 1}`,
+      name,
+      phone_number: `+35191200000${i + 1}`,
+      relationship: null,
+      alerted: i < 3,
+    }));
+    const fake = await openSetup({ ...PREMIUM, plan: 'basic', contact_limit: 3 }, five);
+    expect(screen.queryByText('5 de 3 contactos')).toBeNull();
+    expect(
+      screen.getByText(
+        'O plano Básico alerta 3 contactos: os primeiros da lista. Os outros 2 ficam guardados, mas não são alertados.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText('Não alertado neste plano')).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: /^Remover/ })).toHaveLength(5);
+    const reordered = [five[4]!, five[0]!, five[1]!, five[2]!, five[3]!].map((contact, i) => ({
+      ...contact,
+      alerted: i < 3,
+    }));
+    const answer = fake.fetch.getMockImplementation()!;
+    const chosen: string[] = [];
+    fake.fetch.mockImplementation(async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (!request.url.endsWith('/alert-first/')) return answer(input, init);
+      chosen.push(`${request.method} ${new URL(request.url).pathname}`);
+      return new Response(JSON.stringify(reordered), { status: 200 });
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Alertar Inês em vez do último alertado' }));
+    expect(await screen.findByRole('button', { name: 'Alertar Eva em vez do último alertado' })).toBeInTheDocument();
+    expect(chosen).toEqual(['POST /api/emergency/contacts/c5/alert-first/']);
+    const names = screen.getAllByRole('listitem').map((item) => item.querySelector('strong')?.textContent);
+    expect(names.filter(Boolean)).toEqual(['Inês', 'Ana', 'Rui', 'Eva', 'Luís']);
+
+    await act(() => i18n.changeLanguage('en'));
+    expect(
+      screen.getByText(
+        'The Basic plan alerts 3 contacts: the first ones in the list. The other 2 are kept but not alerted.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText('Not alerted on this plan')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Alert Luís instead of the last alerted' })).toBeInTheDocument();
   });
 
   it('says when contacts cannot be fetched, and treats a non-array answer as none', async () => {
@@ -151,7 +218,7 @@ describe('Setup', () => {
     [
       400,
       { detail: 'CONTACT_LIMIT_REACHED:3:basic', code: 'contact_limit' },
-      'Atingiu o limite de 3 contactos do seu plano (basic).',
+      'Atingiu o limite de 3 contactos do seu plano (Básico).',
     ],
     [403, { detail: 'Forbidden' }, 'Tem de ter a sessão iniciada para adicionar contactos.'],
     [201, { ok: true }, 'Não foi possível criar o contacto. Tente novamente.'],
