@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
 import { type RunningServer, startServer } from '../e2e/server.js';
@@ -10,6 +13,17 @@ import { type Engine, type EngineName, launch, type Tab } from './engines.js';
 
 const ENGINES: EngineName[] = ['chromium', 'webkit', 'firefox'];
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
+
+const DIST = process.env.ALERTA_DIST_DIR ?? path.resolve(import.meta.dirname, '../../dist');
+
+/** A copy of the build whose service worker throws while it is evaluated, as a broken release would. */
+function buildWithBrokenWorker(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'alerta-broken-sw-'));
+  cpSync(DIST, dir, { recursive: true });
+  for (const copy of ['sw.js.gz', 'sw.js.br']) rmSync(path.join(dir, copy), { force: true });
+  writeFileSync(path.join(dir, 'sw.js'), "throw new Error('this worker cannot start');\n");
+  return dir;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,15 +72,19 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   const url = (path: string) => `${server.url}${path}`;
 
   /** This user's SMS in the dev outbox (every user has its own name; the numbers repeat). */
-  async function smsTo(user: SeededUser) {
+  async function smsTo(user: SeededUser, base = server.url) {
     const phones = new Set(user.contacts.map((c) => c.phone_number));
-    return (await outboxSms(server.url)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
+    return (await outboxSms(base)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
   }
   /** Waits for exactly one SMS per contact, then makes sure no second one follows. */
-  async function expectOncePerContact(user: SeededUser, timeoutMs = 30_000) {
-    await until('an SMS to each contact', async () => (await smsTo(user)).length >= user.contacts.length, timeoutMs);
+  async function expectOncePerContact(user: SeededUser, timeoutMs = 30_000, base = server.url) {
+    await until(
+      'an SMS to each contact',
+      async () => (await smsTo(user, base)).length >= user.contacts.length,
+      timeoutMs,
+    );
     await sleep(3000);
-    const sms = await smsTo(user);
+    const sms = await smsTo(user, base);
     expect(sms.map((m) => m.to).sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
     return sms;
   }
@@ -193,4 +211,22 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     const sms = await expectOncePerContact(user, 20_000);
     for (const m of sms) expect(m.body).toContain('Localizacao indisponivel');
   }, 90_000);
+
+  it('a worker that cannot start never stops the alert: the page says it is not available offline and sends', async () => {
+    const dist = buildWithBrokenWorker();
+    // Another origin (another port): this engine has no worker registered there yet.
+    const other = await startServer({ ...SERVER_ENV, ALERTA_DIST_DIR: dist });
+    try {
+      const user = await seedUser(other.url, { countdownSeconds: 3 });
+      const tab = await engine.newTab();
+      await tab.goto(`${other.url}/public/${user.token}/`);
+      await waitForText(tab, 'Não disponível sem rede neste navegador: com rede, o alerta sai na mesma.');
+      await waitForText(tab, 'Alerta enviado', 40_000);
+      await expectOncePerContact(user, 20_000, other.url);
+      await tab.close();
+    } finally {
+      await other.stop();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
