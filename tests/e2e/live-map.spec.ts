@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { outboxSms, type SeededUser, seedUser } from './seed.js';
+import { expect, test } from './tiles.js';
+
+const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 40 };
+const NAME = 'Zé Açoriano';
+
+/** Logs the seeded user in through the API and sets what contacts see. */
+async function setProfile(base: string, user: SeededUser, fields: Record<string, unknown>) {
+  const login = await fetch(`${base}/api/users/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: 'correct horse 42' }),
+  });
+  const { access } = (await login.json()) as { access: string };
+  const res = await fetch(`${base}/api/users/me/`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+    body: JSON.stringify(fields),
+  });
+  expect(res.status).toBe(200);
+  return access;
+}
+
+/** A real alert from Lisbon plus a second fix 200 m north: a position, its circle and a trail. */
+async function alertWithTrail(base: string, user: SeededUser) {
+  const captured = Date.now() - 60_000;
+  const res = await fetch(`${base}/api/emergency/public/${user.token}/alerts/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ mode: 'real', location: { ...LISBON, captured_at: new Date(captured).toISOString() } }),
+  });
+  expect(res.status).toBe(201);
+  const alert = (await res.json()) as { id: string; public_id: string; created_at: string };
+  const moved = await fetch(`${base}/api/emergency/public/${user.token}/alerts/${alert.id}/location/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      latitude: 38.72405,
+      longitude: -9.13934,
+      accuracy: 15,
+      captured_at: new Date().toISOString(),
+    }),
+  });
+  expect(moved.status).toBe(201);
+  return { ...alert, captured };
+}
+
+const hhmm = (at: number | string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(at),
+  );
+
+test('the live page draws the map from the configured tiles, with the marker, circle and trail', async ({
+  browser,
+  server,
+  tiles,
+}) => {
+  const user = await seedUser(server.url, {
+    language: 'en',
+    contacts: [{ name: 'Ana', phone_number: '+351915100001' }],
+  });
+  await setProfile(server.url, user, { display_name: NAME, time_zone: 'America/New_York' });
+  const alert = await alertWithTrail(server.url, user);
+
+  // The SMS names the owner and writes the fix time in the owner's zone.
+  await expect
+    .poll(async () => (await outboxSms(server.url)).find((m) => m.to === '+351915100001')?.body)
+    .toContain(`EMERGENCY: Zé Acoriano needs help now.`);
+  const sms = (await outboxSms(server.url)).find((m) => m.to === '+351915100001')?.body ?? '';
+  expect(sms).toContain(`(accuracy 40 m, ${hhmm(alert.captured, 'America/New_York')})`);
+
+  // The contact is in Tokyo: the page shows times in the contact's zone.
+  const context = await browser.newContext({ baseURL: server.url, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+  try {
+    const page = await context.newPage();
+    const before = tiles.requests.length;
+    await page.goto(`/a/${alert.public_id}`);
+    await expect(page.getByRole('heading', { name: `${NAME} needs help` })).toBeVisible();
+    await expect(page.getByText(`Alert sent at ${hhmm(alert.created_at, 'Asia/Tokyo')}`)).toBeVisible();
+
+    const map = page.getByTestId('live-map');
+    await expect(map).toHaveAttribute('data-ready', 'true');
+    await expect(map.locator('path.live-marker')).toBeVisible();
+    await expect(map.locator('path.live-accuracy')).toBeVisible();
+    // A straight line north has no width, so it counts as hidden: its two points are checked instead.
+    await expect(map.locator('path.live-trail')).toHaveAttribute('d', /^M\d+ \d+L\d+ \d+$/);
+    await expect(map.locator('img.leaflet-tile-loaded').first()).toBeVisible();
+    expect(tiles.requests.length).toBeGreaterThan(before);
+    expect(tiles.requests.every((t) => Number(t.split('/')[0]) >= 13)).toBe(true);
+    await expect(map.getByRole('link', { name: '© OpenStreetMap contributors' })).toHaveAttribute(
+      'href',
+      'https://www.openstreetmap.org/copyright',
+    );
+    // The buttons that open the position in the phone's maps stay.
+    await expect(page.getByRole('link', { name: 'Open in maps' })).toHaveAttribute(
+      'href',
+      'https://maps.google.com/?q=38.72405,-9.13934',
+    );
+    await expect(page.getByRole('link', { name: 'Open in the maps app' })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test('without tiles the map still shows the position, and without the map chunk the page works as before', async ({
+  browser,
+  server,
+  tiles,
+}) => {
+  const user = await seedUser(server.url, {
+    language: 'en',
+    contacts: [{ name: 'Ana', phone_number: '+351915100002' }],
+  });
+  const alert = await alertWithTrail(server.url, user);
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const page = await context.newPage();
+    await page.route(`${tiles.origin}/**`, (route) => route.abort());
+    await page.goto(`/a/${alert.public_id}`);
+    await expect(page.getByRole('heading', { name: `${user.username} needs help` })).toBeVisible();
+    await expect(page.getByTestId('live-map').locator('path.live-marker')).toBeVisible();
+    await expect(page.getByTestId('live-position')).toHaveAttribute('data-lat', '38.72405');
+
+    const offline = await context.newPage();
+    await offline.route('**/assets/leaflet-map-*', (route) => route.abort());
+    await offline.goto(`/a/${alert.public_id}`);
+    await expect(offline.getByTestId('live-position')).toHaveAttribute('data-lat', '38.72405');
+    await expect(offline.getByTestId('live-map')).toHaveCount(0);
+    await expect(offline.getByRole('link', { name: 'Open in maps' })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
