@@ -61,4 +61,7 @@ export const removeContact = (id: string) => api.delete(`emergency/contacts/${en
 
 export const startCheckout = (plan: Plan) => api.post('billing/checkout/', { json: { plan } }).json<{ url: string }>();
 
+/** A subscriber's move to the other plan, through the payment provider's upgrade or downgrade. */
+export const changePlan = (plan: Plan) => api.post('billing/plan/', { json: { plan } }).json<{ plan: Plan }>();
+
 export const openPortal = () => api.post('billing/portal/').json<{ url: string }>();

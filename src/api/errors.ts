@@ -71,11 +71,31 @@ function firstText(value: unknown): string | null {
   return null;
 }
 
+/**
+ * Server codes whose English texts the app says in the person's language: every answer the
+ * billing routes give carries one.
+ */
+const CODE_KEYS: Record<string, string> = {
+  already_subscribed: 'billing.already_subscribed',
+  same_plan: 'billing.same_plan',
+  no_subscription: 'billing.no_subscription',
+  payment_provider_error: 'billing.provider_error',
+  invalid_plan: 'billing.invalid_plan',
+};
+
+/** The catalogue message of an answer's `code`, when the app has its own words for it. */
+export function messageForCode(data: unknown): Message | null {
+  const code = typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && CODE_KEYS[code] ? key(CODE_KEYS[code]) : null;
+}
+
 const UNKNOWN = key('errors.unknown');
 const MAIN_KEYS = new Set(['detail', 'error', 'non_field_errors']);
 
 /** Maps an error body to a main message and field messages. Non-string data gives errors.unknown. */
 export function mapErrorData(data: unknown): MappedError {
+  const coded = messageForCode(data);
+  if (coded) return { message: coded, fields: {} };
   if (typeof data === 'string') return { message: data ? messageForText(data) : UNKNOWN, fields: {} };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { message: UNKNOWN, fields: {} };
   let message: Message | null = null;

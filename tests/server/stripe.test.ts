@@ -68,6 +68,14 @@ async function startFakeStripe() {
     if (cancel && request.method === 'DELETE') {
       return send(200, { id: cancel[1], object: 'subscription', status: 'canceled' });
     }
+    if (cancel && request.method === 'GET') {
+      const items = [
+        { id: 'si_plan', object: 'subscription_item', price: { id: 'price_basic', object: 'price' } },
+        { id: 'si_sms', object: 'subscription_item', price: { id: 'price_sms', object: 'price' } },
+      ];
+      return send(200, { id: cancel[1], object: 'subscription', items: { object: 'list', data: items } });
+    }
+    if (cancel && request.method === 'POST') return send(200, { id: cancel[1], object: 'subscription' });
     return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such thing' } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -495,6 +503,49 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     expect(await reportPendingUsage(app.db, app.payments, clock.now())).toBe(1);
     expect(await reportPendingUsage(app.db, app.payments, clock.now())).toBe(0);
     expect(stripeFake.calls.map((call) => call.params.identifier)).toEqual([`later-${second.id}`]);
+  });
+
+  it('changes plan through a Stripe subscription update of the plan item, prorated', async () => {
+    const user = await createUser(app);
+    const basic = subscription('sub_switch', user.user.id, {
+      metadata: { user_id: user.user.id, plan: 'basic' },
+      items: {
+        object: 'list',
+        data: [{ id: 'si_plan', price: { id: 'price_basic' }, current_period_end: seconds(clock.now() + 30 * DAY) }],
+      },
+    });
+    await deliver(event('evt_switch', 'customer.subscription.created', basic));
+    expect((await profile(user.user.id)).plan).toBe('basic');
+    stripeFake.calls.length = 0;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/billing/plan/',
+      headers: user.headers,
+      payload: { plan: 'premium' },
+    });
+    expect(res.json()).toEqual({ plan: 'premium' });
+    expect(stripeFake.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      'GET /v1/subscriptions/sub_switch',
+      'POST /v1/subscriptions/sub_switch',
+    ]);
+    expect(stripeFake.calls[1]!.params).toMatchObject({
+      'items[0][id]': 'si_plan',
+      'items[0][price]': 'price_premium',
+      proration_behavior: 'create_prorations',
+    });
+    expect((await profile(user.user.id)).plan).toBe('premium');
+
+    // Stripe refusing leaves the plan as it was, with a code the app translates.
+    stripeFake.fail(400, { error: { type: 'invalid_request_error', message: 'Nope' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/billing/plan/',
+      headers: user.headers,
+      payload: { plan: 'basic' },
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({ code: 'payment_provider_error' });
+    expect((await profile(user.user.id)).plan).toBe('premium');
   });
 
   it('cancels at Stripe when the account is deleted, also when Stripe already removed it', async () => {

@@ -4,6 +4,7 @@ import { limit } from '../../plugins/security.js';
 import { WebhookError } from '../../providers/payments/port.js';
 import { billingError, customerIdOf, startCheckout } from './checkout.js';
 import devBillingRoutes from './dev-routes.js';
+import { changePlan } from './plan-change.js';
 import { currentSubscription } from './subscriptions.js';
 import { applyWebhookEvent } from './sync.js';
 import { reportPendingUsage } from './usage.js';
@@ -11,19 +12,29 @@ import { reportPendingUsage } from './usage.js';
 const MINUTE = 60 * 1000;
 const PLANS = ['basic', 'premium'] as const;
 
-/** Checkout, portal and webhook under `/api/billing/`; the simulated pages when payments are simulated. */
+/** The `plan` of a body: basic or premium, else a 400. */
+function planOf(body: unknown): (typeof PLANS)[number] {
+  const plan = (body as { plan?: unknown } | undefined)?.plan;
+  if (PLANS.includes(plan as (typeof PLANS)[number])) return plan as (typeof PLANS)[number];
+  const text = 'Choose a plan: basic or premium.';
+  throw new ApiError(400, { error: text, plan: [text], code: 'invalid_plan' });
+}
+
+/** Checkout, plan change, portal and webhook under `/api/billing/`; the simulated pages when payments are simulated. */
 export default async function billingRoutes(app: FastifyInstance) {
   app.post(
     '/api/billing/checkout/',
     { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } },
     async (request) => {
-      const plan = (request.body as { plan?: unknown } | undefined)?.plan;
-      if (!PLANS.includes(plan as (typeof PLANS)[number])) {
-        const text = 'Choose a plan: basic or premium.';
-        throw new ApiError(400, { error: text, plan: [text], code: 'invalid_plan' });
-      }
-      return startCheckout(app, request.user, plan as (typeof PLANS)[number]);
+      return startCheckout(app, request.user, planOf(request.body));
     },
+  );
+
+  // A subscriber's move to the other plan, from the pricing page.
+  app.post(
+    '/api/billing/plan/',
+    { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } },
+    async (request) => changePlan(app, request.user, planOf(request.body)),
   );
 
   app.post(

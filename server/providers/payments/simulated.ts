@@ -33,6 +33,8 @@ export function createSimulatedPayments(now: () => number): SimulatedPayments {
       return entry && entry.expiresAt > now() ? entry.userId : undefined;
     },
     async cancelNow() {},
+    // The simulated provider keeps no state of its own: the subscription row is the whole change.
+    async changePlan() {},
     async reportUsage() {
       return false;
     },

@@ -70,6 +70,17 @@ export function createStripePayments(config: StripeConfig, endpoint: StripeEndpo
       return { url: session.url };
     },
 
+    async changePlan(providerSubscriptionId, plan) {
+      const subscription = await stripe.subscriptions.retrieve(providerSubscriptionId);
+      const item = subscription.items.data.find((entry) => entry.price.id === basic || entry.price.id === premium);
+      if (!item) throw new Error('The Stripe subscription has no plan item');
+      await stripe.subscriptions.update(providerSubscriptionId, {
+        items: [{ id: item.id, price: prices[plan] }],
+        proration_behavior: 'create_prorations',
+        metadata: { plan },
+      });
+    },
+
     async cancelNow(providerSubscriptionId) {
       try {
         await stripe.subscriptions.cancel(providerSubscriptionId);

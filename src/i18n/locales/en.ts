@@ -164,6 +164,19 @@ const en: Messages = {
     smsNote: 'Each message sent costs an extra {{price}} (or local equivalent). Your first real alert is not charged.',
     trialNote: 'The first Premium subscription includes a 3-day free trial (card required).',
     error: 'Payment error! Are you logged in?',
+    current: 'Your current plan',
+    switch: 'Switch to {{plan}}',
+    changeNote:
+      'A plan change takes effect at once; the payment provider settles the difference on your next invoice. On Basic, alerts go to your first 3 contacts and the others are kept.',
+    changed: 'Your plan is now {{plan}}.',
+    changeError: 'Could not change your plan. Please try again.',
+  },
+  billing: {
+    already_subscribed: 'You already have an active subscription. Change plan on Pricing or manage it from Setup.',
+    same_plan: 'You are already on this plan.',
+    no_subscription: 'You have no subscription yet. Choose a plan first.',
+    provider_error: 'The payment service is unavailable. Please try again.',
+    invalid_plan: 'Choose a plan: Basic or Premium.',
   },
   trial: {
     title: '3-day free trial',
@@ -173,6 +186,14 @@ const en: Messages = {
     sms: 'Each SMS sent costs about €0.10 per contact.',
     start: 'Start the trial',
     error: 'Failed to activate trial.',
+    inTrial_one:
+      'Your free trial is running: {{count}} day left. After it, it becomes paid Premium at {{price}}/month unless you cancel before.',
+    inTrial_other:
+      'Your free trial is running: {{count}} days left. After it, it becomes paid Premium at {{price}}/month unless you cancel before.',
+    used: 'You have already used your free trial. Subscribing to Premium now is charged at once: {{price}}/month.',
+    subscribed: 'You already have the {{plan}} plan: the free trial is for people who have not subscribed yet.',
+    subscribe: 'Subscribe to Premium ({{price}}/month)',
+    changePlan: 'Change plan',
   },
   cancel: {
     title: 'Payment cancelled',

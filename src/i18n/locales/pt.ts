@@ -163,6 +163,19 @@ const pt = {
       'Cada mensagem enviada custa mais {{price}} (ou o equivalente local). O seu primeiro alerta real não é cobrado.',
     trialNote: 'A primeira subscrição Premium inclui 3 dias de teste gratuito (cartão necessário).',
     error: 'Erro no pagamento! Tem a sessão iniciada?',
+    current: 'O seu plano atual',
+    switch: 'Mudar para {{plan}}',
+    changeNote:
+      'A mudança de plano vale de imediato; o fornecedor de pagamentos acerta a diferença na próxima fatura. No Básico, os alertas vão para os 3 primeiros contactos e os outros ficam guardados.',
+    changed: 'O seu plano é agora o {{plan}}.',
+    changeError: 'Não foi possível mudar de plano. Tente novamente.',
+  },
+  billing: {
+    already_subscribed: 'Já tem uma subscrição ativa. Mude de plano nos Preços ou gira-a em Configurar.',
+    same_plan: 'Já está neste plano.',
+    no_subscription: 'Ainda não tem uma subscrição. Escolha primeiro um plano.',
+    provider_error: 'O serviço de pagamentos não está disponível. Tente novamente.',
+    invalid_plan: 'Escolha um plano: Básico ou Premium.',
   },
   trial: {
     title: 'Teste gratuito de 3 dias',
@@ -172,6 +185,14 @@ const pt = {
     sms: 'Cada SMS enviado custa cerca de 0,10 € por contacto.',
     start: 'Começar o teste',
     error: 'Não foi possível ativar o teste.',
+    inTrial_one:
+      'O seu teste gratuito está a decorrer: resta {{count}} dia. Depois passa a Premium pago, {{price}}/mês, a menos que cancele antes.',
+    inTrial_other:
+      'O seu teste gratuito está a decorrer: restam {{count}} dias. Depois passa a Premium pago, {{price}}/mês, a menos que cancele antes.',
+    used: 'Já usou o seu teste gratuito. Se subscrever o Premium agora, é cobrado de imediato: {{price}}/mês.',
+    subscribed: 'Já tem o plano {{plan}}: o teste gratuito é para quem ainda não subscreveu.',
+    subscribe: 'Subscrever o Premium ({{price}}/mês)',
+    changePlan: 'Mudar de plano',
   },
   cancel: {
     title: 'Pagamento cancelado',

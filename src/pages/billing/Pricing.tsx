@@ -1,27 +1,52 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PLAN_PRICES_EUR, SMS_PRICE_EUR } from '../../../common/constants';
+import { changePlan } from '../../api/endpoints';
 import type { Plan } from '../../api/types';
 import { useMessageText } from '../../lib/message';
+import { useEuro } from '../../lib/money';
 import { useStore } from '../../store';
-import { useCheckout } from './useCheckout';
+import { loadUser } from '../../store/actions';
+import { checkoutError, useCheckout } from './useCheckout';
 
 const PLANS: Plan[] = ['basic', 'premium'];
-// Euro prices as Portugal and Ireland write them ("3 €", "€3").
-const NUMBER_LOCALES: Record<string, string> = { pt: 'pt-PT', en: 'en-IE' };
 
-/** The two plans, each with a checkout button, and the note on SMS cost. */
+/**
+ * The two plans and the note on SMS cost. Without a subscription each button opens a checkout;
+ * a subscriber's current plan is marked and the other one is a plan change at the provider.
+ */
 export function Pricing() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const text = useMessageText();
+  const euro = useEuro();
   const loggedIn = useStore((state) => state.access !== null);
-  const { checkout, pending, error } = useCheckout('pricing.error');
-  const euro = (value: number) =>
-    new Intl.NumberFormat(NUMBER_LOCALES[i18n.language] ?? i18n.language, {
-      style: 'currency',
-      currency: 'EUR',
-      minimumFractionDigits: value < 1 ? 2 : 0,
-    }).format(value);
+  const profile = useStore((state) => state.user?.profile);
+  const pushToast = useStore((state) => state.pushToast);
+  const { checkout, pending, error, setError } = useCheckout('pricing.error');
+  const [changing, setChanging] = useState<Plan | null>(null);
+  const current = profile?.has_premium ? profile.plan : null;
+
+  async function switchTo(plan: Plan) {
+    setChanging(plan);
+    setError(null);
+    try {
+      await changePlan(plan);
+      await loadUser();
+      pushToast('success', { key: 'pricing.changed', params: { plan: t(`plans.${plan}`) } });
+    } catch (failure) {
+      setError(await checkoutError(failure, 'pricing.changeError'));
+    } finally {
+      setChanging(null);
+    }
+  }
+
+  const label = (plan: Plan) => {
+    if (pending === plan || changing === plan) return t('pricing.redirecting');
+    if (plan === current) return t('pricing.current');
+    if (current) return t('pricing.switch', { plan: t(`plans.${plan}`) });
+    return t('pricing.choose', { plan: t(`plans.${plan}`) });
+  };
 
   return (
     <section className="page">
@@ -37,6 +62,7 @@ export function Pricing() {
           {t('pricing.loginFirst')} <Link to="/login">{t('home.login')}</Link>
         </p>
       )}
+      {current && <p className="note">{t('pricing.changeNote')}</p>}
       <div className="plans">
         {PLANS.map((plan) => (
           <article key={plan} className={`plan ${plan}`}>
@@ -49,10 +75,10 @@ export function Pricing() {
             <button
               type="button"
               className={`button ${plan === 'premium' ? 'primary' : 'secondary'} wide`}
-              disabled={pending !== null}
-              onClick={() => void checkout(plan)}
+              disabled={pending !== null || changing !== null || plan === current}
+              onClick={() => void (current ? switchTo(plan) : checkout(plan))}
             >
-              {pending === plan ? t('pricing.redirecting') : t('pricing.choose', { plan: t(`plans.${plan}`) })}
+              {label(plan)}
             </button>
           </article>
         ))}

@@ -1,40 +1,91 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { TRIAL_DAYS } from '../../../common/constants';
+import { PLAN_PRICES_EUR, TRIAL_DAYS } from '../../../common/constants';
+import type { Profile } from '../../api/types';
 import { useMessageText } from '../../lib/message';
+import { useEuro } from '../../lib/money';
+import { useStore } from '../../store';
 import { useCheckout } from './useCheckout';
 
-/** The trial explained; its start button is a premium checkout. */
+export type TrialState = 'available' | 'inTrial' | 'used' | 'subscribed';
+
+/** Where the person stands with the trial: it decides what the page promises and what its button does. */
+export function trialState(profile: Profile | undefined): TrialState {
+  if (!profile) return 'available';
+  if (profile.has_premium && profile.is_in_trial) return 'inTrial';
+  if (profile.has_premium) return 'subscribed';
+  if (profile.has_used_trial || profile.trial_start) return 'used';
+  return 'available';
+}
+
+/**
+ * The trial explained, saying what will happen for this person: a free trial (its start button is
+ * a premium checkout), the trial already running, a trial used up (Premium is charged at once),
+ * or a subscription already active.
+ */
 export function TrialInfo() {
   const { t } = useTranslation();
   const text = useMessageText();
+  const euro = useEuro();
+  const profile = useStore((state) => state.user?.profile);
   const { checkout, pending, error } = useCheckout('trial.error');
+  const state = trialState(profile);
+  const price = euro(PLAN_PRICES_EUR.premium);
+  const back = (
+    <Link className="button secondary" to="/">
+      {t('common.back')}
+    </Link>
+  );
+  const checkoutButton = (label: string) => (
+    <button
+      type="button"
+      className="button primary"
+      disabled={pending !== null}
+      onClick={() => void checkout('premium')}
+    >
+      {pending ? t('pricing.redirecting') : label}
+    </button>
+  );
+
   return (
     <section className="page narrow">
       <h1>{t('trial.title')}</h1>
-      <p>{t('trial.body', { days: TRIAL_DAYS })}</p>
-      <ul>
-        <li>{t('trial.card')}</li>
-        <li>{t('trial.renews', { days: TRIAL_DAYS })}</li>
-        <li>{t('trial.sms')}</li>
-      </ul>
+      {state === 'available' && (
+        <>
+          <p>{t('trial.body', { days: TRIAL_DAYS })}</p>
+          <ul>
+            <li>{t('trial.card')}</li>
+            <li>{t('trial.renews', { days: TRIAL_DAYS })}</li>
+            <li>{t('trial.sms')}</li>
+          </ul>
+        </>
+      )}
+      {state === 'inTrial' && (
+        <p role="status">{t('trial.inTrial', { count: profile?.trial_days_left ?? 0, price })}</p>
+      )}
+      {state === 'used' && <p role="status">{t('trial.used', { price })}</p>}
+      {state === 'subscribed' && (
+        <p role="status">{t('trial.subscribed', { plan: t(`plans.${profile?.plan ?? 'premium'}`) })}</p>
+      )}
       {error && (
         <p className="form-error" role="alert">
           {text(error)}
         </p>
       )}
       <div className="actions">
-        <button
-          type="button"
-          className="button primary"
-          disabled={pending !== null}
-          onClick={() => void checkout('premium')}
-        >
-          {pending ? t('pricing.redirecting') : t('trial.start')}
-        </button>
-        <Link className="button secondary" to="/">
-          {t('common.back')}
-        </Link>
+        {state === 'available' && checkoutButton(t('trial.start'))}
+        {state === 'used' && checkoutButton(t('trial.subscribe', { price }))}
+        {state === 'inTrial' && (
+          <Link className="button primary" to="/setup">
+            {t('setup.manageSubscription')}
+          </Link>
+        )}
+        {state === 'subscribed' && (
+          <Link className="button primary" to="/pricing">
+            {t('trial.changePlan')}
+          </Link>
+        )}
+        {back}
       </div>
     </section>
   );

@@ -1,8 +1,21 @@
 import { useState } from 'react';
 import { failureOf } from '../../api/client';
 import { startCheckout } from '../../api/endpoints';
-import type { Message } from '../../api/errors';
+import { type Message, mapApiError, messageForCode } from '../../api/errors';
 import type { Plan } from '../../api/types';
+
+/**
+ * What a failed billing call says: the app's words for a known code (in the person's language),
+ * no network or a server error as such, else the answer's `error` text, else `fallbackKey`.
+ */
+export async function checkoutError(failure: unknown, fallbackKey: string): Promise<Message> {
+  const { status, data } = await failureOf(failure);
+  const coded = messageForCode(data);
+  if (coded) return coded;
+  if (status === 0 || status === 429) return mapApiError(status, data).message ?? { key: fallbackKey };
+  const text = typeof data === 'object' && data !== null ? (data as { error?: unknown }).error : undefined;
+  return typeof text === 'string' && text ? { text } : { key: fallbackKey };
+}
 
 /** Starts a checkout: a loading state, then the browser goes to the returned url; errors show the answer's `error` or `fallbackKey`. */
 export function useCheckout(fallbackKey: string) {
@@ -16,12 +29,10 @@ export function useCheckout(fallbackKey: string) {
       const { url } = await startCheckout(plan);
       window.location.assign(url);
     } catch (failure) {
-      const { data } = await failureOf(failure);
-      const text = typeof data === 'object' && data !== null ? (data as { error?: unknown }).error : undefined;
-      setError(typeof text === 'string' && text ? { text } : { key: fallbackKey });
+      setError(await checkoutError(failure, fallbackKey));
       setPending(null);
     }
   }
 
-  return { checkout, pending, error };
+  return { checkout, pending, error, setError };
 }

@@ -1,6 +1,8 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeApi, renderApp, setupAppTests, signIn } from './helpers';
+import type { Profile } from '../../../src/api/types';
+import i18n from '../../../src/i18n';
+import { fakeApi, renderApp, setupAppTests, signIn, user } from './helpers';
 
 setupAppTests();
 
@@ -55,7 +57,110 @@ describe('Pricing', () => {
   });
 });
 
+describe('Pricing for a subscriber', () => {
+  it('marks the current plan and upgrades basic → premium through a plan change, in both languages', async () => {
+    signIn();
+    let plan: 'basic' | 'premium' = 'basic';
+    const { calls } = fakeApi({
+      'GET /api/users/me/': () => ({
+        body: user({ has_premium: true, plan, contact_limit: plan === 'basic' ? 3 : 10 }),
+      }),
+      'POST /api/billing/plan/': (_request, body) => {
+        plan = (body as { plan: 'premium' }).plan;
+        return { body: { plan } };
+      },
+    });
+    renderApp('/pricing');
+    expect(await screen.findByRole('button', { name: 'O seu plano atual' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Mudar para Premium' }));
+    expect(await screen.findByText('O seu plano é agora o Premium.')).toBeInTheDocument();
+    expect(calls.find((call) => call.path === '/api/billing/plan/')?.body).toEqual({ plan: 'premium' });
+    expect(calls.some((call) => call.path === '/api/billing/checkout/')).toBe(false);
+    await act(() => i18n.changeLanguage('en'));
+    expect(await screen.findByRole('button', { name: 'Switch to Basic' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Your current plan' })).toBeDisabled();
+  });
+
+  it.each([
+    ['pt', 'already_subscribed', 'Já tem uma subscrição ativa. Mude de plano nos Preços ou gira-a em Configurar.'],
+    [
+      'en',
+      'already_subscribed',
+      'You already have an active subscription. Change plan on Pricing or manage it from Setup.',
+    ],
+    ['pt', 'payment_provider_error', 'O serviço de pagamentos não está disponível. Tente novamente.'],
+    ['en', 'payment_provider_error', 'The payment service is unavailable. Please try again.'],
+    ['pt', 'same_plan', 'Já está neste plano.'],
+    ['en', 'no_subscription', 'You have no subscription yet. Choose a plan first.'],
+  ])('says the server’s %s %s in the person’s language, never its English text', async (language, code, text) => {
+    await i18n.changeLanguage(language);
+    fakeApi({ 'POST /api/billing/checkout/': { status: 400, body: { error: 'English server text.', code } } });
+    renderApp('/pricing');
+    fireEvent.click(screen.getByRole('button', { name: language === 'pt' ? 'Escolher Básico' : 'Choose Basic' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+  });
+});
+
 describe('Trial info', () => {
+  const trialPage = async (fields: Partial<Profile>) => {
+    signIn();
+    const fake = fakeApi({
+      'GET /api/users/me/': { body: user(fields) },
+      'POST /api/billing/checkout/': { body: { url: '/dev/checkout/t2' } },
+    });
+    renderApp('/trial-info');
+    await screen.findByRole('status');
+    return fake;
+  };
+
+  it('trial used up: says Premium is charged at once, and its button says so, in both languages', async () => {
+    const assign = stubAssign();
+    const { calls } = await trialPage({ has_used_trial: true, trial_start: '2026-10-01T00:00:00Z' });
+    expect(screen.getByRole('status')).toHaveTextContent(
+      /^Já usou o seu teste gratuito\. Se subscrever o Premium agora, é cobrado de imediato: 5\s€\/mês\.$/,
+    );
+    expect(screen.queryByText(/nada é cobrado/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Começar o teste' })).toBeNull();
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'You have already used your free trial. Subscribing to Premium now is charged at once: €5/month.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to Premium (€5/month)' }));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/dev/checkout/t2'));
+    expect(calls.find((call) => call.path === '/api/billing/checkout/')?.body).toEqual({ plan: 'premium' });
+  });
+
+  it('trial in progress: the days left and what follows, no checkout', async () => {
+    await trialPage({
+      has_premium: true,
+      is_in_trial: true,
+      trial_days_left: 2,
+      has_used_trial: true,
+      plan: 'premium',
+    });
+    expect(screen.getByRole('status')).toHaveTextContent(
+      /^O seu teste gratuito está a decorrer: restam 2 dias\. Depois passa a Premium pago, 5\s€\/mês, a menos que cancele antes\.$/,
+    );
+    expect(screen.getByRole('link', { name: 'Gerir subscrição' })).toHaveAttribute('href', '/setup');
+    expect(screen.queryByRole('button', { name: /Começar|Subscrever/ })).toBeNull();
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Your free trial is running: 2 days left. After it, it becomes paid Premium at €5/month unless you cancel before.',
+    );
+  });
+
+  it('subscribed: no trial for subscribers, a link to change plan', async () => {
+    await trialPage({ has_premium: true, has_used_trial: true, plan: 'basic', contact_limit: 3 });
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Já tem o plano Básico: o teste gratuito é para quem ainda não subscreveu.',
+    );
+    expect(screen.getByRole('link', { name: 'Mudar de plano' })).toHaveAttribute('href', '/pricing');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'You already have the Basic plan: the free trial is for people who have not subscribed yet.',
+    );
+  });
+
   it('explains the trial; its start button is a premium checkout', async () => {
     const assign = stubAssign();
     const { calls } = fakeApi({ 'POST /api/billing/checkout/': { body: { url: '/dev/checkout/t1' } } });

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlanName, User } from '../../db/schema.js';
+import { billingError } from './checkout.js';
+import { currentSubscription, isActive } from './subscriptions.js';
+
+export const PLAN_CHANGE_TEXTS = {
+  noSubscription: 'You have no subscription to change. Choose a plan first.',
+  samePlan: 'You are already on this plan.',
+  providerError: 'The payment service is unavailable. Please try again.',
+} as const;
+
+/**
+ * Moves a subscriber to another plan through the provider's own upgrade or downgrade (Stripe
+ * updates the subscription's price, prorated), then records it here at once; the provider's
+ * webhook confirms it later. A trial in progress stays a trial.
+ */
+export async function changePlan(app: FastifyInstance, user: User, plan: PlanName): Promise<{ plan: PlanName }> {
+  const now = app.clock.now();
+  const subscription = await currentSubscription(app.db, user.id, now);
+  if (!subscription || !isActive(subscription, now)) {
+    throw billingError(400, PLAN_CHANGE_TEXTS.noSubscription, 'no_subscription');
+  }
+  if (subscription.plan === plan) throw billingError(400, PLAN_CHANGE_TEXTS.samePlan, 'same_plan');
+  try {
+    if (subscription.provider !== app.payments.name) throw new Error('subscription of a provider no longer configured');
+    if (subscription.provider_subscription_id) await app.payments.changePlan(subscription.provider_subscription_id, plan);
+  } catch (error) {
+    app.log.error({ err: error }, 'payment provider refused the plan change');
+    throw billingError(502, PLAN_CHANGE_TEXTS.providerError, 'payment_provider_error');
+  }
+  await app.db
+    .updateTable('subscriptions')
+    .set({ plan, updated_at: now })
+    .where('id', '=', subscription.id)
+    .execute();
+  return { plan };
+}

@@ -1,0 +1,15 @@
+import { useTranslation } from 'react-i18next';
+
+// Euro prices as Portugal and Ireland write them ("3 €", "€3").
+const NUMBER_LOCALES: Record<string, string> = { pt: 'pt-PT', en: 'en-IE' };
+
+/** A function writing an amount in euros the way the current language does. */
+export function useEuro() {
+  const { i18n } = useTranslation();
+  return (value: number) =>
+    new Intl.NumberFormat(NUMBER_LOCALES[i18n.language] ?? i18n.language, {
+      style: 'currency',
+      currency: 'EUR',
+      minimumFractionDigits: value < 1 ? 2 : 0,
+    }).format(value);
+}
