@@ -53,6 +53,10 @@ describe('normalisePhone: real numbers', () => {
   it('keeps 9 to 15 digits, and LONG_PHONE_NUMBERS lifts the 15', () => {
     expect(normalisePhone('+351 9123')).toEqual({ ok: false, error: 'too_short', message: TOO_SHORT });
     expect(normalisePhone('+1 202 456')).toEqual({ ok: false, error: 'too_short', message: TOO_SHORT });
+    // A Portuguese number of 7 digits (10 with the country code) is short, not malformed.
+    for (const seven of ['+351 1234567', '+351 912 345 6', '+3512123456']) {
+      expect(normalisePhone(seven)).toEqual({ ok: false, error: 'too_short', message: TOO_SHORT });
+    }
     expect(normalisePhone('+49 30 1234567890123')).toEqual({ ok: false, error: 'too_long', message: TOO_LONG });
     expect(normalisePhone('+49 30 1234567890123', { longNumbers: true })).toEqual({
       ok: true,

@@ -3,7 +3,7 @@
  * Pure and browser-safe: phone numbers are parsed with libphonenumber-js (its default,
  * smallest metadata), never by hand.
  */
-import { type ParseError, parsePhoneNumberWithError } from 'libphonenumber-js';
+import { type ParseError, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
 import { CONTACT_NAME_MAX, CONTACT_NAME_MIN, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from './constants.js';
 
 /** Longest number accepted when long numbers are enabled: a 3-digit country code and the 17 national digits libphonenumber allows. */
@@ -85,6 +85,7 @@ export function normalisePhone(input: string | null | undefined, options: PhoneO
     .replace(/\s+/gu, ' ')
     .trim();
   if (text === '') return phoneFailure('required', max);
+  const withCountry = text.startsWith('+') || text.startsWith('00');
   if (text.startsWith('00')) text = `+${text.slice(2)}`;
   else if (!text.startsWith('+')) text = `+${text}`;
   if (!PHONE_CHARACTERS.test(text)) return phoneFailure('format', max);
@@ -105,6 +106,11 @@ export function normalisePhone(input: string | null | undefined, options: PhoneO
   const digits = e164.length - 1;
   if (digits < PHONE_MIN_DIGITS) return phoneFailure('too_short', max);
   if (digits > max) return phoneFailure('too_long', max);
+  // Fewer digits than the country's numbers have (+351 and 7 digits): short, not malformed. Typed
+  // without a country code, the likelier mistake is the missing code, which the format message names.
+  if (withCountry && !parsed.isValid() && validatePhoneNumberLength(text) === 'TOO_SHORT') {
+    return phoneFailure('too_short', max);
+  }
   if (parsed.ext || !parsed.isValid() || !/^\+[1-9]\d+$/.test(e164)) return phoneFailure('format', max);
   return { ok: true, e164 };
 }

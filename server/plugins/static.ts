@@ -3,14 +3,16 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isAppRoute } from '../../common/app-routes.js';
 
 const API_PREFIXES = ['/api/', '/dev/'];
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Serves the built app from `dist/`: hashed assets cached for a year, everything else
- * revalidated; `alert.html` for the emergency links, `index.html` for app routes, and
- * JSON 404s for unknown API paths.
+ * revalidated; `alert.html` for the emergency links, `index.html` for app routes (and, with
+ * a 404, for other page addresses, where the app shows its not-found page), and JSON 404s
+ * for unknown API paths.
  */
 export default fp(
   async function staticFiles(app: FastifyInstance, options: { distDir: string }) {
@@ -49,7 +51,11 @@ export default fp(
       const wantsPage = request.method === 'GET' || request.method === 'HEAD';
       const looksLikeFile = /\.[a-z0-9]+$/i.test(pathname);
       if (built && wantsPage && !isApi && !looksLikeFile) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+        // Any other address gets the app too, which shows its not-found page, with a real 404.
+        return reply
+          .code(isAppRoute(pathname) ? 200 : 404)
+          .header('cache-control', 'no-cache')
+          .sendFile('index.html');
       }
       return reply.code(404).send({ detail: 'Not found.', code: 'not_found' });
     });

@@ -1,11 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import type { PasswordChecks } from '../../common/password-rules';
+import { type PasswordChecks, passwordChecks } from '../../common/password-rules';
 
 const LINES: (keyof PasswordChecks)[] = ['minLength', 'hasDigit', 'notCommon', 'notAllDigits'];
 
-/** The live password checklist of the register page: one line per rule, ticked when it passes. */
-export function PasswordChecklist({ checks, id }: { checks: PasswordChecks; id?: string }) {
+/**
+ * The live password checklist of the register and reset pages: one line per rule, ticked when
+ * it passes. An empty password ticks nothing: "not common" and "not only digits" say nothing yet.
+ */
+export function PasswordChecklist({ password, id }: { password: string; id?: string }) {
   const { t } = useTranslation();
+  const checks: PasswordChecks =
+    password === ''
+      ? { minLength: false, hasDigit: false, notCommon: false, notAllDigits: false }
+      : passwordChecks(password);
   return (
     <ul className="checklist" id={id} aria-label={t('register.checklist')}>
       {LINES.map((line) => (

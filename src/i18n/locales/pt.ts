@@ -205,8 +205,8 @@ const pt = {
     updated: 'Última atualização: 22 de novembro de 2026.',
     sections: {
       emergency: {
-        title: 'O Alerta não substitui o 112 nem o 911',
-        body: 'O Alerta avisa as pessoas em quem confia. Não contacta a polícia, os bombeiros nem o INEM. Em perigo imediato, ligue sempre 112 (ou 911). O envio de SMS depende da rede móvel e de terceiros e pode atrasar ou falhar.',
+        title: 'O Alerta não substitui o 112',
+        body: 'O Alerta avisa as pessoas em quem confia. Não contacta a polícia, os bombeiros nem o INEM. Em perigo imediato, ligue sempre 112. O envio de SMS depende da rede móvel e de terceiros e pode atrasar ou falhar.',
       },
       service: {
         title: 'O serviço',

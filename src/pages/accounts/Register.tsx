@@ -101,7 +101,7 @@ export function Register() {
           aria-describedby="password-checklist"
           required
         />
-        <PasswordChecklist checks={checks} id="password-checklist" />
+        <PasswordChecklist password={form.password1} id="password-checklist" />
         <Field
           label={t('register.password2')}
           name="password2"

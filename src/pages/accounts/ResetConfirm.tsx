@@ -2,7 +2,6 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RESET_REDIRECT_MS } from '../../../common/constants';
-import { passwordChecks } from '../../../common/password-rules';
 import { failureOf } from '../../api/client';
 import { confirmPasswordReset } from '../../api/endpoints';
 import { type Message, mapApiError } from '../../api/errors';
@@ -67,7 +66,7 @@ export function ResetConfirm() {
           aria-describedby="reset-checklist"
           required
         />
-        <PasswordChecklist checks={passwordChecks(password1)} id="reset-checklist" />
+        <PasswordChecklist password={password1} id="reset-checklist" />
         <Field
           label={t('reset.repeatPassword')}
           name="new_password2"

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { REGISTER_REDIRECT_MS } from '../../../common/constants';
+import i18n from '../../../src/i18n';
 import { fakeApi, fakeTimeouts, pathNow, renderApp, settle, setupAppTests } from './helpers';
 
 setupAppTests();
@@ -19,6 +20,12 @@ describe('Register', () => {
     renderApp('/register');
     const checklist = screen.getByRole('list', { name: 'Requisitos da palavra-passe' });
     const line = (text: string) => within(checklist).getByText(text).closest('li')!;
+    // Nothing typed yet: no rule is ticked.
+    for (const item of within(checklist).getAllByRole('listitem')) {
+      expect(item).toHaveClass('todo');
+      expect(item).toHaveTextContent('○');
+      expect(item).toHaveTextContent('por cumprir');
+    }
     type('Palavra-passe', 'qwerty');
     expect(line('Pelo menos 8 caracteres')).toHaveClass('todo');
     expect(line('Pelo menos um algarismo')).toHaveClass('todo');
@@ -29,6 +36,19 @@ describe('Register', () => {
     expect(line('Não é só algarismos')).toHaveClass('todo');
     type('Palavra-passe', 'segura123');
     for (const item of within(checklist).getAllByRole('listitem')) expect(item).toHaveClass('ok');
+    type('Palavra-passe', '');
+    for (const item of within(checklist).getAllByRole('listitem')) expect(item).toHaveClass('todo');
+  });
+
+  it('ticks nothing for an empty password in English either', async () => {
+    await i18n.changeLanguage('en');
+    renderApp('/register');
+    const checklist = screen.getByRole('list', { name: 'Password requirements' });
+    for (const text of ['At least 8 characters', 'At least one digit', 'Not a common password', 'Not only digits']) {
+      const item = within(checklist).getByText(text).closest('li')!;
+      expect(item).toHaveClass('todo');
+      expect(item).toHaveTextContent('not met yet');
+    }
   });
 
   it('keeps submit disabled until terms are ticked and the checklist passes', () => {

@@ -204,6 +204,19 @@ describe('Setup', () => {
     expect(fake.calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
+  it('a 7-digit Portuguese number is too short, not badly formatted, in both languages', async () => {
+    const fake = await openSetup();
+    type('Nome', 'João');
+    fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '9123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
+    expect(screen.getByText('O número deve ter pelo menos 9 algarismos.')).toBeInTheDocument();
+    expect(screen.queryByText(/formato internacional/)).toBeNull();
+    await act(() => i18n.changeLanguage('en'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add contact' }));
+    expect(screen.getByText('The number must have at least 9 digits.')).toBeInTheDocument();
+    expect(fake.calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
   it('needs a subscription to add', async () => {
     await openSetup({}, []);
     expect(screen.getByText(/Precisa de uma subscrição ativa/)).toBeInTheDocument();

@@ -183,10 +183,15 @@ describe('Trial info', () => {
 });
 
 describe('Legal and privacy', () => {
-  it('terms say plainly Alerta does not replace 112 or 911, with a back button', () => {
+  it('terms say plainly Alerta does not replace 112 (112 or 911 in English), with a back button', async () => {
     renderApp('/legal');
-    expect(screen.getByRole('heading', { name: 'O Alerta não substitui o 112 nem o 911' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'O Alerta não substitui o 112' })).toBeInTheDocument();
+    expect(screen.getByText(/Em perigo imediato, ligue sempre 112\. O envio/)).toBeInTheDocument();
+    expect(screen.queryByText(/911/)).toBeNull();
     expect(screen.getByRole('link', { name: 'Voltar' })).toHaveAttribute('href', '/');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('heading', { name: 'Alerta does not replace 112 or 911' })).toBeInTheDocument();
+    expect(screen.getByText(/In immediate danger, always call 112 \(or 911\)\./)).toBeInTheDocument();
   });
 
   it('privacy has every section, the location rules and the last update, in both languages', () => {
