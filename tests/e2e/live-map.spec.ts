@@ -1,26 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { setProfile } from './profile.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 import { expect, test } from './tiles.js';
 
 const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 40 };
 const NAME = 'Zé Açoriano';
-
-/** Logs the seeded user in through the API and sets what contacts see. */
-async function setProfile(base: string, user: SeededUser, fields: Record<string, unknown>) {
-  const login = await fetch(`${base}/api/users/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: user.username, password: 'correct horse 42' }),
-  });
-  const { access } = (await login.json()) as { access: string };
-  const res = await fetch(`${base}/api/users/me/`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
-    body: JSON.stringify(fields),
-  });
-  expect(res.status).toBe(200);
-  return access;
-}
 
 /** A real alert from Lisbon plus a second fix 200 m north: a position, its circle and a trail. */
 async function alertWithTrail(base: string, user: SeededUser) {
@@ -60,7 +44,7 @@ test('the live page draws the map from the configured tiles, with the marker, ci
     language: 'en',
     contacts: [{ name: 'Ana', phone_number: '+351915100001' }],
   });
-  await setProfile(server.url, user, { display_name: NAME, time_zone: 'America/New_York' });
+  await setProfile(server.url, user.username, { display_name: NAME, time_zone: 'America/New_York' });
   const alert = await alertWithTrail(server.url, user);
 
   // The SMS names the owner and writes the fix time in the owner's zone.

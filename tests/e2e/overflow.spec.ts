@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { setProfile } from './profile.js';
 import { seedUser } from './seed.js';
 import { expect, expectNoOverflow, test } from './tiles.js';
 
@@ -31,15 +32,6 @@ const APP_PAGES = [
   '/no-such-page',
 ];
 
-async function login(base: string, username: string) {
-  const res = await fetch(`${base}/api/users/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: 'correct horse 42' }),
-  });
-  return (await res.json()) as { access: string; refresh: string };
-}
-
 /** A premium owner with the longest name and contact names, a display name of 40 unbroken letters. */
 async function longOwner(base: string, countdownSeconds: 0 | 10 = 10) {
   const user = await seedUser(base, {
@@ -50,11 +42,9 @@ async function longOwner(base: string, countdownSeconds: 0 | 10 = 10) {
       { name: 'TEST Wolfeschlegelsteinhausenbergerdorff', phone_number: '+351915200002' },
     ],
   });
-  const tokens = await login(base, user.username);
-  await fetch(`${base}/api/users/me/`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access}` },
-    body: JSON.stringify({ display_name: LONG_NAME, time_zone: 'America/Argentina/ComodRivadavia' }),
+  const tokens = await setProfile(base, user.username, {
+    display_name: LONG_NAME,
+    time_zone: 'America/Argentina/ComodRivadavia',
   });
   return { ...user, tokens };
 }

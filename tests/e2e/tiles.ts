@@ -74,7 +74,7 @@ export async function expectNoOverflow(page: Page, label: string) {
     const root = document.documentElement;
     const width = root.clientWidth;
     // Inside the map, tiles past its edge are clipped by the map itself.
-    const wide = [...document.querySelectorAll('body *')]
+    const wide = Array.from(document.querySelectorAll('body *'))
       .filter((el) => !el.closest('.leaflet-container') && el.scrollWidth > el.clientWidth + 1)
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class')} (${el.scrollWidth}px)`);
