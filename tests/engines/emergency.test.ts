@@ -89,8 +89,20 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     return sms;
   }
   const textOf = (tab: Tab) => tab.run<string>(BODY_TEXT);
-  const waitForText = (tab: Tab, text: string, timeoutMs?: number) =>
-    until(`"${text}"`, async () => (await textOf(tab)).includes(text), timeoutMs);
+  /** Waits for `text` on the page; on timeout the error shows what the page said instead. */
+  async function waitForText(tab: Tab, text: string, timeoutMs?: number) {
+    let seen = '';
+    await until(
+      `"${text}"`,
+      async () => {
+        seen = await textOf(tab);
+        return seen.includes(text);
+      },
+      timeoutMs,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the page said: ${JSON.stringify(seen)}`);
+    });
+  }
 
   /** One visit with the server up: the worker takes the page, the owner and contacts are saved, the countdown is cancelled. */
   async function warmUp(user: SeededUser): Promise<void> {
