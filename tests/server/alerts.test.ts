@@ -113,8 +113,8 @@ describe(`alert pipeline (${dbLabel})`, () => {
       gps_enabled: true,
       countdown_seconds: 5,
       contacts: [
-        { name: 'Ana Silva', phone_number: '+351912345678' },
-        { name: 'Rui Costa', phone_number: '+351913456789' },
+        { id: expect.any(String), name: 'Ana Silva', phone_number: '+351912345678' },
+        { id: expect.any(String), name: 'Rui Costa', phone_number: '+351913456789' },
       ],
       messages: {
         real: `EMERGENCY: ${owner.user.username} needs help now. Location unavailable.`,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
-import type { Alert, Delivery, User } from '../../db/schema.js';
+import type { Alert, Contact, Delivery, User } from '../../db/schema.js';
 import { detailError, notFound, parseWith } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { limit } from '../../plugins/security.js';
@@ -29,7 +29,20 @@ const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new 
 const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
 const NO_CONTACTS = 'There are no emergency contacts to alert. Add contacts first.';
 const NO_TEST_CONTACTS =
-  'No contact is marked for tests. Give one contact a name starting with TEST (for example "TEST Maria") to receive test SMS.';
+  'Choose the contact who gets the test SMS on the test page (or name one contact starting with TEST, for example "TEST Maria").';
+const UNKNOWN_TEST_CONTACT = 'The chosen contact is not one of the contacts this link alerts.';
+const TEST_CONTACT_ONLY = 'A contact can only be chosen for a test alert.';
+
+/**
+ * Who gets a test SMS: the one contact chosen on the test page, else every contact whose name
+ * starts with TEST. Always among the contacts the link alerts, so never more than a real alert.
+ */
+function testRecipients(contacts: Contact[], chosen: string | null | undefined): Contact[] {
+  if (!chosen) return contacts.filter((c) => isTestContact(c.name));
+  const contact = contacts.find((c) => c.id === chosen);
+  if (!contact) throw detailError(400, UNKNOWN_TEST_CONTACT, 'unknown_test_contact');
+  return [contact];
+}
 
 /** Rate-limit keys hold a hash of the token, never the secret itself. */
 const tokenKey = (request: FastifyRequest) =>
@@ -75,7 +88,7 @@ export default async function alertRoutes(app: FastifyInstance) {
         language: languageOf(user),
         gps_enabled: profile.gps_enabled,
         countdown_seconds: user.alert_countdown_seconds,
-        contacts: contacts.map((c) => ({ name: c.name, phone_number: c.phone_number })),
+        contacts: contacts.map((c) => ({ id: c.id, name: c.name, phone_number: c.phone_number })),
         messages: { real: alertMessage({ ...base, mode: 'real' }), test: alertMessage({ ...base, mode: 'test' }) },
       });
     },
@@ -113,7 +126,8 @@ export default async function alertRoutes(app: FastifyInstance) {
 
       // Within the plan's limit only: after a downgrade the contacts beyond it are kept but not alerted.
       const contacts = await alertedContacts(app.db, user.id, profile.contact_limit);
-      const recipients = body.mode === 'test' ? contacts.filter((c) => isTestContact(c.name)) : contacts;
+      if (body.mode === 'real' && body.contact_id) throw detailError(400, TEST_CONTACT_ONLY, 'invalid');
+      const recipients = body.mode === 'test' ? testRecipients(contacts, body.contact_id) : contacts;
       if (recipients.length === 0) {
         throw body.mode === 'test'
           ? detailError(400, NO_TEST_CONTACTS, 'no_test_contacts')

@@ -41,6 +41,8 @@ export const alertBody = z.object({
   mode: z.enum(['real', 'test']),
   location: location.nullish(),
   location_error: z.enum(['denied', 'unavailable', 'timeout', 'unsupported']).nullish(),
+  /** Test alerts only: the one contact (an id from the page's contacts) who gets the test SMS. */
+  contact_id: z.string().min(1).max(64).nullish(),
 });
 
 export type AlertBody = z.infer<typeof alertBody>;

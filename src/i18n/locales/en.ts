@@ -289,7 +289,7 @@ const en: Messages = {
     guide: {
       title: 'Getting started (6 steps)',
       one: 'Add only one temporary contact (for example, your own number).',
-      two: 'Press “Test Emergency” and check that everything is ready.',
+      two: 'Press “Test Emergency” and check that everything is ready. There you can choose one contact to receive a test SMS, marked TEST (at most 5 an hour).',
       three: 'Press “Real Emergency”, save the generated link and keep the page open.',
       four: 'Install the app if your browser offers it.',
       five: 'Add it to your home screen: on Android, menu ⋮ › Add to Home screen; on iPhone, Share › Add to Home Screen.',
@@ -334,7 +334,8 @@ const en: Messages = {
     removeNamed: 'Remove {{name}}',
     emergencyTitle: 'Emergency Buttons',
     testLink: 'Test Emergency',
-    testHint: 'Checks everything and shows the message, without sending real SMS.',
+    testHint:
+      'Checks everything and shows the message without sending real alerts; it can send a test SMS, marked TEST, to the contact you choose.',
     realLink: 'Real Emergency',
     realHint: 'Opening this link sends the alert to your contacts after the countdown. Save it to your home screen.',
     iosSteps: 'On iPhone: open the “Real Emergency” link in Safari, tap Share, then “Add to Home Screen”.',

@@ -289,7 +289,7 @@ const pt = {
     guide: {
       title: 'Como começar (6 passos)',
       one: 'Adicione apenas um contacto temporário (por exemplo, o seu próprio número).',
-      two: 'Carregue em “Emergência de teste” e confirme que tudo está pronto.',
+      two: 'Carregue em “Emergência de teste” e confirme que tudo está pronto. Aí pode escolher um contacto para receber um SMS de teste, marcado TESTE (no máximo 5 por hora).',
       three: 'Carregue em “Emergência real”, guarde a ligação gerada e mantenha a página aberta.',
       four: 'Instale a aplicação se o navegador o propuser.',
       five: 'Adicione ao ecrã principal: no Android, menu ⋮ › Adicionar ao ecrã principal; no iPhone, Partilhar › Adicionar ao ecrã principal.',
@@ -334,7 +334,8 @@ const pt = {
     removeNamed: 'Remover {{name}}',
     emergencyTitle: 'Botões de emergência',
     testLink: 'Emergência de teste',
-    testHint: 'Verifica tudo e mostra a mensagem, sem enviar SMS reais.',
+    testHint:
+      'Verifica tudo e mostra a mensagem, sem enviar alertas reais; pode enviar um SMS de teste, marcado TESTE, ao contacto que escolher.',
     realLink: 'Emergência real',
     realHint: 'Abrir esta ligação envia o alerta aos seus contactos após a contagem. Guarde-a no ecrã principal.',
     iosSteps: 'No iPhone: abra a ligação «Emergência real» no Safari, toque em Partilhar e depois em «Adicionar ao ecrã principal».',

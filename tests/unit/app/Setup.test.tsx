@@ -66,6 +66,21 @@ describe('Setup', () => {
     expect(guide).not.toHaveAttribute('open');
   });
 
+  it('the guide says the test page sends a marked test SMS to a chosen contact, in both languages', async () => {
+    await openSetup();
+    expect(
+      screen.getByText(
+        'Carregue em “Emergência de teste” e confirme que tudo está pronto. Aí pode escolher um contacto para receber um SMS de teste, marcado TESTE (no máximo 5 por hora).',
+      ),
+    ).toBeInTheDocument();
+    await act(() => i18n.changeLanguage('en'));
+    expect(
+      screen.getByText(
+        'Press “Test Emergency” and check that everything is ready. There you can choose one contact to receive a test SMS, marked TEST (at most 5 an hour).',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('lists the contacts and removes one after a successful delete', async () => {
     const fake = await openSetup();
     expect(screen.getByText('+351912345678')).toBeInTheDocument();
