@@ -130,6 +130,7 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   const [testAlert, setTestAlert] = useState<AlertResult | null>(null);
   const [sending, setSending] = useState(false);
   const [testNote, setTestNote] = useState('');
+  const [chosenId, setChosenId] = useState('');
   const geoState = useGeo(geo);
   const s = stringsFor(pickLanguage(page?.language));
 
@@ -158,7 +159,11 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   const sendTest = async () => {
     setSending(true);
     const location = page?.gps_enabled === false ? { location: null } : await geo.forAlert(FIRST_FIX_WAIT_MS);
-    const answer = await postAlert(token, newKey(), { mode: 'test', ...location });
+    const answer = await postAlert(token, newKey(), {
+      mode: 'test',
+      ...location,
+      ...(testContact?.id ? { contact_id: testContact.id } : {}),
+    });
     setSending(false);
     if (!answer.ok) {
       setTestNote(answer.status === 429 && answer.retryAfter ? s.retryAt(answer.retryAfter) : s.testSmsFailed);
@@ -182,8 +187,12 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   };
 
   const ok = checks !== null && !checks.some((c) => c.result === 'fail');
-  // Test SMS go only to contacts named "TEST …" (or "TESTE …"), so a test never alarms anyone.
-  const hasTestContact = Boolean(page?.contacts.some((c) => isTestContact(c.name)));
+  // The person picks the one contact who gets the test SMS (a "TEST …" contact first, if any).
+  // A copy cached before contacts had ids falls back to the contacts named "TEST …".
+  const choosable = page?.contacts.filter((c) => c.id) ?? [];
+  const testContact =
+    choosable.find((c) => c.id === chosenId) ?? choosable.find((c) => isTestContact(c.name)) ?? choosable[0];
+  const hasTestContact = Boolean(testContact ?? page?.contacts.some((c) => isTestContact(c.name)));
   return (
     <main className="alert-page test-page">
       <h1>{page ? `${s.testTitle} · ${page.owner_name}` : s.testTitle}</h1>
@@ -214,6 +223,19 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
       )}
       {testAlert && <p role="status">{s.testSmsSent}</p>}
       {testNote && <p role="status">{testNote}</p>}
+      {ok && choosable.length > 0 && (
+        <div className="field">
+          <label htmlFor="test-contact">{s.testContact}</label>
+          <select id="test-contact" value={testContact?.id} onChange={(event) => setChosenId(event.target.value)}>
+            {choosable.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} ({c.phone_number})
+              </option>
+            ))}
+          </select>
+          <p className="hint">{s.testContactHint}</p>
+        </div>
+      )}
       <div className="actions">
         <button type="button" className="button secondary" onClick={() => void run()} disabled={checks === null}>
           {s.runAgain}

@@ -9,7 +9,8 @@ export interface PageData {
   language: string;
   gps_enabled: boolean;
   countdown_seconds: number;
-  contacts: { name: string; phone_number: string }[];
+  /** `id` is absent in copies cached before it existed. */
+  contacts: { id?: string; name: string; phone_number: string }[];
   messages: { real: string; test: string };
 }
 

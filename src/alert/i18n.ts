@@ -75,6 +75,8 @@ const pt = {
   testSmsFailed: 'O SMS de teste não foi enviado. Tente de novo daqui a pouco.',
   noTestContact:
     'Para receber um SMS de teste, dê a um contacto um nome começado por TESTE (por exemplo «TESTE Maria»).',
+  testContact: 'Quem recebe o SMS de teste',
+  testContactHint: 'Só esse contacto recebe um SMS, marcado TESTE. No máximo 5 por hora.',
   runAgain: 'Verificar de novo',
 };
 
@@ -144,6 +146,8 @@ const en: typeof pt = {
   testSmsSent: 'Test SMS sent (marked TEST).',
   testSmsFailed: 'The test SMS was not sent. Try again in a moment.',
   noTestContact: 'To receive a test SMS, give one contact a name starting with TEST (for example "TEST Maria").',
+  testContact: 'Who gets the test SMS',
+  testContactHint: 'Only that contact gets an SMS, marked TEST. At most 5 an hour.',
   runAgain: 'Check again',
 };
 

@@ -23,6 +23,8 @@ export interface AlertBody {
   mode: 'real' | 'test';
   location: { latitude: number; longitude: number; accuracy: number; captured_at: string } | null;
   location_error?: 'denied' | 'unavailable' | 'timeout' | 'unsupported';
+  /** Test alerts: the one contact chosen to get the test SMS. */
+  contact_id?: string;
 }
 
 const isQuotaError = (error: unknown) =>
