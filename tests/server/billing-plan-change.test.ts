@@ -30,7 +30,12 @@ describe(`plan changes from the pricing page, simulated provider (${dbLabel})`, 
     const up = await post(user, '/api/billing/plan/', 'premium');
     expect(up.statusCode).toBe(200);
     expect(up.json()).toEqual({ plan: 'premium' });
-    expect(await profile(user)).toMatchObject({ has_premium: true, plan: 'premium', contact_limit: 10, gps_enabled: true });
+    expect(await profile(user)).toMatchObject({
+      has_premium: true,
+      plan: 'premium',
+      contact_limit: 10,
+      gps_enabled: true,
+    });
     // Still one subscription: a change, not a second checkout.
     const rows = await t.app.db.selectFrom('subscriptions').selectAll().where('user_id', '=', user.user.id).execute();
     expect(rows).toHaveLength(1);

@@ -23,15 +23,12 @@ export async function changePlan(app: FastifyInstance, user: User, plan: PlanNam
   if (subscription.plan === plan) throw billingError(400, PLAN_CHANGE_TEXTS.samePlan, 'same_plan');
   try {
     if (subscription.provider !== app.payments.name) throw new Error('subscription of a provider no longer configured');
-    if (subscription.provider_subscription_id) await app.payments.changePlan(subscription.provider_subscription_id, plan);
+    if (subscription.provider_subscription_id)
+      await app.payments.changePlan(subscription.provider_subscription_id, plan);
   } catch (error) {
     app.log.error({ err: error }, 'payment provider refused the plan change');
     throw billingError(502, PLAN_CHANGE_TEXTS.providerError, 'payment_provider_error');
   }
-  await app.db
-    .updateTable('subscriptions')
-    .set({ plan, updated_at: now })
-    .where('id', '=', subscription.id)
-    .execute();
+  await app.db.updateTable('subscriptions').set({ plan, updated_at: now }).where('id', '=', subscription.id).execute();
   return { plan };
 }
