@@ -175,6 +175,8 @@ describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
       username: 'gina',
       email: 'gina@example.com',
       language: 'pt',
+      display_name: null,
+      time_zone: null,
       token: null,
       profile: {
         has_premium: false,
