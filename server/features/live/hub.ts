@@ -1,11 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+
 type Listener = () => void;
 
+/** The Redis channel on which server processes announce changed alerts to each other. */
+const CHANNEL = 'alerta:live';
+
 /**
- * Tells the open event streams of this process that an alert changed. Streams also
- * re-read every few seconds, which covers changes made by other server processes.
+ * Tells the open event streams of this process that an alert changed. With a relay (Redis
+ * pub/sub, when `REDIS_URL` is set) every other server process hears the change at once too;
+ * streams also re-read every few seconds, which covers a relay that is down.
  */
 export class LiveHub {
   private listeners = new Map<string, Set<Listener>>();
+  private relay: ((alertId: string) => void) | undefined;
 
   /** Calls `listener` on each change of the alert; returns the unsubscribe function. */
   subscribe(alertId: string, listener: Listener): () => void {
@@ -18,8 +26,39 @@ export class LiveHub {
     };
   }
 
-  /** Announces a change (a position, a responder, the resolution). */
+  /** Announces a change (a position, a responder, the resolution) here and to the other processes. */
   publish(alertId: string): void {
+    this.deliver(alertId);
+    this.relay?.(alertId);
+  }
+
+  /** Tells this process's streams only (a change announced by another process). */
+  deliver(alertId: string): void {
     for (const listener of this.listeners.get(alertId) ?? []) listener();
+  }
+
+  /**
+   * Relays changes through Redis pub/sub: one connection publishes, one listens; a process
+   * ignores its own announcements. Returns the function that disconnects both.
+   */
+  relayThroughRedis(url: string, onError: (error: Error) => void): () => void {
+    const origin = randomUUID();
+    const options = { connectTimeout: 2000, maxRetriesPerRequest: 1 };
+    const publisher = new Redis(url, options);
+    const listener = new Redis(url, options);
+    for (const connection of [publisher, listener]) connection.on('error', onError);
+    listener.subscribe(CHANNEL).catch(onError);
+    listener.on('message', (_channel: string, message: string) => {
+      const parsed = JSON.parse(message) as { origin?: string; alert?: string };
+      if (parsed.origin !== origin && typeof parsed.alert === 'string') this.deliver(parsed.alert);
+    });
+    this.relay = (alertId) => {
+      publisher.publish(CHANNEL, JSON.stringify({ origin, alert: alertId })).catch(onError);
+    };
+    return () => {
+      this.relay = undefined;
+      publisher.disconnect();
+      listener.disconnect();
+    };
   }
 }

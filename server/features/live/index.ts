@@ -25,6 +25,15 @@ declare module 'fastify' {
 export default fp(
   async function live(app: FastifyInstance) {
     const hub = new LiveHub();
+    // With several server processes, a change made through one reaches the followers of all.
+    if (app.config.REDIS_URL) {
+      let warned = false;
+      const disconnect = hub.relayThroughRedis(app.config.REDIS_URL, (error) => {
+        if (!warned) app.log.warn({ err: error }, 'live relay through Redis failed; streams re-read every 5 s');
+        warned = true;
+      });
+      app.addHook('onClose', async () => disconnect());
+    }
     app.decorate('purgeLiveHistory', () => purgeLiveHistory(app.db, app.clock.now() - LIVE_RETENTION_MS));
     let timer: NodeJS.Timeout | undefined;
     const purge = () =>
