@@ -46,7 +46,8 @@ export interface OneTimeTokensTable {
   id: string;
   token_hash: string;
   user_id: string;
-  purpose: 'verify_email' | 'reset_password';
+  /** `rotate_token`: the "this wasn't me" link of the owner's alert e-mail. */
+  purpose: 'verify_email' | 'reset_password' | 'rotate_token';
   expires_at: number;
   used_at: number | null;
   created_at: number;
@@ -118,7 +119,8 @@ export interface AlertsTable {
   resolved_at: number | null;
 }
 
-export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed';
+/** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
+export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'withheld';
 
 export interface DeliveriesTable {
   id: string;

@@ -77,6 +77,11 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
           {sentTime ? s.sentAt(sentTime) : s.sent}
         </p>
       )}
+      {phase.name === 'sent' && phase.alert.recently_alerted && (
+        <p className="hint" role="status" data-testid="recently-alerted">
+          {s.recentlyAlerted}
+        </p>
+      )}
       {phase.name === 'invalid' && (
         <p className="big" role="alert">
           {s.invalidLink}

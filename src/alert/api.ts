@@ -19,7 +19,9 @@ export interface AlertResult {
   public_id?: string;
   mode: 'real' | 'test';
   created_at: string | number;
-  deliveries: { contact_name: string; status: string }[];
+  /** True when SMS were withheld because the contacts were alerted a moment ago (they follow the live link). */
+  recently_alerted?: boolean;
+  deliveries: { contact_name: string; status: string; withheld?: boolean }[];
 }
 
 export type Answer<T> =

@@ -21,12 +21,15 @@ const pt = {
   invalidLink: 'Esta ligação de emergência não é válida (foi renovada ou não existe).',
   inactive: 'A subscrição deste alerta não está ativa: o alerta não pode ser enviado pelo Alerta.',
   failed: 'O alerta não foi aceite. Envie-o do seu telemóvel.',
+  recentlyAlerted:
+    'Os seus contactos foram alertados há pouco: este alerta ficou registado e eles acompanham-no pela ligação em direto.',
   status: {
     queued: 'em fila',
     sending: 'a enviar',
     sent: 'enviado',
     delivered: 'entregue',
     failed: 'falhou',
+    withheld: 'já alertado há pouco',
   } as Record<string, string>,
   gpsSearching: 'A procurar a localização…',
   gpsFix: (m: number) => `Localização obtida (precisão ${m} m)`,
@@ -100,7 +103,16 @@ const en: typeof pt = {
   invalidLink: 'This emergency link is not valid (it was renewed or does not exist).',
   inactive: "This alert's subscription is not active: Alerta cannot send the alert.",
   failed: 'The alert was not accepted. Send it from your phone.',
-  status: { queued: 'queued', sending: 'sending', sent: 'sent', delivered: 'delivered', failed: 'failed' },
+  recentlyAlerted:
+    'Your contacts were alerted a moment ago: this alert is recorded and they follow it on the live link.',
+  status: {
+    queued: 'queued',
+    sending: 'sending',
+    sent: 'sent',
+    delivered: 'delivered',
+    failed: 'failed',
+    withheld: 'alerted a moment ago',
+  },
   gpsSearching: 'Finding your location…',
   gpsFix: (m: number) => `Location found (accuracy ${m} m)`,
   gpsDenied: 'Location not allowed: the alert goes without it.',

@@ -15,15 +15,15 @@ export function ContactList({
 }: {
   s: Strings;
   page: PageData | null;
-  statuses?: { contact_name: string; status: string }[];
+  statuses?: { contact_name: string; status: string; withheld?: boolean }[];
 }) {
   if (statuses?.length) {
     return (
       <ul className="contacts" aria-live="polite">
         {statuses.map((d, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: deliveries keep the server's order and may share a name.
-          <li key={`${d.contact_name}-${i}`} data-status={d.status}>
-            <span>{d.contact_name}</span> <strong>{s.status[d.status] ?? d.status}</strong>
+          <li key={`${d.contact_name}-${i}`} data-status={d.withheld ? 'withheld' : d.status}>
+            <span>{d.contact_name}</span> <strong>{s.status[d.withheld ? 'withheld' : d.status] ?? d.status}</strong>
           </li>
         ))}
       </ul>

@@ -44,12 +44,23 @@ export async function ownerWithContacts(
   return { ...owner, token: row?.token as string };
 }
 
+/** 14:03 UTC on the last day that time has passed by `now`: a fix from the last 24 hours, as the server accepts. */
+function lastFixTime(now = Date.now()): string {
+  const at = new Date(now);
+  at.setUTCHours(14, 3, 0, 0);
+  if (at.getTime() > now) at.setUTCDate(at.getUTCDate() - 1);
+  return at.toISOString().replace('.000Z', 'Z');
+}
+
 export const LISBON = {
   latitude: 38.7222524,
   longitude: -9.1393366,
   accuracy: 12,
-  captured_at: '2026-03-01T14:03:00Z',
+  captured_at: lastFixTime(),
 };
+
+/** LISBON as a fix the server accepts at the app's time (tests move the clock by days). */
+export const lisbonAt = (app: FastifyInstance) => ({ ...LISBON, captured_at: lastFixTime(app.clock.now()) });
 
 /** Posts an alert for a token, with a fresh Idempotency-Key unless one is given. */
 export function postAlert(

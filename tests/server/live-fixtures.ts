@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { LISBON, postAlert } from './alerts-fixtures.js';
+import { LISBON, lisbonAt, postAlert } from './alerts-fixtures.js';
 
 /** A real alert sent for `token`; returns its id and public id. */
-export async function sendRealAlert(app: FastifyInstance, token: string, location: unknown = LISBON) {
+export async function sendRealAlert(app: FastifyInstance, token: string, location: unknown = lisbonAt(app)) {
   const res = await postAlert(app, token, { mode: 'real', location });
   if (res.statusCode !== 201) throw new Error(`alert not sent: ${res.statusCode} ${res.body}`);
   return res.json() as { id: string; public_id: string; created_at: string };

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as initial from './2026112201-initial.js';
 import * as billingSync from './2026112202-billing-sync.js';
 import * as live from './2026112203-live.js';
+import * as abuseLimits from './2026112310-abuse-limits.js';
 import * as contactPriority from './2026112320-contact-priority.js';
 import * as displayName from './2026112330-display-name.js';
 
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '2026112201-initial': initial,
   '2026112202-billing-sync': billingSync,
   '2026112203-live': live,
+  '2026112310-abuse-limits': abuseLimits,
   '2026112320-contact-priority': contactPriority,
   '2026112330-display-name': displayName,
 };

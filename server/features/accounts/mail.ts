@@ -2,7 +2,7 @@ import type { Language } from '../../../common/constants.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { MailMessage } from '../../providers/mail/port.js';
 
-interface Template {
+export interface Template {
   subject: string;
   greeting: (username: string) => string;
   /** Paragraphs before the link. */
@@ -58,7 +58,14 @@ const RESET: Record<Language, Template> = {
   },
 };
 
-function render(template: Template, language: Language, to: string, username: string, link: string): MailMessage {
+/** A mail with one button: the greeting, the intro, the link as a button, then the closing lines. */
+export function render(
+  template: Template,
+  language: Language,
+  to: string,
+  username: string,
+  link: string,
+): MailMessage {
   const text = [
     template.greeting(username),
     '',

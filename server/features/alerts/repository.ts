@@ -1,12 +1,23 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Delivery, DeliveryStatus, User } from '../../db/schema.js';
+import { iso, isoOrNull } from '../../lib/dates.js';
+import { numbersWithinBudget, WITHHELD_REASON } from './sms-budget.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Statuses as the API shows them: a provider's "undelivered" is shown as failed. */
+/** Statuses as the API shows them: a provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
 export type ShownStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
 
-export const shownStatus = (status: DeliveryStatus): ShownStatus => (status === 'undelivered' ? 'failed' : status);
+export const shownStatus = (status: DeliveryStatus): ShownStatus =>
+  status === 'undelivered' || status === 'withheld' ? 'failed' : status;
+
+/** A delivery as the API shows it; `withheld` when the number's SMS budget kept it from being sent. */
+const deliveryView = (d: Delivery) => ({
+  contact_name: d.contact_name,
+  status: shownStatus(d.status),
+  ...(d.status === 'withheld' ? { withheld: true } : {}),
+});
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -39,19 +50,47 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** The hash of the request an alert was created from (null for alerts stored before it was kept). */
+export async function requestHashOf(db: Db, alertId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('alerts')
+    .select(sql<string | null>`request_hash`.as('request_hash'))
+    .where('id', '=', alertId)
+    .executeTakeFirst();
+  return row?.request_hash ?? null;
+}
+
 /**
- * Writes an alert and its deliveries in one transaction. When the same idempotency
- * key won a concurrent race, returns that alert instead with `created: false`.
+ * Writes an alert and its deliveries in one transaction. With `budget`, deliveries to a
+ * number whose SMS budget is spent are stored `withheld` (never sent), counted in the same
+ * transaction. When the same idempotency key won a concurrent race, returns that alert
+ * instead with `created: false`.
  */
 export async function insertAlert(
   db: Kysely<Database>,
   alert: Alert,
   deliveries: Delivery[],
+  options: { budget?: { dialect: Dialect; now: number }; requestHash?: string } = {},
 ): Promise<{ alert: Alert; created: boolean }> {
   try {
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('alerts').values(alert).execute();
-      if (deliveries.length > 0) await trx.insertInto('deliveries').values(deliveries).execute();
+      const { budget } = options;
+      let rows = deliveries;
+      if (budget && deliveries.length > 0) {
+        const allowed = await numbersWithinBudget(trx, budget.dialect, {
+          userId: alert.user_id,
+          phones: deliveries.map((d) => d.phone_number),
+          now: budget.now,
+        });
+        rows = deliveries.map((d) =>
+          allowed.has(d.phone_number) ? d : { ...d, status: 'withheld' as const, last_error: WITHHELD_REASON },
+        );
+      }
+      await trx
+        .insertInto('alerts')
+        .values(options.requestHash ? ({ ...alert, request_hash: options.requestHash } as Alert) : alert)
+        .execute();
+      if (rows.length > 0) await trx.insertInto('deliveries').values(rows).execute();
     });
     return { alert, created: true };
   } catch (error) {
@@ -79,15 +118,20 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
   );
 }
 
-/** The public answer for an alert: `{id, public_id, mode, created_at, deliveries: [{contact_name, status}]}`. */
+/**
+ * The public answer for an alert: `{id, public_id, mode, created_at, recently_alerted,
+ * deliveries: [{contact_name, status, withheld?}]}`; `recently_alerted` when the SMS budget
+ * withheld at least one SMS (the contacts were alerted a moment ago).
+ */
 export async function publicAlertView(db: Db, alert: Alert) {
   const deliveries = await deliveriesOf(db, [alert.id]);
   return {
     id: alert.id,
     public_id: alert.public_id,
     mode: alert.mode,
-    created_at: new Date(alert.created_at).toISOString(),
-    deliveries: deliveries.map((d) => ({ contact_name: d.contact_name, status: shownStatus(d.status) })),
+    created_at: iso(alert.created_at),
+    recently_alerted: deliveries.some((d) => d.status === 'withheld'),
+    deliveries: deliveries.map(deliveryView),
   };
 }
 
@@ -109,14 +153,14 @@ export async function ownerAlerts(db: Db, userId: string, limit: number) {
     id: alert.id,
     public_id: alert.public_id,
     mode: alert.mode,
-    created_at: new Date(alert.created_at).toISOString(),
+    created_at: iso(alert.created_at),
     location:
       alert.latitude !== null && alert.longitude !== null
         ? {
             latitude: alert.latitude,
             longitude: alert.longitude,
             accuracy: alert.accuracy,
-            captured_at: alert.captured_at === null ? null : new Date(alert.captured_at).toISOString(),
+            captured_at: isoOrNull(alert.captured_at),
           }
         : null,
     location_error: alert.location_error,
@@ -124,12 +168,11 @@ export async function ownerAlerts(db: Db, userId: string, limit: number) {
     deliveries: deliveries
       .filter((d) => d.alert_id === alert.id)
       .map((d) => ({
-        contact_name: d.contact_name,
+        ...deliveryView(d),
         phone_number: d.phone_number,
-        status: shownStatus(d.status),
         attempts: d.attempts,
         last_error: d.last_error,
-        updated_at: new Date(d.updated_at).toISOString(),
+        updated_at: iso(d.updated_at),
       })),
   }));
 }

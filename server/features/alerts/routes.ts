@@ -3,14 +3,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
 import type { Alert, Contact, Delivery, User } from '../../db/schema.js';
-import { detailError, notFound, parseWith } from '../../lib/errors.js';
+import { detailError, fieldErrors, notFound, parseWith } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { limit } from '../../plugins/security.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
 import { alertedContacts } from '../contacts/repository.js';
 import { livePageUrl } from '../live/links.js';
-import { alertByKey, alertOfUser, insertAlert, ownerByToken, publicAlertView } from './repository.js';
-import { type AlertBody, alertBody, idempotencyKey } from './schemas.js';
+import { mailOwnerAboutAlert } from './owner-mail.js';
+import { alertByKey, alertOfUser, insertAlert, ownerByToken, publicAlertView, requestHashOf } from './repository.js';
+import { type AlertBody, alertBody, fixTimeProblem, idempotencyKey } from './schemas.js';
 
 const MINUTE = 60_000;
 type TokenParams = { Params: { token: string } };
@@ -21,6 +22,8 @@ interface SendContext {
   profile: SubscriptionProfile;
   key: string;
   body: AlertBody;
+  /** What the body asks for, hashed: a replayed key must come with the same request. */
+  requestHash: string;
   /** The alert this idempotency key already created: a replay, answered without sending. */
   existing?: Alert;
 }
@@ -28,6 +31,8 @@ interface SendContext {
 const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new one.';
 const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
 const NO_CONTACTS = 'There are no emergency contacts to alert. Add contacts first.';
+const EMAIL_NOT_VERIFIED = 'Confirm your e-mail address before your contacts can be alerted.';
+const KEY_REUSED = 'This Idempotency-Key was already used for a different alert. Use a new key for a new alert.';
 const NO_TEST_CONTACTS =
   'Choose the contact who gets the test SMS on the test page (or name one contact starting with TEST, for example "TEST Maria").';
 const UNKNOWN_TEST_CONTACT = 'The chosen contact is not one of the contacts this link alerts.';
@@ -52,6 +57,12 @@ const tokenKey = (request: FastifyRequest) =>
     .slice(0, 22);
 
 const languageOf = (user: User): 'pt' | 'en' => (user.language === 'en' ? 'en' : 'pt');
+
+/** The parsed body in a fixed key order, hashed. */
+const hashOf = (body: AlertBody) =>
+  createHash('sha256')
+    .update(JSON.stringify([body.mode, body.location ?? null, body.location_error ?? null]))
+    .digest('base64url');
 
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
 export default async function alertRoutes(app: FastifyInstance) {
@@ -94,16 +105,17 @@ export default async function alertRoutes(app: FastifyInstance) {
     },
   );
 
-  // Real alerts 10 per 10 minutes, test SMS 5 per hour, per token; a replayed key is free.
-  const sendBase = limit(app, { max: 10, timeWindow: 10 * MINUTE });
-  const modeOf = (request: FastifyRequest) => contexts.get(request)?.body.mode ?? 'real';
+  // Test SMS 5 per hour per token; a replayed key is free. A real alert is never refused
+  // here: the SMS budgets per number (sms-budget.ts) bound what it sends.
+  const sendBase = limit(app, { max: 5, timeWindow: 60 * MINUTE });
   const sendLimit = sendBase && {
     ...sendBase,
     hook: 'preHandler' as const,
-    keyGenerator: (request: FastifyRequest) => `send-${modeOf(request)}:${tokenKey(request)}`,
-    max: (request: FastifyRequest) => (modeOf(request) === 'test' ? 5 : 10),
-    timeWindow: (request: FastifyRequest) => (modeOf(request) === 'test' ? 60 * MINUTE : 10 * MINUTE),
-    allowList: (request: FastifyRequest) => contexts.get(request)?.existing !== undefined,
+    keyGenerator: (request: FastifyRequest) => `send-test:${tokenKey(request)}`,
+    allowList: (request: FastifyRequest) => {
+      const context = contexts.get(request);
+      return context?.existing !== undefined || context?.body.mode !== 'test';
+    },
   };
 
   app.post<TokenParams>(
@@ -112,15 +124,24 @@ export default async function alertRoutes(app: FastifyInstance) {
       // Runs before the rate limit so the limit knows the mode and lets replays through.
       preHandler: async (request) => {
         const { user, profile } = await activeOwner(request.params.token);
+        if (!user.email_verified) throw detailError(403, EMAIL_NOT_VERIFIED, 'email_not_verified');
         const key = idempotencyKey(request.headers['idempotency-key']);
         const body = parseWith(alertBody, request.body);
+        const requestHash = hashOf(body);
         const existing = await alertByKey(app.db, user.id, key);
-        contexts.set(request, { user, profile, key, body, ...(existing ? { existing } : {}) });
+        if (existing) {
+          const stored = await requestHashOf(app.db, existing.id);
+          if (stored !== null && stored !== requestHash) throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
+        } else if (body.location) {
+          const problem = fixTimeProblem(body.location.captured_at, app.clock.now());
+          if (problem) throw fieldErrors({ location: [problem] });
+        }
+        contexts.set(request, { user, profile, key, body, requestHash, ...(existing ? { existing } : {}) });
       },
       config: { rateLimit: sendLimit },
     },
     async (request, reply) => {
-      const { user, profile, key, body, existing } = contexts.get(request) as SendContext;
+      const { user, profile, key, body, requestHash, existing } = contexts.get(request) as SendContext;
       reply.header('cache-control', 'no-store');
       if (existing) return reply.code(200).send(await publicAlertView(app.db, existing));
 
@@ -182,10 +203,17 @@ export default async function alertRoutes(app: FastifyInstance) {
         created_at: now,
         updated_at: now,
       }));
-      const result = await insertAlert(app.db, alert, deliveries);
-      // First attempt right after commit; the periodic sweep only handles retries and crashes.
-      if (result.created) app.dispatcher.kick();
-      return reply.code(result.created ? 201 : 200).send(await publicAlertView(app.db, result.alert));
+      const result = await insertAlert(app.db, alert, deliveries, {
+        budget: { dialect: app.dialect, now },
+        requestHash,
+      });
+      const view = await publicAlertView(app.db, result.alert);
+      if (result.created) {
+        // First attempt right after commit; the periodic sweep only handles retries and crashes.
+        app.dispatcher.kick();
+        if (alert.mode === 'real') void mailOwnerAboutAlert(app, user, alert, view.deliveries);
+      }
+      return reply.code(result.created ? 201 : 200).send(view);
     },
   );
 

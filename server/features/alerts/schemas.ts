@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PENDING_ALERT_MAX_AGE_MS } from '../../../common/constants.js';
 import { detailError } from '../../lib/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,15 +20,34 @@ export function idempotencyKey(header: string | string[] | undefined): string {
   return value.trim().toLowerCase();
 }
 
+/** How far a fix time may lie behind the server's clock: a press queued offline is replayed for up to 24 hours. */
+export const FIX_MAX_AGE_MS = PENDING_ALERT_MAX_AGE_MS + 60 * 60_000;
+/** How far a fix time may lie ahead of the server's clock (a phone's clock a little fast). */
+export const FIX_MAX_AHEAD_MS = 10 * 60_000;
+
 /** A fix time as epoch milliseconds, from an ISO 8601 string or epoch milliseconds. */
-const fixTime = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  const ms = typeof value === 'number' ? value : Date.parse(value);
+export const fixTime = z.unknown().transform((value, ctx) => {
+  if (value === undefined || value === null) {
+    ctx.addIssue({ code: 'custom', message: 'This field is required.' });
+    return z.NEVER;
+  }
+  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms) || ms < 0) {
     ctx.addIssue({ code: 'custom', message: 'Enter an ISO 8601 date-time or epoch milliseconds.' });
     return z.NEVER;
   }
   return Math.round(ms);
 });
+
+/**
+ * The one rule for every fix time (the alert's and the live updates'): within
+ * FIX_MAX_AGE_MS before and FIX_MAX_AHEAD_MS after the server's time. Returns the problem, or null.
+ */
+export function fixTimeProblem(ms: number, now: number): string | null {
+  if (ms > now + FIX_MAX_AHEAD_MS) return "The fix time is in the future: check the phone's clock.";
+  if (ms < now - FIX_MAX_AGE_MS) return 'The fix time is too old: send a current position.';
+  return null;
+}
 
 const location = z.object({
   latitude: z.number().min(-90).max(90),

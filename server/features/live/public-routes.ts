@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RESPONDER_NAME_MAX } from '../../../common/constants.js';
+import { iso } from '../../lib/dates.js';
 import { detailError, notFound, parseWith } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
 import type { LiveHub } from './hub.js';
@@ -71,7 +72,7 @@ export default async function livePublicRoutes(app: FastifyInstance, options: { 
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ name: name ?? '', created_at: new Date(now).toISOString() });
+        .send({ name: name ?? '', created_at: iso(now) });
     },
   );
 }

@@ -103,18 +103,59 @@ export async function addResponder(db: Kysely<Database>, alertId: string, name: 
         .where('alert_id', '=', alertId)
         .executeTakeFirstOrThrow();
       if (Number(count.n) >= max) return false;
+      // Not the owner's activity: an answer never keeps the page (and the position) up longer.
       await trx
         .insertInto('alert_responders')
         .values({ id: newId(), alert_id: alertId, name, created_at: now })
         .execute();
-      await trx.updateTable('alerts').set({ last_update_at: now }).where('id', '=', alertId).execute();
       return true;
     });
 }
 
-/** Deletes live positions and responders recorded before `cutoff`; returns how many rows went. */
+/**
+ * Deletes live positions and responders recorded before `cutoff`, and the position an alert
+ * went out with when the alert is older; returns how many rows went or lost their position.
+ */
 export async function purgeLiveHistory(db: Kysely<Database>, cutoff: number): Promise<number> {
   const positions = await db.deleteFrom('alert_locations').where('created_at', '<', cutoff).executeTakeFirst();
   const responders = await db.deleteFrom('alert_responders').where('created_at', '<', cutoff).executeTakeFirst();
-  return Number(positions.numDeletedRows) + Number(responders.numDeletedRows);
+  const old = await db
+    .selectFrom('alerts')
+    .select(['id', 'message'])
+    .where('created_at', '<', cutoff)
+    .where((eb) => eb.or([eb('latitude', 'is not', null), eb('longitude', 'is not', null)]))
+    .limit(1000)
+    .execute();
+  for (const alert of old) {
+    // The SMS text carried the position too: its maps link goes with it.
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('alerts')
+        .set({
+          latitude: null,
+          longitude: null,
+          accuracy: null,
+          captured_at: null,
+          message: withoutPosition(alert.message),
+        })
+        .where('id', '=', alert.id)
+        .execute();
+      const bodies = await trx
+        .selectFrom('deliveries')
+        .select(['id', 'body'])
+        .where('alert_id', '=', alert.id)
+        .execute();
+      for (const d of bodies) {
+        await trx
+          .updateTable('deliveries')
+          .set({ body: withoutPosition(d.body) })
+          .where('id', '=', d.id)
+          .execute();
+      }
+    });
+  }
+  return Number(positions.numDeletedRows) + Number(responders.numDeletedRows) + old.length;
 }
+
+/** A text with every coordinate pair ("38.72225,-9.13934") blanked. */
+export const withoutPosition = (text: string) => text.replace(/-?\d{1,3}\.\d+,\s?-?\d{1,3}\.\d+/g, '…');

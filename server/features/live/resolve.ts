@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { Transaction } from 'kysely';
 import { shownName } from '../../../common/profile-rules.js';
 import { allClearMessage } from '../../../common/sms-text.js';
-import type { User } from '../../db/schema.js';
+import type { Database, User } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { numbersWithinBudget } from '../alerts/sms-budget.js';
 import { type LiveAlert, liveDb } from './repository.js';
 
 /**
@@ -34,7 +36,15 @@ export async function resolveAlert(
       .where('kind', '=', 'alert')
       .orderBy('created_at')
       .execute();
-    const recipients = [...new Map(sent.map((d) => [d.phone_number, d])).values()];
+    // All-clears spend the same SMS budget as alerts; a number over it gets none.
+    const allowed = await numbersWithinBudget(trx as unknown as Transaction<Database>, app.dialect, {
+      userId: alert.user_id,
+      phones: sent.map((d) => d.phone_number),
+      now,
+    });
+    const recipients = [...new Map(sent.map((d) => [d.phone_number, d])).values()].filter((d) =>
+      allowed.has(d.phone_number),
+    );
     if (recipients.length === 0) return 0;
     const body = allClearMessage({ language: owner.language === 'en' ? 'en' : 'pt', ownerName: shownName(owner) });
     await trx

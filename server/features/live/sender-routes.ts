@@ -3,9 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { LIVE_TRACKING_MS } from '../../../common/constants.js';
 import type { User } from '../../db/schema.js';
+import { iso } from '../../lib/dates.js';
 import { detailError, fieldErrors, notFound, parseWith } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
 import { ownerByToken } from '../alerts/repository.js';
+import { fixTime, fixTimeProblem } from '../alerts/schemas.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 import type { LiveHub } from './hub.js';
 import { livePageUrl } from './links.js';
@@ -14,7 +16,7 @@ import { resolveAlert } from './resolve.js';
 import { liveState } from './view.js';
 
 const MINUTE = 60_000;
-/** A fix may be a little older than the alert (the one it went out with) or a clock a little ahead. */
+/** A fix may be a little older than the alert (the one it went out with). */
 const FIX_SLACK_MS = 5 * MINUTE;
 type Params = { Params: { token: string; id: string } };
 
@@ -24,18 +26,7 @@ const positionBody = z.object({
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
   accuracy: z.number().min(0).max(1e6),
-  captured_at: z.unknown().transform((value, ctx) => {
-    if (value === undefined || value === null) {
-      ctx.addIssue({ code: 'custom', message: 'This field is required.' });
-      return z.NEVER;
-    }
-    const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-    if (!Number.isFinite(ms) || ms < 0) {
-      ctx.addIssue({ code: 'custom', message: 'Enter an ISO 8601 date-time or epoch milliseconds.' });
-      return z.NEVER;
-    }
-    return Math.round(ms);
-  }),
+  captured_at: fixTime,
 });
 const resolveBody = z.object({ notify: z.boolean().default(false) });
 
@@ -81,7 +72,9 @@ export default async function liveSenderRoutes(app: FastifyInstance, options: { 
       if (now > created + LIVE_TRACKING_MS) {
         throw detailError(409, 'Live location stops 60 minutes after the alert.', 'tracking_over');
       }
-      if (position.captured_at > now + FIX_SLACK_MS || position.captured_at < created - FIX_SLACK_MS) {
+      const problem = fixTimeProblem(position.captured_at, now);
+      if (problem) throw fieldErrors({ captured_at: [problem] });
+      if (position.captured_at < created - FIX_SLACK_MS) {
         throw fieldErrors({ captured_at: ['The fix time must be during the alert.'] });
       }
       await addPosition(app.db, alert.id, position, now);
@@ -89,7 +82,7 @@ export default async function liveSenderRoutes(app: FastifyInstance, options: { 
       return reply
         .code(201)
         .header('cache-control', 'no-store')
-        .send({ ...position, captured_at: new Date(position.captured_at).toISOString() });
+        .send({ ...position, captured_at: iso(position.captured_at) });
     },
   );
 
@@ -106,14 +99,14 @@ export default async function liveSenderRoutes(app: FastifyInstance, options: { 
         public_id: alert.public_id,
         live_url: alert.mode === 'real' ? livePageUrl(app.config.APP_URL, alert.public_id) : null,
         state: liveState(alert, now),
-        resolved_at: alert.resolved_at === null ? null : new Date(Number(alert.resolved_at)).toISOString(),
+        resolved_at: alert.resolved_at === null ? null : iso(alert.resolved_at),
         tracking:
           alert.mode === 'real' &&
           profile.gps_enabled &&
           alert.resolved_at === null &&
           now <= created + LIVE_TRACKING_MS,
-        tracking_until: new Date(created + LIVE_TRACKING_MS).toISOString(),
-        responders: responders.map((r) => ({ name: r.name, created_at: new Date(r.created_at).toISOString() })),
+        tracking_until: iso(created + LIVE_TRACKING_MS),
+        responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at) })),
       });
     },
   );
@@ -128,7 +121,7 @@ export default async function liveSenderRoutes(app: FastifyInstance, options: { 
       hub.publish(alert.id);
       return reply.header('cache-control', 'no-store').send({
         state: 'resolved',
-        resolved_at: new Date(resolvedAt).toISOString(),
+        resolved_at: iso(resolvedAt),
         all_clear_queued: queued,
       });
     },

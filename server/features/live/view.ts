@@ -3,6 +3,7 @@ import { LIVE_PAGE_TTL_MS, LIVE_TRACKING_MS } from '../../../common/constants.js
 import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
 import type { Database, User } from '../../db/schema.js';
+import { iso } from '../../lib/dates.js';
 import { type LiveAlert, type Position, respondersOf, trailOf } from './repository.js';
 
 /** Positions the live page lists, newest first. */
@@ -34,7 +35,6 @@ export function liveState(alert: LiveAlert, now: number): LiveState {
   return resolvedAt === null ? 'active' : 'resolved';
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const shownPosition = (p: Position) => ({
   latitude: p.latitude,
   longitude: p.longitude,
