@@ -11,7 +11,7 @@ const page: PageData = {
   contacts: [{ name: 'Ana', phone_number: '+351912345678' }],
   messages: { real: '', test: '' },
 };
-const fix = { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: Date.UTC(2026, 2, 1, 14, 3) };
+const fix = { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: '2026-03-01T14:03:00Z' };
 
 describe('the emergency page’s own SMS text', () => {
   it('names the owner by their display name and writes the time in their zone, as the server does', () => {
