@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
 import { setProfile } from './profile.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 import { expect, test } from './tiles.js';
@@ -82,6 +83,10 @@ test('the live page draws the map from the configured tiles, with the marker, ci
       'https://maps.google.com/?q=38.72405,-9.13934',
     );
     await expect(page.getByRole('link', { name: 'Open in the maps app' })).toBeVisible();
+
+    // The map and its controls keep the page free of serious accessibility problems.
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   } finally {
     await context.close();
   }
