@@ -14,6 +14,7 @@ import outboxRoutes from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
 import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
+import { Background } from './lib/background.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import authPlugin from './plugins/auth.js';
@@ -43,6 +44,8 @@ declare module 'fastify' {
     mail: MailPort;
     sms: SmsPort;
     payments: PaymentsPort;
+    /** Work done after the answer (see lib/background.ts); `idle()` waits for it. */
+    background: Background;
   }
 }
 
@@ -118,7 +121,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : createOutboxSms(outbox, now)),
   );
   app.decorate('payments', options.payments ?? createPayments(config, now));
+  app.decorate(
+    'background',
+    new Background((error) => app.log.error({ reason: error.message }, 'background work failed')),
+  );
   app.addHook('onClose', async () => {
+    await app.background.idle();
     await app.mail.close?.();
     await app.sms.close?.();
     await app.payments.close?.();

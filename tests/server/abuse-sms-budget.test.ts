@@ -191,7 +191,7 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
     // Test alerts are the owner's own checks: no e-mail.
     await postAlert(t.app, owner.token, { mode: 'test', location: null });
     await t.app.dispatcher.drain();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await t.app.background.idle();
     const mails = mailsTo(email);
     expect(mails).toHaveLength(2);
     const [withoutPlace, withPlace] = mails;
@@ -240,7 +240,7 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
   it('writes the owner e-mail in Portuguese for a Portuguese owner', async () => {
     const owner = await ownerWithContacts(t.app, { language: 'pt', contacts: [['Ana', '+351962500021']] });
     expect((await postAlert(t.app, owner.token, { mode: 'real', location: lisbonAt(t.app) })).statusCode).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await t.app.background.idle();
     const [mail] = mailsTo(owner.user.email as string);
     expect(mail?.subject).toBe('Alerta: foi enviado um alerta de emergência com a sua ligação');
     expect(mail?.text).toContain('Local aproximado: 38.72, -9.14');

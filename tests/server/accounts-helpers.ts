@@ -18,20 +18,22 @@ interface Options {
   ip?: string;
 }
 
-/** A JSON POST through app.inject. */
-export function post(
+/** A JSON POST through app.inject; resolves once the work it left for after the answer (e-mails) is done. */
+export async function post(
   t: TestApp,
   url: string,
   payload: unknown,
   options: Options = {},
 ): Promise<LightMyRequestResponse> {
-  return t.app.inject({
+  const res = await t.app.inject({
     method: 'POST',
     url,
     payload: payload as Record<string, unknown>,
     headers: options.headers,
     remoteAddress: options.ip ?? nextIp(),
   });
+  await t.app.background.idle();
+  return res;
 }
 
 /** A registration with valid defaults; `fields` override or (as undefined) remove them. */

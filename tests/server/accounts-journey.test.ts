@@ -11,13 +11,17 @@ describe(`accounts: the whole journey through the API (${dbLabel})`, () => {
     await t.close();
   });
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, access?: string) =>
-    t.app.inject({
+  const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, access?: string) => {
+    const res = await t.app.inject({
       method,
       url,
       payload,
       headers: { 'accept-language': 'en', ...(access ? { authorization: `Bearer ${access}` } : {}) },
     });
+    // E-mails some answers leave for afterwards (app.background) are out before the next step.
+    await t.app.background.idle();
+    return res;
+  };
   /** The first link of the newest mail to `to`, read from /dev/outbox.json like a person would. */
   async function linkFromOutbox(to: string, subject: string): Promise<URL> {
     const res = await call('GET', '/dev/outbox.json');

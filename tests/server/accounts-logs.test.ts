@@ -19,7 +19,11 @@ describe(`accounts: secrets stay out of the logs (${dbLabel})`, () => {
   });
 
   it('logs requests without passwords, verification keys, reset tokens, JWTs or links', async () => {
-    const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload });
+    const post = async (url: string, payload: object) => {
+      const res = await app.inject({ method: 'POST', url, payload });
+      await app.background.idle();
+      return res;
+    };
     await post('/api/users/registration/', {
       username: 'quiet',
       email: 'quiet@example.com',

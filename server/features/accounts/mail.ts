@@ -93,6 +93,35 @@ ${template.outro.map(paragraph).join('\n')}
   return { to, subject: template.subject, text, html };
 }
 
+const TAKEN: Record<Language, Template> = {
+  pt: {
+    subject: 'Tentativa de registo com o seu e-mail no Alerta',
+    greeting: (name) => `Olá ${name},`,
+    intro:
+      'Alguém tentou criar uma conta no Alerta com este endereço de e-mail, que já pertence à sua conta. Nenhuma conta nova foi criada. Para entrar, abra esta ligação:',
+    button: 'Entrar no Alerta',
+    outro: [
+      'Se esqueceu a palavra-passe, pode redefini-la na página de entrada.',
+      'Se não foi você, ignore este e-mail.',
+    ],
+  },
+  en: {
+    subject: 'Someone tried to sign up to Alerta with your e-mail',
+    greeting: (name) => `Hello ${name},`,
+    intro:
+      'Someone tried to create an Alerta account with this e-mail address, which already belongs to your account. No new account was created. To log in, open this link:',
+    button: 'Log in to Alerta',
+    outro: [
+      'If you forgot your password, you can reset it from the login page.',
+      'If it was not you, ignore this e-mail.',
+    ],
+  },
+};
+
+/** The notice to an address someone tried to register again (no account is made), in pt or en. */
+export const registrationNoticeMail = (language: Language, to: string, username: string, link: string): MailMessage =>
+  render(TAKEN[language], language, to, username, link);
+
 /** The verification e-mail (link valid 3 days), plain text and HTML, in pt or en. */
 export const verificationMail = (language: Language, to: string, username: string, link: string): MailMessage =>
   render(VERIFY[language], language, to, username, link);

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
 import { PASSWORD_ERRORS } from '../../../common/password-rules.js';
+import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { emailValue, objectBody, Problems, requiredString, TEXTS } from './fields.js';
-import { verificationMail } from './mail.js';
+import { objectBody, Problems, requiredEmail, requiredString, TEXTS } from './fields.js';
+import { registrationNoticeMail, verificationMail } from './mail.js';
 import { checkPassword, hashPassword } from './passwords.js';
 import {
   consumeOneTimeToken,
@@ -33,11 +34,17 @@ const ACCEPTED = new Set<unknown>([true, 'true', 'on', 1, '1']);
 
 export interface RegistrationInput {
   username: string;
-  email: string | null;
+  email: string;
   password: string;
+  /** The e-mail address already belongs to an account: answered as a success, never said. */
+  emailTaken: boolean;
 }
 
-/** Every rule of SPEC §5 at once: throws one 400 with all problems keyed by field. */
+/**
+ * Every rule of SPEC §5 at once: throws one 400 with all problems keyed by field. Whether
+ * the e-mail address is already registered is looked at only once everything else is
+ * valid, and never said: the caller answers as for a new account.
+ */
 export async function validateRegistration(app: FastifyInstance, body: unknown): Promise<RegistrationInput> {
   const data = objectBody(body);
   const problems = new Problems();
@@ -50,11 +57,8 @@ export async function validateRegistration(app: FastifyInstance, body: unknown):
     else if (!USERNAME.test(username)) problems.add('username', REGISTRATION_TEXTS.invalidUsername);
     if (problems.has('username')) username = null;
   }
-  // Optional: the web app sends undefined when the box is empty.
-  const email =
-    data.email === undefined || data.email === null || data.email === ''
-      ? null
-      : emailValue(data.email, 'email', problems);
+  // Required: an account that can alert contacts must be reachable, and is verified first.
+  const email = requiredEmail(data, problems);
 
   const password1 = requiredString(data, 'password1', problems, { max: PASSWORD_MAX });
   const password2 = requiredString(data, 'password2', problems, { max: PASSWORD_MAX });
@@ -64,28 +68,33 @@ export async function validateRegistration(app: FastifyInstance, body: unknown):
   }
   if (!ACCEPTED.has(data.accept_terms)) problems.add('accept_terms', REGISTRATION_TEXTS.termsRequired);
 
-  if (username !== null || email !== null) {
-    const taken = await takenFields(app.db, username, email);
-    if (taken.username) problems.add('username', REGISTRATION_TEXTS.usernameTaken);
-    if (taken.email) problems.add('email', REGISTRATION_TEXTS.emailTaken);
-  }
+  // Usernames are public (every SMS carries one); e-mail addresses are not.
+  const taken = await takenFields(app.db, username, problems.has() ? null : email);
+  if (taken.username) problems.add('username', REGISTRATION_TEXTS.usernameTaken);
   problems.throwIfAny();
-  return { username: username!, email, password: password1! };
+  return { username: username!, email: email!, password: password1!, emailTaken: taken.email };
 }
 
 /** The link the verification e-mail carries. */
 export const verifyLink = (app: FastifyInstance, key: string) => `${app.config.APP_URL}/api/users/verify-email/${key}/`;
 
+const SENT = { detail: 'Verification e-mail sent.' } as const;
+
 /**
  * Creates the user and their verification key in one transaction, then mails the key.
- * A user without an e-mail has nothing to verify and may log in at once.
+ * For an address that already has an account the answer is the same, and that address
+ * gets a notice instead (sent after the answer), so registration never tells who is registered.
  */
 export async function register(app: FastifyInstance, body: unknown, language: Language): Promise<{ detail: string }> {
   const input = await validateRegistration(app, body);
   const passwordHash = await hashPassword(input.password);
+  if (input.emailTaken) {
+    app.background.run(() => noticeTakenEmail(app, input.email, language));
+    return SENT;
+  }
   const now = app.clock.now();
   const userId = newId();
-  let key: string | null;
+  let key: string;
   try {
     key = await app.db.transaction().execute(async (trx) => {
       await insertUser(trx, {
@@ -101,22 +110,24 @@ export async function register(app: FastifyInstance, body: unknown, language: La
         password_changed_at: now,
         created_at: now,
       });
-      if (!input.email) return null;
       return createOneTimeToken(trx, { userId, purpose: 'verify_email', now, ttlMs: VERIFY_TTL_MS });
     });
   } catch (error) {
-    // Two sign-ups racing for one name: the unique index decides, the loser gets the usual texts.
+    // Two sign-ups racing for one name: the unique index decides, the loser gets the usual answers.
     const taken = await takenFields(app.db, input.username, input.email);
-    if (!taken.username && !taken.email) throw error;
-    const problems = new Problems();
-    if (taken.username) problems.add('username', REGISTRATION_TEXTS.usernameTaken);
-    if (taken.email) problems.add('email', REGISTRATION_TEXTS.emailTaken);
-    problems.throwIfAny();
+    if (taken.username) throw fieldErrors({ username: [REGISTRATION_TEXTS.usernameTaken] });
+    if (taken.email) return SENT;
     throw error;
   }
-  if (!input.email || !key) return { detail: 'Account created.' };
   await sendVerification(app, { email: input.email, username: input.username }, key, language);
-  return { detail: 'Verification e-mail sent.' };
+  return SENT;
+}
+
+/** Tells the holder of an address that someone tried to register it again. */
+async function noticeTakenEmail(app: FastifyInstance, email: string, language: Language): Promise<void> {
+  const user = await findByEmail(app.db, email);
+  if (!user?.email) return;
+  await app.mail.send(registrationNoticeMail(language, user.email, user.username, `${app.config.APP_URL}/login`));
 }
 
 /** Mails a verification link; a mail failure is logged (without the link) and the user can resend. */
@@ -147,8 +158,8 @@ export async function resendVerification(
     now: app.clock.now(),
     ttlMs: VERIFY_TTL_MS,
   });
-  // Not awaited: the answer must not take longer, or fail, only when the address exists.
-  void sendVerification(app, { email: user.email, username: user.username }, key, language(user.language));
+  // Runs after the answer (app.background), so it may take its time.
+  await sendVerification(app, { email: user.email, username: user.username }, key, language(user.language));
 }
 
 /**

@@ -30,8 +30,8 @@ export const resetLink = (app: FastifyInstance, uid: string, token: string) =>
   `${app.config.APP_URL}/reset-password-confirm/${encodeURIComponent(uid)}/${token}`;
 
 /**
- * Mails a reset link when an account uses the address; silent otherwise, and the mail
- * goes out after the answer, so neither the answer nor its timing tells them apart.
+ * Mails a reset link when an account uses the address; silent otherwise. The route runs
+ * it after the answer (app.background), so neither the answer nor its timing tells them apart.
  */
 export async function requestReset(app: FastifyInstance, email: string, language: (saved: string) => Language) {
   const user = await findByEmail(app.db, email);
@@ -43,7 +43,7 @@ export async function requestReset(app: FastifyInstance, email: string, language
     ttlMs: RESET_TTL_MS,
   });
   const message = resetMail(language(user.language), user.email, user.username, resetLink(app, user.id, token));
-  void app.mail.send(message).catch((error: Error) => {
+  await app.mail.send(message).catch((error: Error) => {
     app.log.error({ reason: error.message }, 'password reset e-mail could not be sent');
   });
 }

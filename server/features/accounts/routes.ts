@@ -53,7 +53,8 @@ export default async function accountRoutes(app: FastifyInstance) {
     async (request) => {
       const email = emailOf(request.body);
       take(throttles.resendByAddress, email);
-      await resendVerification(app, email, language(request));
+      // After the answer, so neither it nor its timing tells a registered address from an unknown one.
+      app.background.run(() => resendVerification(app, email, language(request)));
       return { detail: GENERIC_TEXTS.resend };
     },
   );
@@ -61,7 +62,7 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.post(
     '/api/users/auth/login/',
     { config: { rateLimit: limit(app, { max: 10, timeWindow: MINUTE }) } },
-    async (request) => login(app, throttles, request.body),
+    async (request) => login(app, throttles, request.body, request.ip),
   );
   app.post(
     '/api/users/auth/refresh/',
@@ -84,7 +85,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     async (request) => {
       const email = emailOf(request.body);
       take(throttles.resetByAddress, email);
-      await requestReset(app, email, language(request));
+      app.background.run(() => requestReset(app, email, language(request)));
       return { detail: GENERIC_TEXTS.reset };
     },
   );

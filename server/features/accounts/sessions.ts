@@ -36,9 +36,17 @@ const invalidCredentials = () => detailError(401, SESSION_TEXTS.invalidCredentia
 
 /**
  * Logs in by username or e-mail (case-insensitive): a new session with its first
- * refresh token. Failures are counted per account; the fifth in 15 minutes blocks it.
+ * refresh token. Failures are counted per identifier as typed and client address (the
+ * fifth in 15 minutes blocks that address only), and per identifier from everywhere
+ * (past 20 in an hour, one try every 30 seconds). Keyed by what was typed, never by the
+ * account, so the counters say nothing of which e-mail belongs to which username.
  */
-export async function login(app: FastifyInstance, throttles: Throttles, body: unknown): Promise<TokenPair> {
+export async function login(
+  app: FastifyInstance,
+  throttles: Throttles,
+  body: unknown,
+  address: string,
+): Promise<TokenPair> {
   const data = objectBody(body);
   const problems = new Problems();
   const username = requiredString(data, 'username', problems, { trim: true });
@@ -50,17 +58,19 @@ export async function login(app: FastifyInstance, throttles: Throttles, body: un
     identifier.length <= IDENTIFIER_MAX && !identifier.includes('\u0000') && password!.length <= PASSWORD_MAX * 4
       ? await findByLogin(app.db, identifier)
       : undefined;
-  // Keyed by account when there is one, so its username and e-mail share one count.
-  const key = user ? `user:${user.id}` : `login:${identifier}`;
-  const wait = throttles.loginFailures.retryAfter(key);
+  const key = `login:${identifier}`;
+  const here = `${key}|${address}`;
+  const wait = Math.max(throttles.loginFailures.retryAfter(here), throttles.loginBackoff.retryAfter(key));
   if (wait > 0) throw throttled(wait);
 
   const ok = await verifyPassword(user?.password_hash, password!);
   if (!user || !ok) {
-    throttles.loginFailures.record(key);
+    throttles.loginFailures.record(here);
+    throttles.loginFailuresAnywhere.record(key);
+    if (throttles.loginFailuresAnywhere.retryAfter(key) > 0) throttles.loginBackoff.record(key);
     throw invalidCredentials();
   }
-  throttles.loginFailures.clear(key);
+  throttles.loginFailures.clear(here);
   // Said only after the right password, so it tells a stranger nothing.
   if (user.email && !user.email_verified) throw detailError(403, SESSION_TEXTS.emailNotVerified, 'email_not_verified');
 

@@ -69,8 +69,12 @@ export function createThrottles(app: FastifyInstance) {
   const now = () => app.clock.now();
   const enabled = !app.config.BENCH_NO_RATE_LIMIT;
   return {
-    /** 5 failed logins in 15 minutes per account. */
+    /** 5 failed logins in 15 minutes per (identifier, client address): one address never locks the owner out elsewhere. */
     loginFailures: new WindowCounter(now, 15 * MINUTE, 5, enabled),
+    /** 20 failed logins in an hour per identifier from all addresses together turn on the slow back-off… */
+    loginFailuresAnywhere: new WindowCounter(now, 60 * MINUTE, 20, enabled),
+    /** …one try per identifier every 30 seconds, from anywhere, while it lasts. */
+    loginBackoff: new WindowCounter(now, 30_000, 1, enabled),
     /** 5 reset requests an hour per address. */
     resetByAddress: new WindowCounter(now, 60 * MINUTE, 5, enabled),
     /** 5 verification resends an hour per address. */

@@ -211,7 +211,7 @@ export default async function alertRoutes(app: FastifyInstance) {
       if (result.created) {
         // First attempt right after commit; the periodic sweep only handles retries and crashes.
         app.dispatcher.kick();
-        if (alert.mode === 'real') void mailOwnerAboutAlert(app, user, alert, view.deliveries);
+        if (alert.mode === 'real') app.background.run(() => mailOwnerAboutAlert(app, user, alert, view.deliveries));
       }
       return reply.code(result.created ? 201 : 200).send(view);
     },

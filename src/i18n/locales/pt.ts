@@ -69,7 +69,7 @@ const pt = {
     title: 'Criar conta',
     username: 'Nome de utilizador',
     email: 'E-mail',
-    emailHint: 'Para confirmar a conta e recuperar a palavra-passe.',
+    emailHint: 'Para confirmar a conta, recuperar a palavra-passe e saber de cada alerta enviado com a sua ligação.',
     password1: 'Palavra-passe',
     password2: 'Repetir palavra-passe',
     checklist: 'Requisitos da palavra-passe',
@@ -138,6 +138,7 @@ const pt = {
     passwordTooCommon: 'Esta palavra-passe é demasiado comum.',
     passwordAllDigits: 'A palavra-passe não pode ter só algarismos.',
     passwordNoDigit: 'A palavra-passe tem de ter pelo menos um algarismo.',
+    emailRequired: 'Indique o seu e-mail: confirma a conta e avisa-o de cada alerta.',
     passwordsDontMatch: 'As palavras-passe não coincidem.',
     invalidEmail: 'Indique um endereço de e-mail válido.',
     invalidCredentials: 'Credenciais inválidas. Verifique o nome de utilizador e a palavra-passe.',
@@ -338,7 +339,8 @@ const pt = {
       'Verifica tudo e mostra a mensagem, sem enviar alertas reais; pode enviar um SMS de teste, marcado TESTE, ao contacto que escolher.',
     realLink: 'Emergência real',
     realHint: 'Abrir esta ligação envia o alerta aos seus contactos após a contagem. Guarde-a no ecrã principal.',
-    iosSteps: 'No iPhone: abra a ligação «Emergência real» no Safari, toque em Partilhar e depois em «Adicionar ao ecrã principal».',
+    iosSteps:
+      'No iPhone: abra a ligação «Emergência real» no Safari, toque em Partilhar e depois em «Adicionar ao ecrã principal».',
     iosDataWarning:
       'Sem a adicionar ao ecrã principal, o Safari pode apagar os dados guardados do Alerta após 7 dias sem uso, e a página deixa de abrir sem rede.',
     open: 'Abrir {{label}}',

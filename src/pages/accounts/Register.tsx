@@ -36,8 +36,12 @@ export function Register() {
     if (!canSubmit) return;
     setError(null);
     setFieldErrors({});
-    if (form.password1 !== form.password2) {
-      setFieldErrors({ password2: { key: 'errors.passwordsDontMatch' } });
+    // Required: the account is confirmed, and alerts are reported, by e-mail.
+    const problems: Record<string, Message> = {};
+    if (!form.email.trim()) problems.email = { key: 'errors.emailRequired' };
+    if (form.password1 !== form.password2) problems.password2 = { key: 'errors.passwordsDontMatch' };
+    if (Object.keys(problems).length > 0) {
+      setFieldErrors(problems);
       return;
     }
     setBusy(true);
@@ -89,6 +93,7 @@ export function Register() {
           value={form.email}
           onChange={set('email')}
           error={fieldError('email')}
+          required
         />
         <Field
           label={t('register.password1')}

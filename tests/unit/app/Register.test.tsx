@@ -11,6 +11,7 @@ const submit = () => screen.getByRole('button', { name: 'Criar conta' });
 
 function fill(password = 'segura123', repeat = password) {
   type('Nome de utilizador', 'Ana.Silva');
+  type('E-mail', ' Ana@Example.com ');
   type('Palavra-passe', password);
   type('Repetir palavra-passe', repeat);
 }
@@ -86,7 +87,20 @@ describe('Register', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('sends the lowercased username, no e-mail when empty, is disabled in flight, and goes to /verify-email after 1.5 s', async () => {
+  it('requires the e-mail address before sending anything', async () => {
+    const { calls } = fakeApi({});
+    renderApp('/register');
+    fill();
+    type('E-mail', '  ');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(submit());
+    await settle();
+    expect(screen.getByText('Indique o seu e-mail: confirma a conta e avisa-o de cada alerta.')).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mail')).toBeRequired();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends the lowercased username and the e-mail, is disabled in flight, and goes to /verify-email after 1.5 s', async () => {
     fakeTimeouts();
     let release: () => void = () => {};
     const { calls } = fakeApi({
@@ -105,11 +119,11 @@ describe('Register', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.body).toEqual({
       username: 'ana.silva',
+      email: 'Ana@Example.com',
       password1: 'segura123',
       password2: 'segura123',
       accept_terms: true,
     });
-    expect(calls[0]!.body).not.toHaveProperty('email');
     act(() => vi.advanceTimersByTime(REGISTER_REDIRECT_MS - 1));
     expect(pathNow()).toBe('/register');
     act(() => vi.advanceTimersByTime(1));

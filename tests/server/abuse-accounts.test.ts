@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login, nextIp, PASSWORD, verifiedAccount } from './accounts-helpers.js';
+import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe(`accounts that cannot be abused (${dbLabel})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({}, (app) => {
+      // Marks when an answer leaves: anything done after it happens an hour "later" on the app clock.
+      app.addHook('onSend', async (request) => {
+        if (request.headers['x-test-mark'] === 'answered') t.clock.advance(HOUR);
+      });
+    });
+  });
+  afterAll(async () => {
+    await t.app.dispatcher.drain();
+    await t.close();
+  });
+
+  it('alerts contacts only from an account whose e-mail is verified', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351964000001']] });
+    await t.app.db.updateTable('users').set({ email_verified: 0 }).where('id', '=', owner.user.id).execute();
+    for (const mode of ['real', 'test'] as const) {
+      const res = await postAlert(t.app, owner.token, { mode, location: null });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({
+        code: 'email_not_verified',
+        detail: 'Confirm your e-mail address before your contacts can be alerted.',
+      });
+    }
+    const rows = await t.app.db.selectFrom('alerts').select('id').where('user_id', '=', owner.user.id).execute();
+    expect(rows).toHaveLength(0);
+    await t.app.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', owner.user.id).execute();
+    expect((await postAlert(t.app, owner.token, { mode: 'real', location: null })).statusCode).toBe(201);
+  });
+
+  it('never locks the owner out from another address, and backs off slowly for everyone past 20 failures an hour', async () => {
+    await verifiedAccount(t, { username: 'target' });
+    const attacker = nextIp();
+    for (let i = 0; i < 5; i += 1)
+      expect((await login(t, 'target', 'Wrong-1234', { ip: attacker })).statusCode).toBe(401);
+    expect((await login(t, 'target', PASSWORD, { ip: attacker })).statusCode).toBe(429);
+    // The owner, anywhere else, is not affected.
+    expect((await login(t, 'target', PASSWORD, { ip: nextIp() })).statusCode).toBe(200);
+
+    // Many addresses together: after 20 failures in the hour, one try every 30 seconds.
+    for (let i = 5; i < 20; i += 1) expect((await login(t, 'target', 'Wrong-1234')).statusCode).toBe(401);
+    const slowed = await login(t, 'target', PASSWORD, { ip: nextIp() });
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeLessThanOrEqual(30);
+    t.clock.advance(30_000);
+    expect((await login(t, 'target', PASSWORD, { ip: nextIp() })).statusCode).toBe(200);
+  });
+
+  it('says nothing through the lockout about which e-mail belongs to a username', async () => {
+    await verifiedAccount(t, { username: 'hidden', email: 'hidden@example.com' });
+    const ip = nextIp();
+    for (let i = 0; i < 5; i += 1) expect((await login(t, 'hidden', 'Wrong-1234', { ip })).statusCode).toBe(401);
+    expect((await login(t, 'hidden', 'Wrong-1234', { ip })).statusCode).toBe(429);
+    // Its e-mail, from the same address, answers as any other e-mail does.
+    const own = await login(t, 'hidden@example.com', 'Wrong-1234', { ip });
+    const stranger = await login(t, 'nobody@example.com', 'Wrong-1234', { ip });
+    expect(own.statusCode).toBe(401);
+    expect(own.json()).toEqual(stranger.json());
+  });
+
+  it('answers a password reset and a resend before looking the address up', async () => {
+    await verifiedAccount(t, { username: 'resetme', email: 'resetme@example.com' });
+    const answeredAt = t.clock.now();
+    for (const [url, email] of [
+      ['/api/users/reset-password/', 'resetme@example.com'],
+      ['/api/users/reset-password/', 'unknown@example.com'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: { email },
+        headers: { 'x-test-mark': 'answered' },
+        remoteAddress: nextIp(),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        detail: 'If an account uses this e-mail address, a password reset e-mail has been sent.',
+      });
+    }
+    await t.app.background.idle();
+    const [row] = await t.app.db
+      .selectFrom('one_time_tokens')
+      .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
+      .select('one_time_tokens.created_at')
+      .where('users.username', '=', 'resetme')
+      .where('purpose', '=', 'reset_password')
+      .execute();
+    // Made after the answer had gone (the clock moved on as it left).
+    expect(Number(row?.created_at)).toBeGreaterThanOrEqual(answeredAt + HOUR);
+  });
+});
