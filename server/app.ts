@@ -83,12 +83,18 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
+/** TRUST_PROXY for Fastify: a hop count trusts that many proxies nearest the server, and nothing further out. */
+function trustProxyOption(setting: Config['TRUST_PROXY']) {
+  if (typeof setting !== 'number') return setting;
+  return (_address: string, hop: number) => hop < setting;
+}
+
 /** Builds the whole server: plugins first, then the routes of each feature. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.LOG_LEVEL),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     forceCloseConnections: 'idle',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -23,6 +24,40 @@ const url = (protocols: string[]) =>
     `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
   );
 
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string) => {
+  if (RANGE_NAMES.has(entry) || isIP(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  return extra === undefined && family > 0 && /^\d{1,3}$/.test(bits ?? '') && Number(bits) <= (family === 4 ? 32 : 128);
+};
+
+/**
+ * Which reverse proxies to believe about the client's address: off (0), a number of proxy hops
+ * in front of the server (1 = one proxy; `true` means 1), or a comma-separated list of proxy
+ * addresses or CIDR ranges. Only entries the trusted proxies added count, so a client-forged
+ * left-most X-Forwarded-For entry never becomes the client address.
+ */
+const trustProxy = z.string().transform((raw, ctx): false | number | string[] => {
+  const value = raw.trim().toLowerCase();
+  if (['0', 'false', 'no'].includes(value)) return false;
+  if (['true', 'yes'].includes(value)) return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 20) return hops;
+    ctx.addIssue({ code: 'custom', message: 'must be a number of proxy hops (1-20)' });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.every(isProxyAddress)) return entries;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be 0, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges',
+  });
+  return z.NEVER;
+});
+
 /** Every setting, read from the environment once at start. README.md and .env.example list them. */
 const schema = z.object({
   PORT: z.coerce
@@ -36,7 +71,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   BASIC_CONTACT_LIMIT: positiveInt('BASIC_CONTACT_LIMIT').default(3),
   PREMIUM_CONTACT_LIMIT: positiveInt('PREMIUM_CONTACT_LIMIT').default(10),
@@ -112,6 +147,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...config,
     APP_URL: (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
   };
+}
+
+/**
+ * Refuses provider pairings that give something away: real SMS with simulated payments (anyone
+ * could "pay" at /dev/checkout and send real SMS for free), or real payments with SMS only
+ * captured in the dev outbox (paying customers whose alerts go nowhere). Checked at start.
+ */
+export function checkProviders(config: Config): void {
+  const realSms = Boolean(config.TWILIO_ACCOUNT_SID);
+  const realPayments = Boolean(config.STRIPE_SECRET_KEY);
+  if (realSms && !realPayments) {
+    throw new ConfigError(
+      'Refusing to start: Twilio sends real SMS but payments are simulated (set STRIPE_SECRET_KEY and its settings, or remove the Twilio settings)',
+    );
+  }
+  if (realPayments && !realSms) {
+    throw new ConfigError(
+      'Refusing to start: Stripe takes real payments but SMS only go to the dev outbox (set TWILIO_ACCOUNT_SID and its settings, or remove the Stripe settings)',
+    );
+  }
 }
 
 /**

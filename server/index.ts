@@ -1,5 +1,5 @@
 import { buildApp, loggerOptions } from './app.js';
-import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
+import { ConfigError, checkProviders, loadConfig, resolveJwtSecret } from './config.js';
 
 /** Starts the server from the environment and stops it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   let jwtSecret: string;
   try {
     config = loadConfig();
+    checkProviders(config);
     jwtSecret = resolveJwtSecret(config);
   } catch (error) {
     const message =

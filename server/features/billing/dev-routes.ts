@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import type { SimulatedPayments } from '../../providers/payments/simulated.js';
+import { requireLocal } from '../dev/outbox-routes.js';
 import { cancelSimulatedCheckout, openCheckout, paySimulatedCheckout } from './checkout.js';
 import { applyPortalAction, type PortalAction, periodStart, settledSubscription, smsUsageSince } from './simulated.js';
 import { isInTrial } from './subscriptions.js';
@@ -27,6 +28,8 @@ const date = (ms: number | null) => (ms === null ? '—' : new Date(ms).toISOStr
  * shortcuts, and `/dev/portal` (change plan, cancel at period end, this period's SMS).
  */
 export default async function devBillingRoutes(app: FastifyInstance) {
+  // Paying here activates a plan: this machine only, never through a proxy.
+  app.addHook('onRequest', requireLocal(app));
   await app.register(formbody);
   const payments = app.payments as SimulatedPayments;
 

@@ -4,12 +4,20 @@ import { escapeHtml, page } from '../../lib/html.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-/** The outbox holds verification and reset links: loopback only unless DEV_OUTBOX_PUBLIC=1. */
+/** Set by a reverse proxy: the request did not start on this machine, whatever its peer address. */
+const proxied = (request: FastifyRequest) =>
+  Object.keys(request.headers).some((name) => name === 'forwarded' || name.startsWith('x-forwarded-'));
+
+/**
+ * The dev pages (the outbox holds verification and reset links; the simulated checkout and
+ * portal change plans): a loopback peer only (any peer with DEV_OUTBOX_PUBLIC=1), and never
+ * behind a proxy: not with TRUST_PROXY set, not with any Forwarded or X-Forwarded-* header.
+ */
 export function requireLocal(app: FastifyInstance) {
   return async (request: FastifyRequest) => {
-    if (app.config.DEV_OUTBOX_PUBLIC) return;
-    if (!LOOPBACK.test(request.socket.remoteAddress ?? '')) {
-      throw detailError(403, 'The dev outbox answers only on this machine.', 'forbidden');
+    const local = app.config.DEV_OUTBOX_PUBLIC || LOOPBACK.test(request.socket.remoteAddress ?? '');
+    if (!local || app.config.TRUST_PROXY !== false || proxied(request)) {
+      throw detailError(403, 'The dev pages answer only on this machine, never through a proxy.', 'forbidden');
     }
   };
 }
