@@ -182,7 +182,8 @@ export function resolveJwtSecret(config: Config): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  // Owner only, like the database beside it (server/db/index.ts).
+  mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;

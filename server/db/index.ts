@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -12,6 +12,10 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 pg.types.setTypeParser(1700, (value) => Number.parseFloat(value));
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** A new DATA_DIR is readable by the server's user only, and so are the files in it. */
+export const DATA_DIR_MODE = 0o700;
+export const DATA_FILE_MODE = 0o600;
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -60,7 +64,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   const file = options.sqliteFile ?? 'alerta.sqlite';
   const location = file === ':memory:' ? file : path.join(options.dataDir, file);
-  if (file !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+    // Created 0600 before SQLite opens it; its -wal and -shm files take the same mode.
+    if (!existsSync(location)) closeSync(openSync(location, 'a', DATA_FILE_MODE));
+    else chmodSync(location, DATA_FILE_MODE);
+  }
   const sqlite = new SQLite(location);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

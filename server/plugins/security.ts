@@ -7,8 +7,23 @@ import type { Config } from '../config.js';
 import { ApiError, detailError } from '../lib/errors.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
-/** Public paths with a secret in them: the alert API, the emergency pages' manifests, e-mail verification. */
-const SECRET_PATH = /^\/(api\/emergency\/public|public|test|api\/users\/verify-email)\//;
+/** Public paths with a secret in them: the alert API, the emergency pages' manifests, e-mail verification, the alert e-mail's "not me" link. */
+const SECRET_PATH = /^\/(api\/emergency\/public|public|test|api\/users\/verify-email|api\/users\/not-me)\//;
+/** Pages and answers about one person, kept out of search engines: the API, the emergency, test and live pages, dev pages, reset links. */
+const PERSONAL_PATH = /^\/(api|dev|public|test|a|reset-password-confirm)(\/|$)/;
+
+/**
+ * The path as the router sees it: percent-decoded (so `/api/emergency/%70ublic/…` is the
+ * public alert API it routes to), without the query. An undecodable path stays as sent.
+ */
+export function routedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 /** Generous: an open emergency page polls its status every 2 s, and a household or an office may share one address. */
 export const SECRET_PATH_MAX_PER_MINUTE = 600;
 
@@ -41,6 +56,10 @@ export default fp(
     });
     app.addHook('onSend', async (request, reply) => {
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      const path = routedPath(request.url);
+      if (PERSONAL_PATH.test(path)) reply.header('x-robots-tag', 'noindex');
+      // API answers carry tokens, positions and personal data: never stored by a cache unless a route says so.
+      if (path.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
     // A NUL byte in a path or query names nothing we store, and PostgreSQL refuses it in
     // text comparisons (a 500 otherwise): refuse it up front, for every route.
@@ -70,7 +89,7 @@ export default fp(
     if (!options.config.BENCH_NO_RATE_LIMIT) {
       const perClient = app.createRateLimit({ max: SECRET_PATH_MAX_PER_MINUTE, timeWindow: 60_000 });
       app.addHook('onRequest', async (request) => {
-        if (!SECRET_PATH.test(request.url)) return;
+        if (!SECRET_PATH.test(routedPath(request.url))) return;
         const result = await perClient(request);
         if (result.isAllowed || !result.isExceeded) return;
         const seconds = Math.max(1, result.ttlInSeconds);

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { login, nextIp, PASSWORD, verifiedAccount } from './accounts-helpers.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { dbLabel, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 describe(`accounts that cannot be abused (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({}, (app) => {
-      // Marks when an answer leaves: anything done after it happens an hour "later" on the app clock.
-      app.addHook('onSend', async (request) => {
-        if (request.headers['x-test-mark'] === 'answered') t.clock.advance(HOUR);
-      });
+  const t = suiteApp({}, (app) => {
+    // Marks when an answer leaves: anything done after it happens an hour "later" on the app clock.
+    app.addHook('onSend', async (request) => {
+      if (request.headers['x-test-mark'] === 'answered') t.clock.advance(HOUR);
     });
-  });
-  afterAll(async () => {
-    await t.app.dispatcher.drain();
-    await t.close();
   });
 
   it('alerts contacts only from an account whose e-mail is verified', async () => {

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, checkProviders, loadConfig } from '../../server/config.js';
-import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, createUser, dbLabel, suiteApp, type TestApp } from './helper.js';
 
 const TWILIO = { TWILIO_ACCOUNT_SID: 'AC0123', TWILIO_AUTH_TOKEN: 'twilio-token', TWILIO_FROM: '+15005550006' };
 const STRIPE = {
@@ -20,16 +20,8 @@ const withIpRoute = (app: TestApp['app']) => {
 };
 
 describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, () => {
-  let t: TestApp;
-  let proxied: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    proxied = await buildTestApp({ TRUST_PROXY: '1' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await proxied.close();
-  });
+  const t = suiteApp();
+  const proxied = suiteApp({ TRUST_PROXY: '1' });
 
   const get = (app: TestApp['app'], url: string, remoteAddress: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'GET', url, remoteAddress, headers });

@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SMS_BUDGET } from '../../server/features/alerts/sms-budget.js';
 import { ROTATIONS_PER_HOUR } from '../../server/features/contacts/token-routes.js';
 import { nextIp } from './accounts-helpers.js';
 import { lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { dbLabel, suiteApp } from './helper.js';
 import { getLive, postResolve } from './live-fixtures.js';
 
 const MINUTE = 60_000;
 
 describe(`SMS budgets per account and per number (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.app.dispatcher.drain();
-    await t.close();
-  });
+  const t = suiteApp();
 
   const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone);
   const send = (token: string, mode: 'real' | 'test' = 'real') =>
@@ -105,14 +98,7 @@ describe(`SMS budgets per account and per number (${dbLabel})`, () => {
 });
 
 describe(`a real alert is never refused, and the owner hears of each one (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.app.dispatcher.drain();
-    await t.close();
-  });
+  const t = suiteApp();
 
   const mailsTo = (to: string) => t.app.outbox.emails.filter((mail) => mail.to === to);
 

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIX_MAX_AGE_MS, FIX_MAX_AHEAD_MS } from '../../server/features/alerts/schemas.js';
 import { LISBON, lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { dbLabel, suiteApp } from './helper.js';
 import { getLive, moved, postAck, postPosition, sendRealAlert } from './live-fixtures.js';
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
 
 describe(`fix times within a window around the server's time, reads that never fail (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.app.dispatcher.drain();
-    await t.close();
-  });
+  const t = suiteApp();
 
   it('refuses a fix time too far ahead or behind, on the alert and on the live updates alike', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963000001']] });
@@ -74,14 +67,7 @@ describe(`fix times within a window around the server's time, reads that never f
 });
 
 describe(`live pages end 24 hours after the owner's last activity (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.app.dispatcher.drain();
-    await t.close();
-  });
+  const t = suiteApp();
 
   it('is never kept up by "on my way" answers', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963000011']] });

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, loggerOptions } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
@@ -72,9 +73,16 @@ const collect = (lines: string[]) =>
 export async function buildTestApp(
   env: Record<string, string> = {},
   setup?: (app: FastifyInstance) => void | Promise<void>,
-  options: { logLines?: string[] } = {},
+  options: { logLines?: string[] /** Serve a stand-in build (index, alert and live pages). */; pages?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-test-'));
+  const distDir = path.join(dataDir, options.pages ? 'dist' : 'no-dist');
+  if (options.pages) {
+    mkdirSync(distDir);
+    for (const page of ['index.html', 'alert.html', 'live.html']) {
+      writeFileSync(path.join(distDir, page), '<!doctype html><title>Alerta</title><div id="root"></div>');
+    }
+  }
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://alerta.test', ...env });
   const clock = new ManualClock(Date.now());
   const { handle, drop } = await freshDatabase(dataDir);
@@ -85,7 +93,7 @@ export async function buildTestApp(
     clock,
     // With logLines, the real request logging at trace level, captured in memory.
     logger: options.logLines ? { ...(loggerOptions('trace') as object), stream: collect(options.logLines) } : false,
-    distDir: path.join(dataDir, 'no-dist'),
+    distDir,
   });
   await setup?.(app);
   await app.ready();
@@ -103,6 +111,27 @@ export async function buildTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app of the enclosing describe: built before its tests, its SMS drained and the app
+ * closed after them. Use it as the TestApp itself (`t.app`, `t.clock`) inside tests and hooks.
+ */
+export function suiteApp(...args: Parameters<typeof buildTestApp>): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await buildTestApp(...args);
+  });
+  afterAll(async () => {
+    await current?.app.dispatcher.drain();
+    await current?.close();
+  });
+  return new Proxy({} as TestApp, {
+    get(_target, key) {
+      if (!current) throw new Error('the suite app is built in beforeAll');
+      return current[key as keyof TestApp];
+    },
+  });
 }
 
 export const TEST_PASSWORD = 'Sturdy-Pass-42';

@@ -39,7 +39,11 @@ async function startFakeStripe() {
     });
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const params = Object.fromEntries(new URLSearchParams(await read(request)));
+    // The SDK sends a DELETE's parameters in the query string, the others in the body.
+    const params = {
+      ...Object.fromEntries(url.searchParams),
+      ...Object.fromEntries(new URLSearchParams(await read(request))),
+    };
     calls.push({ method: request.method ?? '', path: url.pathname, params });
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${calls.length}` });
@@ -576,6 +580,28 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     expect(res.statusCode).toBe(204);
     expect(stripeFake.calls).toMatchObject([{ method: 'DELETE', path: '/v1/subscriptions/sub_acct' }]);
     expect(await app.db.selectFrom('users').select('id').where('id', '=', user.user.id).execute()).toEqual([]);
+  });
+  it('invoices the SMS used when the account goes: unreported SMS metered first, then cancelled with invoice_now', async () => {
+    const user = await createUser(app);
+    await deliver(event('evt_inv', 'customer.subscription.created', subscription('sub_inv', user.user.id)));
+    await app.db
+      .insertInto('usage_records')
+      .values({
+        id: newId(),
+        user_id: user.user.id,
+        delivery_id: 'dlv_unreported',
+        billable: 1,
+        reported_at: null,
+        created_at: clock.now(),
+      })
+      .execute();
+    stripeFake.calls.length = 0;
+    const res = await app.inject({ method: 'DELETE', url: '/api/users/delete-account/', headers: user.headers });
+    expect(res.statusCode).toBe(204);
+    expect(stripeFake.calls).toMatchObject([
+      { method: 'POST', path: '/v1/billing/meter_events', params: { identifier: 'dlv_unreported' } },
+      { method: 'DELETE', path: '/v1/subscriptions/sub_inv', params: { invoice_now: 'true', prorate: 'true' } },
+    ]);
   });
   it('leaves the SMS price out when none is configured, and meters nothing without a meter', async () => {
     const bare = createStripePayments(

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { detailError } from '../../lib/errors.js';
+import { reportPendingUsage } from './usage.js';
 
 /**
  * Ends every live subscription of the user at the payment provider, then records it
  * cancelled here; account deletion calls this first so no one is billed for a deleted
- * account. A provider failure throws, and the account is then kept.
+ * account. SMS sent but not yet reported are reported first, and the provider invoices the
+ * metered usage with the cancellation, so deleting an account never leaves SMS unpaid.
+ * A provider failure throws, and the account is then kept.
  */
 export async function cancelAtProvider(app: FastifyInstance, userId: string): Promise<void> {
   const rows = await app.db
@@ -16,6 +19,7 @@ export async function cancelAtProvider(app: FastifyInstance, userId: string): Pr
   for (const row of rows) {
     if (row.provider === app.payments.name && row.provider_subscription_id) {
       try {
+        await reportPendingUsage(app.db, app.payments, app.clock.now(), undefined, userId);
         await app.payments.cancelNow(row.provider_subscription_id);
       } catch (error) {
         app.log.error({ err: error }, 'payment provider refused to cancel the subscription');

@@ -48,8 +48,8 @@ export async function recordSmsUsage(db: Kysely<Database>, usage: SmsUsage, paym
 }
 
 /**
- * Reports billable usage rows not yet reported to the provider's meter (all of them, or
- * the one of `deliveryId`) and stamps them. The meter event is keyed by the delivery,
+ * Reports billable usage rows not yet reported to the provider's meter (all of them, the
+ * one of `deliveryId`, or those of `userId`) and stamps them. The meter event is keyed by the delivery,
  * so reporting a row again after a crash never bills twice. Rows of users with no
  * customer at the provider stay pending; on the simulated adapter the row is the record.
  * Returns how many rows were reported.
@@ -59,6 +59,7 @@ export async function reportPendingUsage(
   payments: PaymentsPort,
   now: number,
   deliveryId?: string,
+  userId?: string,
 ): Promise<number> {
   if (payments.name === 'simulated') return 0;
   let query = db
@@ -69,6 +70,7 @@ export async function reportPendingUsage(
     .orderBy('created_at', 'asc')
     .limit(500);
   if (deliveryId) query = query.where('delivery_id', '=', deliveryId);
+  if (userId) query = query.where('user_id', '=', userId);
   let reported = 0;
   for (const row of await query.execute()) {
     const customer = await db

@@ -58,7 +58,7 @@ export interface PaymentsPort {
   createPortal(input: { userId: string; customerId: string | null }): Promise<{ url: string }>;
   /** Moves a live subscription to another plan at once (upgrade or downgrade, prorated by the provider). */
   changePlan(providerSubscriptionId: string, plan: PlanName): Promise<void>;
-  /** Ends a subscription at once (account deletion); a subscription already gone is not an error. */
+  /** Ends a subscription at once (account deletion), invoicing the metered usage; a subscription already gone is not an error. */
   cancelNow(providerSubscriptionId: string): Promise<void>;
   /** Reports one sent SMS to metered billing; false when the provider keeps no meter (the usage row is the record). */
   reportUsage(input: { deliveryId: string; customerId: string; at: number }): Promise<boolean>;

@@ -83,7 +83,8 @@ export function createStripePayments(config: StripeConfig, endpoint: StripeEndpo
 
     async cancelNow(providerSubscriptionId) {
       try {
-        await stripe.subscriptions.cancel(providerSubscriptionId);
+        // The final invoice carries the metered SMS used so far (and prorates the plan).
+        await stripe.subscriptions.cancel(providerSubscriptionId, { invoice_now: true, prorate: true });
       } catch (error) {
         // Already gone at Stripe: nothing left to cancel.
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return;
