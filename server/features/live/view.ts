@@ -26,7 +26,8 @@ export const mapTiles = (config: Config): MapTiles => ({
 
 /**
  * `resolved` for a day after "I'm safe", `active` until then, and `ended` (nothing shown)
- * 24 hours after the resolution, or after the last update of an alert never resolved.
+ * 24 hours after the owner's last activity: the resolution, or the last position of an
+ * alert never resolved (`last_update_at`, which an "on my way" never moves).
  */
 export function liveState(alert: LiveAlert, now: number): LiveState {
   const resolvedAt = alert.resolved_at === null ? null : Number(alert.resolved_at);
