@@ -94,4 +94,34 @@ describe('emergency page', () => {
       offline.unavailable = false;
     }
   });
+
+  it('says the contacts were alerted a moment ago when their SMS were withheld, and to follow the live link', () => {
+    // The live panel asks the server for its state: left pending here.
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    try {
+      const { emergency } = fakeEmergency({
+        name: 'sent',
+        alert: {
+          id: 'a1',
+          public_id: 'p1',
+          mode: 'real',
+          created_at: '2026-11-23T10:00:00Z',
+          recently_alerted: true,
+          deliveries: [
+            { contact_name: 'Rui', status: 'failed', withheld: true },
+            { contact_name: 'Eva', status: 'sent' },
+          ],
+        },
+      });
+      render(<EmergencyPage emergency={emergency} />);
+      expect(screen.getByTestId('recently-alerted')).toHaveTextContent(
+        'Os seus contactos foram alertados há pouco: este alerta ficou registado e eles acompanham-no pela ligação em direto.',
+      );
+      const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+      expect(items).toContain('Rui já alertado há pouco');
+      expect(items).toContain('Eva enviado');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
