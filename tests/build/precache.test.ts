@@ -1,10 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './built-app.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let outDir: string;
 let precached: string[];
 
@@ -20,14 +18,7 @@ function assetsOf(html: string): string[] {
 
 describe('service worker precache (production build)', () => {
   beforeAll(async () => {
-    outDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-build-'));
-    await build({
-      root,
-      configFile: path.join(root, 'vite.config.ts'),
-      mode: 'production',
-      logLevel: 'silent',
-      build: { outDir, emptyOutDir: true },
-    });
+    outDir = await buildApp();
     precached = precacheList(readFileSync(path.join(outDir, 'sw.js'), 'utf8'));
   }, 180_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));

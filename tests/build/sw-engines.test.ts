@@ -1,27 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import {
-  IDBCursor,
-  IDBCursorWithValue,
-  IDBDatabase,
-  IDBFactory,
-  IDBIndex,
-  IDBKeyRange,
-  IDBObjectStore,
-  IDBOpenDBRequest,
-  IDBRequest,
-  IDBTransaction,
-} from 'fake-indexeddb';
-import { build } from 'vite';
+import * as fakeIndexedDb from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './built-app.js';
 
 // The built service worker evaluated as each engine would start it: with Background Sync
 // (Chromium) and without (Safari on iPhone, Firefox), where Workbox's Queue calls its
 // `onSync` from inside its own constructor while the worker script is still being evaluated.
 
-const root = path.resolve(import.meta.dirname, '../..');
 const ORIGIN = 'https://alerta.test';
 const ALERTS = `${ORIGIN}/api/emergency/public/tok_abc/alerts/`;
 let outDir: string;
@@ -92,16 +79,9 @@ function startWorker({ sync, idb, online }: { sync: boolean; idb: IDBFactory; on
     setTimeout,
     clearTimeout,
     console,
+    // IDBDatabase, IDBCursor, IDBKeyRange…: the classes Workbox's IndexedDB wrapper checks against.
+    ...fakeIndexedDb,
     indexedDB: idb,
-    IDBCursor,
-    IDBCursorWithValue,
-    IDBDatabase,
-    IDBIndex,
-    IDBKeyRange,
-    IDBObjectStore,
-    IDBOpenDBRequest,
-    IDBRequest,
-    IDBTransaction,
   };
   scope.self = scope;
   const context = vm.createContext(scope);
@@ -147,19 +127,7 @@ const alertInit = (key: string) => ({
 
 describe('the built service worker on each engine', () => {
   beforeAll(async () => {
-    outDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-sw-'));
-    // The worker as `npm run build` makes it (Vitest sets NODE_ENV=test, which keeps Workbox's dev logging).
-    const nodeEnv = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    await build({
-      root,
-      configFile: path.join(root, 'vite.config.ts'),
-      mode: 'production',
-      logLevel: 'silent',
-      build: { outDir, emptyOutDir: true },
-    }).finally(() => {
-      process.env.NODE_ENV = nodeEnv;
-    });
+    outDir = await buildApp();
     script = new vm.Script(readFileSync(path.join(outDir, 'sw.js'), 'utf8'), { filename: 'sw.js' });
   }, 180_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -168,13 +136,13 @@ describe('the built service worker on each engine', () => {
     const engine = sync ? 'with Background Sync (Chromium)' : 'without Background Sync (Safari, Firefox)';
 
     it(`starts ${engine} and listens for pages`, async () => {
-      const worker = startWorker({ sync, idb: new IDBFactory(), online: () => true });
+      const worker = startWorker({ sync, idb: new fakeIndexedDb.IDBFactory(), online: () => true });
       expect([...worker.listeners.keys()]).toEqual(expect.arrayContaining(['install', 'activate', 'fetch', 'message']));
       await worker.settle();
     });
 
     it(`${engine}: queues an alert pressed offline and sends it once when the worker starts again`, async () => {
-      const idb = new IDBFactory();
+      const idb = new fakeIndexedDb.IDBFactory();
       let online = false;
       const first = startWorker({ sync, idb, online: () => online });
       const answer = await first.request(ALERTS, alertInit('key-1'));
@@ -205,7 +173,7 @@ describe('the built service worker on each engine', () => {
 
     it(`${engine}: a page of the app opening sends the queue at once, without waiting for a sync`, async () => {
       let online = false;
-      const worker = startWorker({ sync, idb: new IDBFactory(), online: () => online });
+      const worker = startWorker({ sync, idb: new fakeIndexedDb.IDBFactory(), online: () => online });
       await worker.request(ALERTS, alertInit('key-2'));
       await worker.settle();
       online = true;
@@ -218,7 +186,7 @@ describe('the built service worker on each engine', () => {
     });
 
     it(`${engine}: a held press goes by itself when the page never sends it, and not when it does`, async () => {
-      const worker = startWorker({ sync, idb: new IDBFactory(), online: () => true });
+      const worker = startWorker({ sync, idb: new fakeIndexedDb.IDBFactory(), online: () => true });
       const body = JSON.stringify({ mode: 'real', location: null, location_error: 'timeout' });
       worker.message({
         type: 'ALERT_PRESSED',

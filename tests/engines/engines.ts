@@ -57,6 +57,19 @@ export const missing = (name: EngineName) => REQUIREMENTS[name].paths.filter((p)
 /** Wraps a page-side body so every engine returns its value or its error the same way. */
 const wrapped = (body: string) => `(async () => { ${body} })()`;
 
+/** Playwright's and Puppeteer's pages answer the same three calls. */
+interface ScriptablePage {
+  goto(url: string): Promise<unknown>;
+  evaluate<T>(script: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+const pageTab = (page: ScriptablePage): Tab => ({
+  goto: async (url) => void (await page.goto(url)),
+  run: (body) => page.evaluate(wrapped(body)),
+  close: () => page.close(),
+});
+
 async function launchChromium(): Promise<Engine> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArgs });
   const context = await browser.newContext();
@@ -69,11 +82,7 @@ async function launchChromium(): Promise<Engine> {
           'navigator.geolocation.watchPosition = () => 1; navigator.geolocation.getCurrentPosition = () => undefined;',
         );
       }
-      return {
-        goto: async (url) => void (await page.goto(url)),
-        run: (body) => page.evaluate(wrapped(body)),
-        close: () => page.close(),
-      };
+      return pageTab(page);
     },
     quit: () => browser.close(),
   };
@@ -83,14 +92,7 @@ async function launchFirefox(): Promise<Engine> {
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
   return {
     name: 'firefox',
-    async newTab() {
-      const page = await browser.newPage();
-      return {
-        goto: async (url) => void (await page.goto(url)),
-        run: (body) => page.evaluate(wrapped(body)),
-        close: () => page.close(),
-      };
-    },
+    newTab: async () => pageTab(await browser.newPage()),
     quit: () => browser.close(),
   };
 }

@@ -1,0 +1,28 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Builds the web app as `npm run build` does into a new temporary directory and returns it.
+ * Vitest sets NODE_ENV=test, which would keep Workbox's development logging in the worker.
+ */
+export async function buildApp(): Promise<string> {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-build-'));
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root,
+      configFile: path.join(root, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  return outDir;
+}
