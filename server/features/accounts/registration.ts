@@ -83,13 +83,14 @@ const SENT = { detail: 'Verification e-mail sent.' } as const;
 /**
  * Creates the user and their verification key in one transaction, then mails the key.
  * For an address that already has an account the answer is the same, and that address
- * gets a notice instead (sent after the answer), so registration never tells who is registered.
+ * gets a notice instead, so registration never tells who is registered.
  */
 export async function register(app: FastifyInstance, body: unknown, language: Language): Promise<{ detail: string }> {
   const input = await validateRegistration(app, body);
   const passwordHash = await hashPassword(input.password);
   if (input.emailTaken) {
-    app.background.run(() => noticeTakenEmail(app, input.email, language));
+    // Awaited like the verification e-mail of a new account, so both answers take as long.
+    await noticeTakenEmail(app, input.email, language);
     return SENT;
   }
   const now = app.clock.now();
@@ -123,11 +124,15 @@ export async function register(app: FastifyInstance, body: unknown, language: La
   return SENT;
 }
 
-/** Tells the holder of an address that someone tried to register it again. */
+/** Tells the holder of an address that someone tried to register it again; a failure is logged, never said. */
 async function noticeTakenEmail(app: FastifyInstance, email: string, language: Language): Promise<void> {
-  const user = await findByEmail(app.db, email);
-  if (!user?.email) return;
-  await app.mail.send(registrationNoticeMail(language, user.email, user.username, `${app.config.APP_URL}/login`));
+  try {
+    const user = await findByEmail(app.db, email);
+    if (!user?.email) return;
+    await app.mail.send(registrationNoticeMail(language, user.email, user.username, `${app.config.APP_URL}/login`));
+  } catch (error) {
+    app.log.error({ reason: (error as Error).message }, 'registration notice could not be sent');
+  }
 }
 
 /** Mails a verification link; a mail failure is logged (without the link) and the user can resend. */
