@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
@@ -17,6 +16,7 @@ import liveFeature from './features/live/index.js';
 import { Background } from './lib/background.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
+import { projectRoot } from './lib/root.js';
 import authPlugin from './plugins/auth.js';
 import databasePlugin from './plugins/database.js';
 import errorsPlugin from './plugins/errors.js';
@@ -32,8 +32,7 @@ import { createOutboxSms } from './providers/sms/outbox.js';
 import type { SmsPort } from './providers/sms/port.js';
 import { createTwilioSms } from './providers/sms/twilio.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -157,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {
-    distDir: options.distDir ?? process.env.ALERTA_DIST_DIR ?? path.join(root, 'dist'),
+    distDir: options.distDir ?? process.env.ALERTA_DIST_DIR ?? path.join(projectRoot, 'dist'),
   });
   return app;
 }
