@@ -1,7 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import type { Plugin } from 'vite';
+
+const gzip = promisify(gzipCallback);
+const brotli = promisify(brotliCompress);
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -26,10 +30,14 @@ export function preactForEmergencyPage(): Plugin {
     name: 'alerta:preact-emergency-page',
     apply: 'build',
     enforce: 'pre',
-    resolveId(source, importer, options) {
-      const target = targets[source];
-      if (!target || !(importer?.startsWith(alertDir) || importer?.startsWith(liveDir))) return null;
-      return this.resolve(target, importer, { ...options, skipSelf: true });
+    resolveId: {
+      // Rolldown calls the hook only for these specifiers, not for every import of the build.
+      filter: { id: /^react(-dom)?(\/client|\/jsx-runtime)?$/ },
+      handler(source, importer, options) {
+        const target = targets[source];
+        if (!target || !(importer?.startsWith(alertDir) || importer?.startsWith(liveDir))) return null;
+        return this.resolve(target, importer, { ...options, skipSelf: true });
+      },
     },
   };
 }
@@ -47,15 +55,21 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    writeBundle(_options, bundle) {
-      for (const file of Object.keys(bundle)) {
-        if (!/\.(js|css|html|svg|webmanifest)$/.test(file)) continue;
-        const full = path.join(outDir, file);
-        const content = readFileSync(full);
-        if (content.length < 1024) continue;
-        writeFileSync(`${full}.gz`, gzipSync(content, { level: 9 }));
-        writeFileSync(`${full}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-      }
+    // Compressed on libuv's thread pool, all files at once: Brotli at quality 11 is slow.
+    async writeBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((file) => /\.(js|css|html|svg|webmanifest)$/.test(file));
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(outDir, file);
+          const content = await readFile(full);
+          if (content.length < 1024) return;
+          const [gz, br] = await Promise.all([
+            gzip(content, { level: 9 }),
+            brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          ]);
+          await Promise.all([writeFile(`${full}.gz`, gz), writeFile(`${full}.br`, br)]);
+        }),
+      );
     },
   };
 }
