@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Delivery, DeliveryStatus } from '../../db/schema.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
@@ -21,30 +21,50 @@ export async function claimDue(
   if (limit <= 0) return [];
   // One statement is its own transaction: no lock is held across an await, so
   // connections in one process cannot wait on each other.
-  const claimed = await db
-    .updateTable('deliveries')
-    .set((eb) => ({
-      status: 'sending',
-      claimed_until: now + leaseMs,
-      attempts: eb('attempts', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', 'in', (eb) => {
-      const due = eb
-        .selectFrom('deliveries')
-        .select('id')
-        .where((w) =>
-          w.or([
-            w.and([w('status', '=', 'queued'), w('next_attempt_at', '<=', now)]),
-            w.and([w('status', '=', 'sending'), w('claimed_until', '<', now)]),
-          ]),
-        )
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
-    })
-    .returningAll()
-    .execute();
+  const isDue = (w: ExpressionBuilder<Database, 'deliveries'>) =>
+    w.or([
+      w.and([w('deliveries.status', '=', 'queued'), w('deliveries.next_attempt_at', '<=', now)]),
+      w.and([w('deliveries.status', '=', 'sending'), w('deliveries.claimed_until', '<', now)]),
+    ]);
+  const claim = {
+    status: 'sending' as const,
+    claimed_until: now + leaseMs,
+    attempts: sql<number>`attempts + 1`,
+    updated_at: now,
+  };
+  const claimed =
+    dialect === 'postgres'
+      ? // The due rows are picked and locked once, in a materialised CTE: a LIMIT subquery inside
+        // `IN (…)` may be run again by the planner and hand over rows another dispatcher has just
+        // taken. The update checks again that each row is still due under its lock.
+        await db
+          .with(
+            (cte) => cte('due').materialized(),
+            (qc) =>
+              qc
+                .selectFrom('deliveries')
+                .select('id')
+                .where(isDue)
+                .orderBy('next_attempt_at')
+                .limit(limit)
+                .forUpdate()
+                .skipLocked(),
+          )
+          .updateTable('deliveries')
+          .set(claim)
+          .where('deliveries.id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+          .where(isDue)
+          .returningAll()
+          .execute()
+      : // SQLite: the single UPDATE … RETURNING holds the write lock from start to end.
+        await db
+          .updateTable('deliveries')
+          .set(claim)
+          .where('id', 'in', (eb) =>
+            eb.selectFrom('deliveries').select('id').where(isDue).orderBy('next_attempt_at').limit(limit),
+          )
+          .returningAll()
+          .execute();
   if (claimed.length === 0) return [];
   const owners = await db
     .selectFrom('alerts')
