@@ -25,9 +25,9 @@ function localPrebuild(dir: string): Record<string, string> {
   return { npm_config_better_sqlite3_local_prebuilds: dir };
 }
 
-// One run is enough: the production install starts on its embedded SQLite whichever database
-// the server suite is on, and installing twice would only double the time.
-describe.skipIf(process.env.TEST_DB === 'postgres')('production install: npm ci --omit=dev over the build', () => {
+// The production install starts on its embedded SQLite; like every build test it runs once,
+// in the server suite's SQLite pass (scripts/test-server.mjs).
+describe('production install: npm ci --omit=dev over the build', () => {
   let dir: string;
   let server: ChildProcess | undefined;
   let url: string;
