@@ -38,9 +38,17 @@ export function startServiceWorker(): void {
     // A worker that cannot start must never stop the page: it says it is not available offline.
     () => failed(),
   );
+  // A registration that neither succeeds nor fails (seen in Chromium under load with a worker
+  // that throws) leaves nothing registered: say so too. A slow first install is registered.
+  setTimeout(() => {
+    void navigator.serviceWorker.getRegistration().then((registration) => {
+      if (!registration && !navigator.serviceWorker.controller) failed();
+    });
+  }, WORKER_READY_WAIT_MS);
 }
 
 function failed(): void {
+  if (workerFailed) return;
   workerFailed = true;
   for (const listener of failureListeners) listener();
 }
