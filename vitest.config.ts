@@ -24,6 +24,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          setupFiles: ['tests/server/setup.ts'],
           include: ['tests/server/**/*.test.ts', 'tests/build/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,

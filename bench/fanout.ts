@@ -6,7 +6,8 @@ import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/index.js';
-import type { Alert, Delivery } from '../server/db/schema.js';
+import type { NewAlert } from '../server/db/schema.js';
+import { queuedDelivery } from '../server/features/alerts/deliveries.js';
 import { insertAlert } from '../server/features/alerts/repository.js';
 import { activateSubscription } from '../server/features/billing/subscriptions.js';
 import { newId, randomToken } from '../server/lib/ids.js';
@@ -107,7 +108,7 @@ export async function measureFanOut(options: {
       .execute();
     await activateSubscription(app.db, { userId, plan: 'premium', now });
     for (let a = 0; a < options.alerts; a += 1) {
-      const alert: Alert = {
+      const alert: NewAlert = {
         id: newId(),
         public_id: randomToken(16),
         user_id: userId,
@@ -122,21 +123,14 @@ export async function measureFanOut(options: {
         created_at: now,
         resolved_at: null,
       };
-      const deliveries: Delivery[] = Array.from({ length: options.contacts }, (_, c) => ({
-        id: newId(),
-        alert_id: alert.id,
-        contact_name: `Contact ${c + 1}`,
-        phone_number: `+35191234567${c}`,
-        body: alert.message,
-        status: 'queued',
-        attempts: 0,
-        next_attempt_at: now,
-        claimed_until: null,
-        provider_message_id: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      }));
+      const deliveries = Array.from({ length: options.contacts }, (_, c) =>
+        queuedDelivery({
+          alertId: alert.id,
+          recipient: { contact_name: `Contact ${c + 1}`, phone_number: `+35191234567${c}` },
+          body: alert.message,
+          now,
+        }),
+      );
       await insertAlert(app.db, alert, deliveries);
     }
     const total = options.alerts * options.contacts;

@@ -22,9 +22,17 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pt';
 export const FALLBACK_LANGUAGE: Language = 'en';
 
+/**
+ * The plans' terms as the server's defaults: each can be set in its environment (TRIAL_DAYS,
+ * BASIC_CONTACT_LIMIT, BASIC_PRICE_EUR, …) and the app shows what GET /api/config/ answers,
+ * using these only until that answer arrives.
+ */
 /** Trial length (days), card required; renews into paid premium unless cancelled. */
 export const TRIAL_DAYS = 3;
+/** Monthly price of each plan (EUR). */
 export const PLAN_PRICES_EUR = { basic: 3, premium: 5 } as const;
+/** Contacts alerted on each plan (the trial is premium). */
+export const PLAN_CONTACT_LIMITS = { basic: 3, premium: 10 } as const;
 /** Price of each SMS sent (EUR). */
 export const SMS_PRICE_EUR = 0.08;
 

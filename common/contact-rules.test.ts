@@ -182,23 +182,31 @@ describe('validateContact and parseContact', () => {
   it('refuses a number already in the list, in any spelling', () => {
     for (const phone of ['+351 912 345 678', '+351912345678', '00351 912345678']) {
       expect(validateContact({ name: 'Maria', phone_number: phone }, ['+351912345678'])).toEqual({
-        phone_number: { key: 'setup.phone_already_exists', message: 'This number is already in your contacts.' },
+        phone_number: {
+          key: 'setup.phone_already_exists',
+          code: 'duplicate_phone',
+          message: 'This number is already in your contacts.',
+        },
       });
     }
   });
 
   it('reports every field at once with its i18n key and English text', () => {
     expect(validateContact({ name: '', phone_number: '12', relationship: 'r'.repeat(51) }, [])).toEqual({
-      name: { key: 'setup.required_name', message: CONTACT_MESSAGES.requiredName },
-      phone_number: { key: 'setup.phone_too_short', message: TOO_SHORT },
-      relationship: { key: 'setup.invalid_relationship', message: CONTACT_MESSAGES.relationshipTooLong },
+      name: { key: 'setup.required_name', code: 'name_required', message: CONTACT_MESSAGES.requiredName },
+      phone_number: { key: 'setup.phone_too_short', code: 'phone_too_short', message: TOO_SHORT },
+      relationship: {
+        key: 'setup.invalid_relationship',
+        code: 'invalid_relationship',
+        message: CONTACT_MESSAGES.relationshipTooLong,
+      },
     });
     expect(validateContact({ name: 'A1', phone_number: 'abc' }, [])).toEqual({
-      name: { key: 'setup.invalid_name', message: CONTACT_MESSAGES.invalidName },
-      phone_number: { key: 'setup.invalid_phone_format', message: FORMAT },
+      name: { key: 'setup.invalid_name', code: 'invalid_name', message: CONTACT_MESSAGES.invalidName },
+      phone_number: { key: 'setup.invalid_phone_format', code: 'phone_format', message: FORMAT },
     });
     expect(validateContact({ name: 'Maria' }, [])).toEqual({
-      phone_number: { key: 'setup.required_phone', message: 'Phone number is required.' },
+      phone_number: { key: 'setup.required_phone', code: 'phone_required', message: 'Phone number is required.' },
     });
   });
 
@@ -209,7 +217,11 @@ describe('validateContact and parseContact', () => {
     );
     expect(
       validateContact({ name: 'Maria', phone_number: '+351912345678', relationship: 'Mãe\u0007' }, []).relationship,
-    ).toEqual({ key: 'setup.invalid_relationship', message: CONTACT_MESSAGES.invalidRelationship });
+    ).toEqual({
+      key: 'setup.invalid_relationship',
+      code: 'invalid_relationship',
+      message: CONTACT_MESSAGES.invalidRelationship,
+    });
   });
 
   it('lifts the 15-digit limit with longNumbers', () => {

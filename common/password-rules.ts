@@ -65,13 +65,31 @@ export function passwordChecks(password: string, commonList?: ReadonlySet<string
 /** True when every checklist line passes. */
 export const passwordAcceptable = (checks: PasswordChecks): boolean => Object.values(checks).every(Boolean);
 
-/** The server's error texts for a password, in a stable order; empty when it is acceptable. */
-export function passwordErrors(password: string, options: { commonList?: ReadonlySet<string> } = {}): string[] {
+/** The stable code the API answers with each text of PASSWORD_ERRORS. */
+export const PASSWORD_ERROR_CODES = {
+  tooShort: 'password_too_short',
+  noDigit: 'password_no_digit',
+  tooCommon: 'password_too_common',
+  entirelyNumeric: 'password_entirely_numeric',
+  mismatch: 'password_mismatch',
+} as const;
+
+export type PasswordProblem = keyof typeof PASSWORD_ERRORS;
+
+/** What is wrong with a password, in a stable order; empty when it is acceptable. */
+export function passwordProblems(
+  password: string,
+  options: { commonList?: ReadonlySet<string> } = {},
+): Exclude<PasswordProblem, 'mismatch'>[] {
   const checks = passwordChecks(password, options.commonList);
-  const errors: string[] = [];
-  if (!checks.minLength) errors.push(PASSWORD_ERRORS.tooShort);
-  if (!checks.notCommon) errors.push(PASSWORD_ERRORS.tooCommon);
-  if (!checks.notAllDigits) errors.push(PASSWORD_ERRORS.entirelyNumeric);
-  else if (!checks.hasDigit) errors.push(PASSWORD_ERRORS.noDigit);
-  return errors;
+  const problems: Exclude<PasswordProblem, 'mismatch'>[] = [];
+  if (!checks.minLength) problems.push('tooShort');
+  if (!checks.notCommon) problems.push('tooCommon');
+  if (!checks.notAllDigits) problems.push('entirelyNumeric');
+  else if (!checks.hasDigit) problems.push('noDigit');
+  return problems;
 }
+
+/** The server's error texts for a password, in a stable order; empty when it is acceptable. */
+export const passwordErrors = (password: string, options: { commonList?: ReadonlySet<string> } = {}): string[] =>
+  passwordProblems(password, options).map((problem) => PASSWORD_ERRORS[problem]);

@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase } from './db/index.js';
 import accountRoutes from './features/accounts/routes.js';
 import alertsFeature from './features/alerts/index.js';
 import billingRoutes from './features/billing/routes.js';
+import configRoutes from './features/config/routes.js';
 import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
 import outboxRoutes from './features/dev/outbox-routes.js';
@@ -17,6 +18,7 @@ import { Background } from './lib/background.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import { projectRoot } from './lib/root.js';
+import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
 import databasePlugin from './plugins/database.js';
 import errorsPlugin from './plugins/errors.js';
@@ -142,10 +144,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
   await app.register(errorsPlugin);
+  await app.register(apiPlugin);
   await app.register(securityPlugin, { config });
   await app.register(authPlugin, { secret: options.jwtSecret });
 
   await app.register(healthRoutes);
+  await app.register(configRoutes);
   await app.register(accountRoutes);
   await app.register(emergencyPageRoutes);
   await app.register(contactRoutes);

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { PLAN_CONTACT_LIMITS, PLAN_PRICES_EUR, SMS_PRICE_EUR, TRIAL_DAYS } from '../common/constants.js';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''], { message: 'must be 1 or 0 (true or false)' })
@@ -12,6 +13,14 @@ const positiveInt = (name: string) =>
     .number({ message: `must be a whole number` })
     .int(`${name} must be a whole number`)
     .min(1, 'must be at least 1');
+/** An amount in euros, at most to the cent. */
+const euros = z.coerce
+  .number({ message: 'must be an amount in euros, e.g. 3 or 0.08' })
+  .min(0, 'must be an amount in euros, e.g. 3 or 0.08')
+  .refine(
+    (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6,
+    'must be an amount in euros to the cent, e.g. 3 or 0.08',
+  );
 const url = (protocols: string[]) =>
   z.string().refine(
     (v) => {
@@ -73,9 +82,13 @@ const schema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TRUST_PROXY: trustProxy.default(false),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
-  BASIC_CONTACT_LIMIT: positiveInt('BASIC_CONTACT_LIMIT').default(3),
-  PREMIUM_CONTACT_LIMIT: positiveInt('PREMIUM_CONTACT_LIMIT').default(10),
-  TRIAL_DAYS: positiveInt('TRIAL_DAYS').default(3),
+  BASIC_CONTACT_LIMIT: positiveInt('BASIC_CONTACT_LIMIT').default(PLAN_CONTACT_LIMITS.basic),
+  PREMIUM_CONTACT_LIMIT: positiveInt('PREMIUM_CONTACT_LIMIT').default(PLAN_CONTACT_LIMITS.premium),
+  TRIAL_DAYS: positiveInt('TRIAL_DAYS').default(TRIAL_DAYS),
+  /** The prices the app and the simulated checkout show; with Stripe, its prices must say the same. */
+  BASIC_PRICE_EUR: euros.default(PLAN_PRICES_EUR.basic),
+  PREMIUM_PRICE_EUR: euros.default(PLAN_PRICES_EUR.premium),
+  SMS_PRICE_EUR: euros.default(SMS_PRICE_EUR),
   LONG_PHONE_NUMBERS: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),

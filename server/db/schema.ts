@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 
 /**
  * Table types shared by SQLite and PostgreSQL. Times are epoch milliseconds (bigint),
@@ -113,14 +114,21 @@ export interface AlertsTable {
   longitude: number | null;
   accuracy: number | null;
   captured_at: number | null;
-  location_error: string | null;
+  /** Why the alert went out without a position (null with one, and on a plan without GPS). */
+  location_error: (typeof LOCATION_ERRORS)[number] | null;
   message: string;
   created_at: number;
   resolved_at: number | null;
+  /** The owner's last activity on the live page: a position or the resolution (migration 2026112203-live). */
+  last_update_at: number | null;
+  /** What the first request with this idempotency key asked for, hashed (migration 2026112310-abuse-limits). */
+  request_hash: string | null;
 }
 
 /** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
 export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'withheld';
+/** `all_clear`: the SMS sent when the owner says they are safe, not one of the alert's own. */
+export type DeliveryKind = 'alert' | 'all_clear';
 
 export interface DeliveriesTable {
   id: string;
@@ -136,6 +144,8 @@ export interface DeliveriesTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** Defaults to `alert` in the database (migration 2026112203-live). */
+  kind: Generated<DeliveryKind>;
 }
 
 /** One row per SMS reported to billing, keyed by delivery so a retry never bills twice. */
@@ -167,16 +177,6 @@ export interface AlertRespondersTable {
   created_at: number;
 }
 
-/**
- * Columns the live feature added to existing tables (migration 2026112203-live), kept out of
- * AlertsTable and DeliveriesTable so code that builds whole rows needs no change: both have
- * database defaults. Use `LiveDatabase` to read or write them.
- */
-export interface LiveColumns {
-  alerts: { last_update_at: number | null };
-  deliveries: { kind: Generated<'alert' | 'all_clear'> };
-}
-
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -193,18 +193,12 @@ export interface Database {
   alert_responders: AlertRespondersTable;
 }
 
-/** The database with the live feature's extra columns typed. */
-export type LiveDatabase = Omit<Database, 'alerts' | 'deliveries'> & {
-  alerts: AlertsTable & LiveColumns['alerts'];
-  deliveries: DeliveriesTable & LiveColumns['deliveries'];
-};
-
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Contact = Selectable<ContactsTable>;
 export type Subscription = Selectable<SubscriptionsTable>;
 export type Alert = Selectable<AlertsTable>;
+export type NewAlert = Insertable<AlertsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
-// Kept so Generated stays available for later columns with database defaults.
-export type { Generated };
+export type NewDelivery = Insertable<DeliveriesTable>;

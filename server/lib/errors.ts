@@ -1,9 +1,14 @@
-import type { z } from 'zod';
+import type { FastifySchemaCompiler } from 'fastify';
+import { type $ZodType, safeParse } from 'zod/v4/core';
+import {
+  answersWithDetail,
+  describeIssue,
+  type ErrorBody,
+  type ErrorCode,
+  validationBody,
+} from '../../common/api/errors.js';
 
-/** An error body in the Django REST shape the web app's error catalogue matches on, plus a stable code. */
-export type ErrorBody =
-  | { detail: string; code: string; [extra: string]: unknown }
-  | ({ code: string } & Record<string, string[] | string>);
+export type { ErrorBody, ErrorCode };
 
 /** An expected failure that becomes a 4xx answer with the given body. */
 export class ApiError extends Error {
@@ -16,36 +21,61 @@ export class ApiError extends Error {
   }
 }
 
-/** `{"detail": text, "code": code}` with the given status. */
-export const detailError = (status: number, detail: string, code: string, headers?: Record<string, string>) =>
-  new ApiError(status, { detail, code }, headers);
+/** `{"detail": text, "code": code}` with the given status (and any parameters of the code). */
+export const detailError = (
+  status: number,
+  detail: string,
+  code: ErrorCode,
+  headers?: Record<string, string>,
+  params: Record<string, string | number> = {},
+) => new ApiError(status, { ...params, detail, code }, headers);
 
-/** `{"field": ["message", ...], "code": code}`; several fields may fail together. */
-export const fieldErrors = (errors: Record<string, string[]>, code = 'invalid', status = 400) =>
-  new ApiError(status, { ...errors, code } as ErrorBody);
+/**
+ * `{"field": ["message", ...], "code": code, "codes": {"field": code}}`: each field's code is
+ * given in `codes` (the same `code` for every field when a plain code is given).
+ */
+export function fieldErrors(
+  errors: Record<string, string[]>,
+  code: ErrorCode | Record<string, ErrorCode> = 'invalid',
+  status = 400,
+): ApiError {
+  const codes = typeof code === 'string' ? Object.fromEntries(Object.keys(errors).map((field) => [field, code])) : code;
+  const first = Object.values(codes)[0] ?? 'invalid';
+  return new ApiError(status, { ...errors, code: first, codes });
+}
 
 /** `{"non_field_errors": [message], "code": code}`. */
-export const nonFieldError = (message: string, code: string, status = 400) =>
+export const nonFieldError = (message: string, code: ErrorCode, status = 400) =>
   fieldErrors({ non_field_errors: [message] }, code, status);
 
 export const notFound = (detail = 'Not found.') => detailError(404, detail, 'not_found');
 export const notAuthenticated = () =>
   detailError(401, 'Authentication credentials were not provided or are invalid.', 'not_authenticated');
 
-/**
- * Parses `input` with a zod schema; on failure throws a 400 with every problem keyed
- * by field (`non_field_errors` for problems with the body as a whole).
- */
-export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input ?? {});
+/** The texts name what was sent ("panic" is not a valid choice, got list, may not be null): zod reports it only when asked. */
+const PARSE_OPTIONS = { reportInput: true } as const;
+
+/** Parses `input` with a zod schema; on failure throws the 400 every route's validation answers. */
+export function parseWith<T extends $ZodType>(schema: T, input: unknown) {
+  const result = safeParse(schema, input ?? {}, PARSE_OPTIONS);
   if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors';
-    const message =
-      issue.code === 'invalid_type' && issue.input === undefined ? 'This field is required.' : issue.message;
-    errors[field] ??= [];
-    if (!errors[field].includes(message)) errors[field].push(message);
-  }
-  throw fieldErrors(errors, 'invalid');
+  throw new ApiError(400, validationBody(result.error.issues, { detail: answersWithDetail(schema) }));
 }
+
+/**
+ * Fastify's validator for the zod schemas of `common/api/`: the one validation path of every
+ * route. A missing body is an empty object, so each required field is named in the answer.
+ * A header is no form field: its first problem is the answer's `detail`.
+ */
+export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
+  ({ schema, httpPart }) =>
+  (data) => {
+    const result = safeParse(schema, data ?? {}, PARSE_OPTIONS);
+    if (result.success) return { value: result.data };
+    const [first] = result.error.issues;
+    if (httpPart === 'headers' && first) {
+      const { code, text } = describeIssue(first);
+      return { error: detailError(400, text, code) };
+    }
+    return { error: new ApiError(400, validationBody(result.error.issues, { detail: answersWithDetail(schema) })) };
+  };

@@ -52,7 +52,7 @@ describe(`what contacts see: display name and time zone on /me (${dbLabel})`, ()
       [{ display_name: 'https://evil.example' }, 'display_name', /./],
       [{ display_name: 'www.evil' }, 'display_name', /web address/],
       [{ display_name: 'maria.silva' }, 'display_name', /web address/],
-      [{ display_name: 42 }, 'display_name', /letters/],
+      [{ display_name: 42 }, 'display_name', /Not a valid string/],
       [
         { time_zone: 'Mars/Olympus_Mons' },
         'time_zone',
@@ -60,7 +60,7 @@ describe(`what contacts see: display name and time zone on /me (${dbLabel})`, ()
       ],
       [{ time_zone: '+01:00' }, 'time_zone', /not a known time zone/],
       [{ time_zone: '' }, 'time_zone', /not a known time zone/],
-      [{ time_zone: 3 }, 'time_zone', /not a known time zone/],
+      [{ time_zone: 3 }, 'time_zone', /Not a valid string/],
       [{ time_zone: `Europe/${'x'.repeat(100)}` }, 'time_zone', /not a known time zone/],
     ];
     for (const [body, field, message] of cases) {

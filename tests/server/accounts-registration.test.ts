@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, linkIn, login, nextIp, PASSWORD, pathOf, post, registerUser } from './accounts-helpers.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, moveTime, type TestApp } from './helper.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -64,7 +64,14 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      code: 'invalid',
+      code: 'blank',
+      codes: {
+        username: 'blank',
+        email: 'invalid_email',
+        password1: 'password_too_short',
+        password2: 'password_mismatch',
+        accept_terms: 'terms_required',
+      },
       username: ['This field may not be blank.'],
       email: ['Enter a valid email address.'],
       password1: [
@@ -89,7 +96,14 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
     const res = await post(t, '/api/users/registration/', {});
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      code: 'invalid',
+      code: 'required',
+      codes: {
+        username: 'required',
+        email: 'required',
+        password1: 'required',
+        password2: 'required',
+        accept_terms: 'terms_required',
+      },
       username: ['This field is required.'],
       email: ['This field is required.'],
       password1: ['This field is required.'],
@@ -103,7 +117,11 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
     expect(first.statusCode).toBe(201);
     const res = await registerUser(t, { username: 'TAKEN', email: 'Taken@Example.com' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'invalid', username: ['A user with that username already exists.'] });
+    expect(res.json()).toEqual({
+      code: 'username_exists',
+      codes: { username: 'username_exists' },
+      username: ['A user with that username already exists.'],
+    });
     // Nothing else wrong: the same answer as for a new address; its holder gets a notice, no account is made.
     const mailsBefore = t.app.outbox.emails.length;
     const again = await registerUser(t, { username: 'someoneelse', email: 'Taken@Example.com' });
@@ -115,7 +133,7 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
     // With anything else wrong, the address is not even looked at: only the real problems come back.
     const probe = await registerUser(t, { username: 'probe', email: 'taken@example.com', password2: 'other' });
     expect(probe.statusCode).toBe(400);
-    expect(Object.keys(probe.json()).sort()).toEqual(['code', 'password2']);
+    expect(Object.keys(probe.json()).sort()).toEqual(['code', 'codes', 'password2']);
     const count = await t.app.db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -140,15 +158,15 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
   });
 
   it('requires an e-mail address', async () => {
-    for (const [username, email, message] of [
-      ['noemail1', undefined, 'This field is required.'],
-      ['noemail2', '', 'This field may not be blank.'],
-      ['noemail3', null, 'This field is required.'],
+    for (const [username, email, code, message] of [
+      ['noemail1', undefined, 'required', 'This field is required.'],
+      ['noemail2', '', 'blank', 'This field may not be blank.'],
+      ['noemail3', null, 'null', 'This field may not be null.'],
     ] as const) {
       const before = t.app.outbox.emails.length;
       const res = await registerUser(t, { username, email });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ code: 'invalid', email: [message] });
+      expect(res.json()).toEqual({ code, codes: { email: code }, email: [message] });
       expect(t.app.outbox.emails.length).toBe(before);
       expect(await userRow(username)).toBeUndefined();
     }
@@ -257,7 +275,8 @@ describe(`accounts: resend verification (${dbLabel})`, () => {
     const missing = await post(t, '/api/users/resend-verification/', {});
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({
-      code: 'invalid',
+      code: 'required',
+      codes: { email: 'required' },
       email: ['This field is required.'],
       detail: 'This field is required.',
     });
@@ -270,7 +289,7 @@ describe(`accounts: resend verification (${dbLabel})`, () => {
     const byAddress = await resend('limited@example.com');
     expect(byAddress.statusCode).toBe(429);
     expect(Number(byAddress.headers['retry-after'])).toBeGreaterThan(0);
-    t.clock.advance(60 * 60 * 1000 + 1);
+    moveTime(t, 60 * 60 * 1000 + 1);
     expect((await resend('limited@example.com')).statusCode).toBe(200);
 
     const ip = nextIp();

@@ -67,7 +67,8 @@ describe(`accounts: password reset (${dbLabel})`, () => {
     const res = await post(t, '/api/users/reset-password/', {});
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      code: 'invalid',
+      code: 'required',
+      codes: { email: 'required' },
       email: ['This field is required.'],
       detail: 'This field is required.',
     });
@@ -141,7 +142,8 @@ describe(`accounts: password reset (${dbLabel})`, () => {
     const short = await confirm({ ...link, new_password1: '9731', new_password2: '9731' });
     expect(short.statusCode).toBe(400);
     expect(short.json()).toEqual({
-      code: 'invalid',
+      code: 'password_too_short',
+      codes: { new_password1: 'password_too_short' },
       detail: 'This password is too short. It must contain at least 8 characters.',
       new_password1: [
         'This password is too short. It must contain at least 8 characters.',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, LISBON, ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, createUser, dbLabel, suiteApp, type TestApp } from './helper.js';
 
 describe(`alert pipeline (${dbLabel})`, () => {
   let t: TestApp;
@@ -143,6 +143,9 @@ describe(`alert pipeline (${dbLabel})`, () => {
       detail: 'An active subscription is required to send alerts.',
       code: 'subscription_required',
     });
+    // The token is the credential: it is answered for before the request itself is looked at.
+    expect((await postAlert(t.app, 'nope', { mode: 'panic' }, null)).statusCode).toBe(404);
+    expect((await postAlert(t.app, lapsed.token, { mode: 'panic' }, null)).statusCode).toBe(402);
   });
 
   it('requires a UUID Idempotency-Key and a valid body, with clear 400s', async () => {
@@ -159,7 +162,20 @@ describe(`alert pipeline (${dbLabel})`, () => {
 
     const badMode = await postAlert(t.app, owner.token, { mode: 'panic', location: null });
     expect(badMode.statusCode).toBe(400);
-    expect(badMode.json()).toHaveProperty('mode');
+    expect(badMode.json()).toEqual({
+      mode: ['"panic" is not a valid choice.'],
+      code: 'invalid_choice',
+      codes: { mode: 'invalid_choice' },
+    });
+    const noFixTime = await postAlert(t.app, owner.token, {
+      mode: 'real',
+      location: { latitude: 38.7, longitude: -9.1, accuracy: 5 },
+    });
+    expect(noFixTime.json()).toEqual({
+      location: ['This field is required.'],
+      code: 'required',
+      codes: { location: 'required' },
+    });
     const badPlace = await postAlert(t.app, owner.token, {
       mode: 'real',
       location: { ...LISBON, latitude: 91 },
@@ -266,6 +282,21 @@ describe(`alert pipeline (${dbLabel})`, () => {
   });
 });
 
+describe(`SMS delivery receipts without Twilio (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  it('are not answered: the route exists only for the document', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sms/status/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'MessageSid=SM1&MessageStatus=delivered',
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Not found.', code: 'not_found' });
+  });
+});
+
 describe(`alert rate limits (${dbLabel})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -297,14 +328,22 @@ describe(`alert rate limits (${dbLabel})`, () => {
     await t.app.dispatcher.drain();
   });
 
-  it('allows 5 test SMS an hour per token', async () => {
+  it('allows 5 test SMS an hour per token; a replayed key is free', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Ana', '+351971000003']] });
+    const first = randomUUID();
     for (let i = 0; i < 5; i++) {
-      expect((await postAlert(t.app, owner.token, { mode: 'test', location: null })).statusCode).toBe(201);
+      const key = i === 0 ? first : randomUUID();
+      expect((await postAlert(t.app, owner.token, { mode: 'test', location: null }, key)).statusCode).toBe(201);
     }
     const limited = await postAlert(t.app, owner.token, { mode: 'test', location: null });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
+    expect(limited.json()).toEqual({
+      detail: `Request was throttled. Try again in ${limited.headers['retry-after']} seconds.`,
+      code: 'throttled',
+      retry_after: Number(limited.headers['retry-after']),
+    });
+    expect((await postAlert(t.app, owner.token, { mode: 'test', location: null }, first)).statusCode).toBe(200);
     expect((await postAlert(t.app, owner.token, { mode: 'real', location: null })).statusCode).toBe(201);
     await t.app.dispatcher.drain();
   });

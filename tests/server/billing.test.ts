@@ -129,12 +129,26 @@ describe(`billing with the simulated provider (${dbLabel})`, () => {
       code: 'already_subscribed',
     });
     const other = await createUser(t.app);
+    const invalidPlan = {
+      error: 'Choose a plan: basic or premium.',
+      plan: ['Choose a plan: basic or premium.'],
+      code: 'invalid_plan',
+      codes: { plan: 'invalid_plan' },
+    };
     const bad = await checkout(other, 'gold');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ error: 'Choose a plan: basic or premium.', code: 'invalid_plan' });
-    expect(
-      (await t.app.inject({ method: 'POST', url: '/api/billing/checkout/', headers: other.headers })).statusCode,
-    ).toBe(400);
+    expect(bad.json()).toEqual(invalidPlan);
+    // No body, or one that is not an object: the same refusal.
+    for (const payload of [undefined, ['premium']]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/checkout/',
+        headers: await auth(other),
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(invalidPlan);
+    }
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/billing/checkout/', payload: { plan: 'basic' } });
     expect(anonymous.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/dev/checkout/nope/pay' })).statusCode).toBe(404);

@@ -95,7 +95,12 @@ describe(`contacts (${dbLabel})`, () => {
     ]);
     const fourth = await add(user, { name: 'Rui', phone_number: '+5511987654321' });
     expect(fourth.statusCode).toBe(400);
-    expect(fourth.json()).toEqual({ detail: 'CONTACT_LIMIT_REACHED:3:basic', code: 'contact_limit_reached' });
+    expect(fourth.json()).toEqual({
+      detail: 'CONTACT_LIMIT_REACHED:3:basic',
+      code: 'contact_limit_reached',
+      max: 3,
+      plan: 'basic',
+    });
     expect(await list(user)).toEqual(created);
     const stored = await t.app.db
       .selectFrom('contacts')
@@ -111,14 +116,27 @@ describe(`contacts (${dbLabel})`, () => {
     for (const spelling of ['+351 912 345 678', '351912345678', '00351 91 234 5678', '+351 (91) 234-5678']) {
       const res = await add(user, { name: 'Outra', phone_number: spelling });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ phone_number: [DUPLICATE], code: 'duplicate_phone' });
+      expect(res.json()).toEqual({
+        phone_number: [DUPLICATE],
+        code: 'duplicate_phone',
+        codes: { phone_number: 'duplicate_phone' },
+      });
     }
     // Another user may have the same person as a contact.
     const other = await subscriber('basic');
     expect((await add(other, { name: 'Maria', phone_number: '+351 912 345 678' })).statusCode).toBe(201);
   });
 
-  it('answers field errors from the shared rules and stores nothing', async () => {
+  it('answers field errors from the shared rules, each with its code, and stores nothing', async () => {
+    const CODES: Record<string, string> = {
+      'Name is required.': 'name_required',
+      'Name must have 2 to 50 characters: letters, spaces, apostrophes and hyphens.': 'invalid_name',
+      'Phone number is required.': 'phone_required',
+      'Phone number must be in international format, e.g. +351912345678.': 'phone_format',
+      'Phone number must have at least 9 digits.': 'phone_too_short',
+      'Phone number must have at most 15 digits.': 'phone_too_long',
+      'Relationship must have at most 50 characters.': 'invalid_relationship',
+    };
     const user = await subscriber('premium');
     const cases: [unknown, Record<string, string[]>][] = [
       [{ name: '', phone_number: '+351912345678' }, { name: ['Name is required.'] }],
@@ -158,7 +176,8 @@ describe(`contacts (${dbLabel})`, () => {
     for (const [payload, errors] of cases) {
       const res = await add(user, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json()).toEqual({ ...errors, code: 'invalid' });
+      const codes = Object.fromEntries(Object.entries(errors).map(([field, [text]]) => [field, CODES[text!]]));
+      expect(res.json()).toEqual({ ...errors, code: Object.values(codes)[0], codes });
     }
     expect(await list(user)).toEqual([]);
   });
@@ -192,7 +211,12 @@ describe(`contacts (${dbLabel})`, () => {
         expect(res.statusCode).toBe(201);
       }
       const res = await add(user, { name: 'Contacto', phone_number: '+351912345699' });
-      expect(res.json()).toEqual({ detail: 'CONTACT_LIMIT_REACHED:10:premium', code: 'contact_limit_reached' });
+      expect(res.json()).toEqual({
+        detail: 'CONTACT_LIMIT_REACHED:10:premium',
+        code: 'contact_limit_reached',
+        max: 10,
+        plan: 'premium',
+      });
     }
   });
 
@@ -321,7 +345,12 @@ describe(`contact limits from the configuration (${dbLabel})`, () => {
         });
         if (i < max) expect(res.statusCode).toBe(201);
         else
-          expect(res.json()).toEqual({ detail: `CONTACT_LIMIT_REACHED:${max}:${plan}`, code: 'contact_limit_reached' });
+          expect(res.json()).toEqual({
+            detail: `CONTACT_LIMIT_REACHED:${max}:${plan}`,
+            code: 'contact_limit_reached',
+            max,
+            plan,
+          });
       }
     }
   });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
-import type { Delivery } from '../../server/db/schema.js';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { ManualClock } from '../../server/lib/clock.js';
@@ -30,20 +30,14 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
   async function queueAlert(userId: string, phones: string[], dueAt: number): Promise<string> {
     const now = t.clock.now();
     const alertId = newId();
-    const deliveries: Delivery[] = phones.map((phone, i) => ({
-      id: newId(),
-      alert_id: alertId,
-      contact_name: `Contact ${String(i).padStart(3, '0')}`,
-      phone_number: phone,
-      body: 'EMERGENCY: test needs help now.',
-      status: 'queued',
-      attempts: 0,
+    const deliveries = phones.map((phone, i) => ({
+      ...queuedDelivery({
+        alertId,
+        recipient: { contact_name: `Contact ${String(i).padStart(3, '0')}`, phone_number: phone },
+        body: 'EMERGENCY: test needs help now.',
+        now,
+      }),
       next_attempt_at: dueAt,
-      claimed_until: null,
-      provider_message_id: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
     }));
     await insertAlert(
       t.app.db,

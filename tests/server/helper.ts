@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { buildApp, loggerOptions } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
@@ -111,6 +111,16 @@ export async function buildTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Moves the app clock and the wall clock the rate-limit plugin's windows run on (`Date`,
+ * frozen from the first call to the end of the test: tests/server/setup.ts restores it), so a test can see such a limit end.
+ */
+export function moveTime(t: TestApp, ms: number): void {
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + ms);
+  t.clock.advance(ms);
 }
 
 /**

@@ -114,6 +114,8 @@ describe(`live page, position updates, responders and the all-clear (${dbLabel})
     expect(long.statusCode).toBe(400);
     expect(long.json().name).toEqual(['Ensure this field has no more than 60 characters.']);
     expect((await postAck(t.app, 'unknown-public-id-000', {})).statusCode).toBe(404);
+    // An unknown link is answered for before its body is looked at.
+    expect((await postAck(t.app, 'unknown-public-id-000', { name: 'x'.repeat(61) })).statusCode).toBe(404);
 
     const live = (await getLive(t.app, alert.public_id)).json();
     expect(live.responders.map((r: { name: string }) => r.name)).toEqual(['Rui', '']);
@@ -172,7 +174,14 @@ describe(`live page, position updates, responders and the all-clear (${dbLabel})
     const quietAlert = await sendRealAlert(t.app, quiet.token);
     const silent = await postResolve(t.app, quiet.token, quietAlert.id, {});
     expect(silent.json()).toMatchObject({ state: 'resolved', all_clear_queued: 0 });
-    expect((await postResolve(t.app, quiet.token, quietAlert.id, { notify: 'yes' })).statusCode).toBe(400);
+    const notBoolean = await postResolve(t.app, quiet.token, quietAlert.id, { notify: 'yes' });
+    expect(notBoolean.statusCode).toBe(400);
+    expect(notBoolean.json()).toMatchObject({
+      notify: [expect.any(String)],
+      code: 'invalid',
+      codes: { notify: 'invalid' },
+    });
+    expect((await postResolve(t.app, 'no-such-token', quietAlert.id, { notify: 'yes' })).statusCode).toBe(404);
     await t.app.dispatcher.drain();
     expect(smsTo('+351921000010')).toHaveLength(1);
   });

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { ACCOUNT_TEXTS, type registrationRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
-import { PASSWORD_ERRORS } from '../../../common/password-rules.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { objectBody, Problems, requiredEmail, requiredString, TEXTS } from './fields.js';
 import { registrationNoticeMail, verificationMail } from './mail.js';
-import { checkPassword, hashPassword } from './passwords.js';
+import { hashPassword } from './passwords.js';
 import {
   consumeOneTimeToken,
   createOneTimeToken,
@@ -16,64 +16,12 @@ import {
   takenFields,
 } from './repository.js';
 
-export const REGISTRATION_TEXTS = {
-  usernameTaken: 'A user with that username already exists.',
-  emailTaken: 'A user is already registered with this e-mail address.',
-  termsRequired: 'You must accept the terms and privacy policy.',
-  invalidUsername: 'Enter a valid username. This value may contain only letters, numbers, and ./+/-/_ characters.',
-} as const;
-
-export const USERNAME_MAX = 30;
-export const PASSWORD_MAX = 256;
 /** Verification links work for 3 days. */
 export const VERIFY_TTL_MS = 3 * 24 * 60 * 60 * 1000;
-// Letters and digits of any script plus . + - _ ; never "@", so a login identifier with
-// an "@" can only be an e-mail address.
-const USERNAME = /^[\p{L}\p{N}._+-]+$/u;
-const ACCEPTED = new Set<unknown>([true, 'true', 'on', 1, '1']);
 
-export interface RegistrationInput {
-  username: string;
-  email: string;
-  password: string;
-  /** The e-mail address already belongs to an account: answered as a success, never said. */
-  emailTaken: boolean;
-}
+type Registration = z.output<ReturnType<typeof registrationRequest>>;
 
-/**
- * Every rule of SPEC §5 at once: throws one 400 with all problems keyed by field. Whether
- * the e-mail address is already registered is looked at only once everything else is
- * valid, and never said: the caller answers as for a new account.
- */
-export async function validateRegistration(app: FastifyInstance, body: unknown): Promise<RegistrationInput> {
-  const data = objectBody(body);
-  const problems = new Problems();
-
-  let username = requiredString(data, 'username', problems, { trim: true });
-  if (username !== null) {
-    // Compatibility forms folded first, so "ｊｏｅ" and "joe" cannot be two accounts.
-    username = username.normalize('NFKC').toLowerCase();
-    if ([...username].length > USERNAME_MAX) problems.add('username', TEXTS.tooLong(USERNAME_MAX));
-    else if (!USERNAME.test(username)) problems.add('username', REGISTRATION_TEXTS.invalidUsername);
-    if (problems.has('username')) username = null;
-  }
-  // Required: an account that can alert contacts must be reachable, and is verified first.
-  const email = requiredEmail(data, problems);
-
-  const password1 = requiredString(data, 'password1', problems, { max: PASSWORD_MAX });
-  const password2 = requiredString(data, 'password2', problems, { max: PASSWORD_MAX });
-  if (password1 !== null) for (const message of checkPassword(password1)) problems.add('password1', message);
-  if (password1 !== null && password2 !== null && password1 !== password2) {
-    problems.add('password2', PASSWORD_ERRORS.mismatch);
-  }
-  if (!ACCEPTED.has(data.accept_terms)) problems.add('accept_terms', REGISTRATION_TEXTS.termsRequired);
-
-  // Usernames are public (every SMS carries one); e-mail addresses are not.
-  const taken = await takenFields(app.db, username, problems.has() ? null : email);
-  if (taken.username) problems.add('username', REGISTRATION_TEXTS.usernameTaken);
-  problems.throwIfAny();
-  return { username: username!, email: email!, password: password1!, emailTaken: taken.email };
-}
+const usernameTaken = () => fieldErrors({ username: [ACCOUNT_TEXTS.usernameTaken] }, 'username_exists');
 
 /** The link the verification e-mail carries. */
 export const verifyLink = (app: FastifyInstance, key: string) => `${app.config.APP_URL}/api/users/verify-email/${key}/`;
@@ -81,14 +29,21 @@ export const verifyLink = (app: FastifyInstance, key: string) => `${app.config.A
 const SENT = { detail: 'Verification e-mail sent.' } as const;
 
 /**
- * Creates the user and their verification key in one transaction, then mails the key.
- * For an address that already has an account the answer is the same, and that address
- * gets a notice instead, so registration never tells who is registered.
+ * Creates the user and their verification key in one transaction, then mails the key. The
+ * request's schema checked every rule of SPEC §5; here only a taken username is said. For an
+ * address that already has an account the answer is the same, and that address gets a
+ * notice instead, so registration never tells who is registered.
  */
-export async function register(app: FastifyInstance, body: unknown, language: Language): Promise<{ detail: string }> {
-  const input = await validateRegistration(app, body);
-  const passwordHash = await hashPassword(input.password);
-  if (input.emailTaken) {
+export async function register(
+  app: FastifyInstance,
+  input: Registration,
+  language: Language,
+): Promise<{ detail: string }> {
+  // Usernames are public (every SMS carries one); e-mail addresses are not.
+  const taken = await takenFields(app.db, input.username, input.email);
+  if (taken.username) throw usernameTaken();
+  const passwordHash = await hashPassword(input.password1);
+  if (taken.email) {
     // Awaited like the verification e-mail of a new account, so both answers take as long.
     await noticeTakenEmail(app, input.email, language);
     return SENT;
@@ -115,9 +70,9 @@ export async function register(app: FastifyInstance, body: unknown, language: La
     });
   } catch (error) {
     // Two sign-ups racing for one name: the unique index decides, the loser gets the usual answers.
-    const taken = await takenFields(app.db, input.username, input.email);
-    if (taken.username) throw fieldErrors({ username: [REGISTRATION_TEXTS.usernameTaken] });
-    if (taken.email) return SENT;
+    const raced = await takenFields(app.db, input.username, input.email);
+    if (raced.username) throw usernameTaken();
+    if (raced.email) return SENT;
     throw error;
   }
   await sendVerification(app, { email: input.email, username: input.username }, key, language);

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { newPasswordCheck, type resetConfirmRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
-import { PASSWORD_ERRORS } from '../../../common/password-rules.js';
-import { detailError } from '../../lib/errors.js';
-import { objectBody, Problems, requiredString } from './fields.js';
+import { detailError, parseWith } from '../../lib/errors.js';
+import { commonPasswords } from './common-passwords.js';
 import { resetMail } from './mail.js';
-import { checkPassword, hashPassword } from './passwords.js';
-import { PASSWORD_MAX } from './registration.js';
+import { hashPassword } from './passwords.js';
 import {
   consumeAllOneTimeTokens,
   consumeOneTimeToken,
@@ -53,20 +53,13 @@ export async function requestReset(app: FastifyInstance, email: string, language
  * while the password has not changed since it was sent. Every session ends; the
  * address counts as verified, since the mail reached its owner.
  */
-export async function confirmReset(app: FastifyInstance, body: unknown): Promise<void> {
-  const data = objectBody(body);
-  const problems = new Problems();
-  const uid = requiredString(data, 'uid', problems, { trim: true });
-  const token = requiredString(data, 'token', problems, { trim: true });
-  const password1 = requiredString(data, 'new_password1', problems, { max: PASSWORD_MAX });
-  const password2 = requiredString(data, 'new_password2', problems, { max: PASSWORD_MAX });
-  problems.throwIfAny({ withDetail: true });
-
+export async function confirmReset(app: FastifyInstance, input: z.output<typeof resetConfirmRequest>): Promise<void> {
+  const { uid, token } = input;
   // Ids are UUIDs; anything else matches nobody (and a NUL would upset PostgreSQL).
-  const user = /^[\w-]{1,64}$/.test(uid!) ? await findById(app.db, uid!) : undefined;
+  const user = /^[\w-]{1,64}$/.test(uid) ? await findById(app.db, uid) : undefined;
   if (!user) throw detailError(400, RESET_TEXTS.invalidUser, 'invalid_user');
   const now = app.clock.now();
-  const row = token!.length <= 200 ? await findOneTimeToken(app.db, token!, 'reset_password') : undefined;
+  const row = await findOneTimeToken(app.db, token, 'reset_password');
   const valid =
     row !== undefined &&
     row.user_id === user.id &&
@@ -75,11 +68,9 @@ export async function confirmReset(app: FastifyInstance, body: unknown): Promise
     row.created_at >= user.password_changed_at;
   if (!valid) throw detailError(400, RESET_TEXTS.invalidToken, 'invalid_token');
 
-  for (const message of checkPassword(password1!)) problems.add('new_password1', message);
-  if (password1 !== password2) problems.add('new_password2', PASSWORD_ERRORS.mismatch);
-  problems.throwIfAny({ withDetail: true });
+  parseWith(newPasswordCheck(commonPasswords()), input);
 
-  const passwordHash = await hashPassword(password1!);
+  const passwordHash = await hashPassword(input.new_password1);
   const changed = await app.db.transaction().execute(async (trx) => {
     // Claimed first, so two requests racing with one link change the password once.
     if (!(await consumeOneTimeToken(trx, row.id, now))) return false;

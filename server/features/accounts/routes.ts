@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountsApi } from '../../../common/api/accounts.js';
 import { limit } from '../../plugins/security.js';
+import { commonPasswords } from './common-passwords.js';
 import { deleteAccount } from './delete.js';
-import { objectBody, Problems, requiredEmail } from './fields.js';
 import { requestLanguage } from './language.js';
 import { meView, updateMe } from './me.js';
 import { register, resendVerification, verifyEmail } from './registration.js';
 import { confirmReset, RESET_TEXTS, requestReset } from './reset.js';
 import { login, logout, refresh } from './sessions.js';
-import { createThrottles, take } from './throttle.js';
+import { createThrottles } from './throttle.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,23 +20,16 @@ export const GENERIC_TEXTS = {
   reset: 'If an account uses this e-mail address, a password reset e-mail has been sent.',
 } as const;
 
-/** The address of a reset or resend request, validated; every problem in one 400. */
-function emailOf(body: unknown): string {
-  const problems = new Problems();
-  const email = requiredEmail(objectBody(body), problems);
-  problems.throwIfAny({ withDetail: true });
-  return email!;
-}
-
-/** Account routes of DESIGN §3: registration, verification, login, sessions, /me, reset, deletion. */
-export default async function accountRoutes(app: FastifyInstance) {
+/** Account routes of DESIGN §3: registration, verification, login and sessions, /me, reset, deletion. */
+export default async function accountRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const schemas = accountsApi(commonPasswords());
   const throttles = createThrottles(app);
   const language = (request: FastifyRequest) => (saved?: string) => requestLanguage(request, saved);
+  const perAddress = (max: number, timeWindow: number) => ({ config: { rateLimit: limit(app, { max, timeWindow }) } });
 
-  app.post(
-    '/api/users/registration/',
-    { config: { rateLimit: limit(app, { max: 10, timeWindow: HOUR }) } },
-    async (request, reply) => reply.code(201).send(await register(app, request.body, requestLanguage(request))),
+  app.post('/api/users/registration/', { ...perAddress(10, HOUR), schema: schemas.register }, async (request, reply) =>
+    reply.code(201).send(await register(app, request.body, requestLanguage(request))),
   );
 
   const verify = async (request: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) => {
@@ -43,63 +38,59 @@ export default async function accountRoutes(app: FastifyInstance) {
       .header('cache-control', 'no-store')
       .redirect(ok ? '/email-confirmed' : '/resend-verification?error=invalid', 302);
   };
-  app.get('/api/users/verify-email/:key/', verify);
+  app.get('/api/users/verify-email/:key/', { schema: schemas.verifyEmail }, verify);
   // Some mail clients drop a trailing slash from a link.
-  app.get('/api/users/verify-email/:key', verify);
+  app.get('/api/users/verify-email/:key', { schema: { hide: true } }, verify);
 
+  app.post('/api/users/resend-verification/', { ...perAddress(5, HOUR), schema: schemas.resend }, async (request) => {
+    await throttles.resendByAddress.take(request);
+    // After the answer, so neither it nor its timing tells a registered address from an unknown one.
+    app.background.run(() => resendVerification(app, request.body.email, language(request)));
+    return { detail: GENERIC_TEXTS.resend };
+  });
+
+  app.post('/api/users/auth/login/', { ...perAddress(10, MINUTE), schema: schemas.login }, async (request) =>
+    login(app, throttles, request, request.body),
+  );
+  app.post('/api/users/auth/refresh/', { ...perAddress(60, MINUTE), schema: schemas.refresh }, async (request) =>
+    refresh(app, request.body.refresh),
+  );
   app.post(
-    '/api/users/resend-verification/',
-    { config: { rateLimit: limit(app, { max: 5, timeWindow: HOUR }) } },
-    async (request) => {
-      const email = emailOf(request.body);
-      take(throttles.resendByAddress, email);
-      // After the answer, so neither it nor its timing tells a registered address from an unknown one.
-      app.background.run(() => resendVerification(app, email, language(request)));
-      return { detail: GENERIC_TEXTS.resend };
+    '/api/users/auth/logout/',
+    { onRequest: app.authenticate, schema: schemas.logout },
+    async (request, reply) => {
+      await logout(app, request.sessionId);
+      return reply.code(204).send();
     },
   );
 
-  app.post(
-    '/api/users/auth/login/',
-    { config: { rateLimit: limit(app, { max: 10, timeWindow: MINUTE }) } },
-    async (request) => login(app, throttles, request.body, request.ip),
+  app.get('/api/users/me/', { onRequest: app.authenticate, schema: schemas.me }, async (request) =>
+    meView(app, request.user),
   );
-  app.post(
-    '/api/users/auth/refresh/',
-    { config: { rateLimit: limit(app, { max: 60, timeWindow: MINUTE }) } },
-    async (request) => refresh(app, request.body),
-  );
-  app.post('/api/users/auth/logout/', { onRequest: app.authenticate }, async (request, reply) => {
-    await logout(app, request.sessionId);
-    return reply.code(204).send();
-  });
-
-  app.get('/api/users/me/', { onRequest: app.authenticate }, async (request) => meView(app, request.user));
-  app.patch('/api/users/me/', { onRequest: app.authenticate }, async (request) =>
+  app.patch('/api/users/me/', { onRequest: app.authenticate, schema: schemas.updateMe }, async (request) =>
     updateMe(app, request.user, request.body),
   );
 
-  app.post(
-    '/api/users/reset-password/',
-    { config: { rateLimit: limit(app, { max: 5, timeWindow: HOUR }) } },
-    async (request) => {
-      const email = emailOf(request.body);
-      take(throttles.resetByAddress, email);
-      app.background.run(() => requestReset(app, email, language(request)));
-      return { detail: GENERIC_TEXTS.reset };
-    },
-  );
+  app.post('/api/users/reset-password/', { ...perAddress(5, HOUR), schema: schemas.reset }, async (request) => {
+    await throttles.resetByAddress.take(request);
+    app.background.run(() => requestReset(app, request.body.email, language(request)));
+    return { detail: GENERIC_TEXTS.reset };
+  });
   app.post(
     '/api/users/reset-password-confirm/',
-    { config: { rateLimit: limit(app, { max: 10, timeWindow: MINUTE }) } },
+    { ...perAddress(10, MINUTE), schema: schemas.resetConfirm },
     async (request) => {
       await confirmReset(app, request.body);
       return { detail: RESET_TEXTS.done };
     },
   );
 
-  app.delete('/api/users/delete-account/', { onRequest: app.authenticate }, async (request, reply) => {
-    await deleteAccount(app, request.user.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/api/users/delete-account/',
+    { onRequest: app.authenticate, schema: schemas.deleteAccount },
+    async (request, reply) => {
+      await deleteAccount(app, request.user.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PASSWORD_MAX, type TokenPair } from '../../../common/api/accounts.js';
 import { detailError } from '../../lib/errors.js';
 import { REFRESH_TOKEN_TTL_MS } from '../../plugins/auth.js';
-import { objectBody, Problems, requiredString } from './fields.js';
 import { verifyPassword } from './passwords.js';
-import { PASSWORD_MAX } from './registration.js';
 import {
   consumeRefreshToken,
   createSession,
@@ -27,50 +26,40 @@ export const SESSION_TEXTS = {
  */
 const IDENTIFIER_MAX = 254;
 
-export interface TokenPair {
-  access: string;
-  refresh: string;
-}
-
 const invalidCredentials = () => detailError(401, SESSION_TEXTS.invalidCredentials, 'no_active_account');
 
 /**
  * Logs in by username or e-mail (case-insensitive): a new session with its first
  * refresh token. Failures are counted per identifier as typed and client address (the
- * fifth in 15 minutes blocks that address only), and per identifier from everywhere
- * (past 20 in an hour, one try every 30 seconds). Keyed by what was typed, never by the
- * account, so the counters say nothing of which e-mail belongs to which username.
+ * fifth in 15 minutes blocks that address for the rest of the window), and per identifier
+ * from everywhere (past 20 in an hour, one try every 30 seconds). Keyed by what was typed,
+ * never by the account, so the counters say nothing of which e-mail belongs to which username.
  */
 export async function login(
   app: FastifyInstance,
   throttles: Throttles,
-  body: unknown,
-  address: string,
+  request: FastifyRequest,
+  input: { username: string; password: string },
 ): Promise<TokenPair> {
-  const data = objectBody(body);
-  const problems = new Problems();
-  const username = requiredString(data, 'username', problems, { trim: true });
-  const password = requiredString(data, 'password', problems);
-  problems.throwIfAny();
-  const identifier = username!.normalize('NFKC').toLowerCase();
+  const { password } = input;
+  const identifier = input.username.normalize('NFKC').toLowerCase();
+
+  const here = await throttles.loginFailures.read(request);
+  if (here.count >= throttles.loginFailures.max) throw throttled(here.seconds);
+  const anywhere = await throttles.loginFailuresAnywhere.read(request);
+  if (anywhere.count >= throttles.loginFailuresAnywhere.max) await throttles.loginBackoff.take(request);
 
   const user =
-    identifier.length <= IDENTIFIER_MAX && !identifier.includes('\u0000') && password!.length <= PASSWORD_MAX * 4
+    identifier.length <= IDENTIFIER_MAX && !identifier.includes('\u0000') && password.length <= PASSWORD_MAX * 4
       ? await findByLogin(app.db, identifier)
       : undefined;
-  const key = `login:${identifier}`;
-  const here = `${key}|${address}`;
-  const wait = Math.max(throttles.loginFailures.retryAfter(here), throttles.loginBackoff.retryAfter(key));
-  if (wait > 0) throw throttled(wait);
-
-  const ok = await verifyPassword(user?.password_hash, password!);
+  const ok = await verifyPassword(user?.password_hash, password);
   if (!user || !ok) {
-    throttles.loginFailures.record(here);
-    throttles.loginFailuresAnywhere.record(key);
-    if (throttles.loginFailuresAnywhere.retryAfter(key) > 0) throttles.loginBackoff.record(key);
+    await throttles.loginFailures.add(request);
+    const failures = await throttles.loginFailuresAnywhere.add(request);
+    if (failures >= throttles.loginFailuresAnywhere.max) await throttles.loginBackoff.add(request);
     throw invalidCredentials();
   }
-  throttles.loginFailures.clear(here);
   // Said only after the right password, so it tells a stranger nothing.
   if (user.email && !user.email_verified) throw detailError(403, SESSION_TEXTS.emailNotVerified, 'email_not_verified');
 
@@ -98,13 +87,8 @@ export const REFRESH_GRACE_MS = 30_000;
  * within REFRESH_GRACE_MS of its use while its successor is still unused, when the
  * answer carries that same successor again.
  */
-export async function refresh(app: FastifyInstance, body: unknown): Promise<TokenPair> {
-  const data = objectBody(body);
-  const problems = new Problems();
-  const token = requiredString(data, 'refresh', problems);
-  problems.throwIfAny();
-
-  const claims = token!.length <= 4096 ? await app.tokens.verifyRefresh(token!) : null;
+export async function refresh(app: FastifyInstance, token: string): Promise<TokenPair> {
+  const claims = token.length <= 4096 ? await app.tokens.verifyRefresh(token) : null;
   if (!claims) throw invalidRefresh();
   const row = await findRefreshToken(app.db, claims.jti);
   const now = app.clock.now();

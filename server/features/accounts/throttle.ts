@@ -1,51 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 
-/**
- * Counts events per key in a sliding window on the app clock: login failures per
- * account, reset and resend requests per address. Kept in this process's memory; the
- * per-IP limits in front of these routes use the shared rate limiter.
- */
-export class WindowCounter {
-  private readonly events = new Map<string, number[]>();
-
-  constructor(
-    private readonly now: () => number,
-    private readonly windowMs: number,
-    private readonly max: number,
-    /** Off (never blocks) when rate limits are lifted for benchmarks. */
-    private readonly enabled = true,
-  ) {}
-
-  private recent(key: string): number[] {
-    const since = this.now() - this.windowMs;
-    const list = (this.events.get(key) ?? []).filter((at) => at > since);
-    if (list.length) this.events.set(key, list);
-    else this.events.delete(key);
-    return list;
-  }
-
-  /** Seconds until the key may try again, or 0 when it is not blocked. */
-  retryAfter(key: string): number {
-    if (!this.enabled) return 0;
-    const list = this.recent(key);
-    if (list.length < this.max) return 0;
-    const oldest = list[list.length - this.max] ?? this.now();
-    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
-  }
-
-  record(key: string): void {
-    const list = this.recent(key);
-    list.push(this.now());
-    this.events.set(key, list);
-    // Bounded memory under a flood of distinct keys: drop the stale ones now and then.
-    if (this.events.size > 10_000) for (const k of [...this.events.keys()]) this.recent(k);
-  }
-
-  clear(key: string): void {
-    this.events.delete(key);
-  }
-}
+const MINUTE = 60_000;
 
 /** A 429 with Retry-After, in the shape the rate limiter answers with. */
 export const throttled = (seconds: number) =>
@@ -55,30 +11,70 @@ export const throttled = (seconds: number) =>
     { 'retry-after': String(seconds) },
   );
 
-/** Throws a 429 when the key is over its limit; otherwise counts this request. */
-export function take(counter: WindowCounter, key: string): void {
-  const wait = counter.retryAfter(key);
-  if (wait > 0) throw throttled(wait);
-  counter.record(key);
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+
+/**
+ * One counter of the rate-limit plugin, keyed by what `key` reads from the request. Its
+ * store is the plugin's: this process's memory, or Redis (shared by every process) when
+ * REDIS_URL is set. Never blocks while rate limits are lifted for benchmarks.
+ */
+export class Counter {
+  private readonly limiter: Limiter | null;
+
+  constructor(
+    app: FastifyInstance,
+    name: string,
+    readonly max: number,
+    timeWindow: number,
+    key: (request: FastifyRequest) => string,
+  ) {
+    this.limiter = app.config.BENCH_NO_RATE_LIMIT
+      ? null
+      : app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${key(request)}` });
+  }
+
+  /** How many were counted in the current window, and the seconds it has left; nothing is counted. */
+  async read(request: FastifyRequest): Promise<{ count: number; seconds: number }> {
+    const state = this.limiter && (await this.limiter(request, { increment: false }));
+    if (!state || state.isAllowed) return { count: 0, seconds: 0 };
+    return { count: state.max - state.remaining, seconds: Math.max(1, state.ttlInSeconds) };
+  }
+
+  /** Counts one; returns the count in the window, this one included. */
+  async add(request: FastifyRequest): Promise<number> {
+    const state = this.limiter && (await this.limiter(request));
+    if (!state || state.isAllowed) return 0;
+    return state.isExceeded ? state.max + 1 : state.max - state.remaining;
+  }
+
+  /** Throws a 429 when the window already holds `max`; otherwise counts this request. */
+  async take(request: FastifyRequest): Promise<void> {
+    const state = this.limiter && (await this.limiter(request));
+    if (state && !state.isAllowed && state.isExceeded) throw throttled(Math.max(1, state.ttlInSeconds));
+  }
 }
 
-const MINUTE = 60_000;
+/** The login identifier as typed, folded as login folds it. */
+const identifierOf = (request: FastifyRequest) =>
+  String((request.body as { username?: unknown } | undefined)?.username ?? '')
+    .normalize('NFKC')
+    .toLowerCase();
+const addressOf = (request: FastifyRequest) =>
+  String((request.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
 
-/** The account-level counters of one app instance. */
+/** The account-level limits, counted by what was typed (never by account, so they tell nothing of who exists). */
 export function createThrottles(app: FastifyInstance) {
-  const now = () => app.clock.now();
-  const enabled = !app.config.BENCH_NO_RATE_LIMIT;
   return {
     /** 5 failed logins in 15 minutes per (identifier, client address): one address never locks the owner out elsewhere. */
-    loginFailures: new WindowCounter(now, 15 * MINUTE, 5, enabled),
+    loginFailures: new Counter(app, 'login-failures', 5, 15 * MINUTE, (r) => `${identifierOf(r)}|${r.ip}`),
     /** 20 failed logins in an hour per identifier from all addresses together turn on the slow back-off… */
-    loginFailuresAnywhere: new WindowCounter(now, 60 * MINUTE, 20, enabled),
+    loginFailuresAnywhere: new Counter(app, 'login-failures-anywhere', 20, 60 * MINUTE, identifierOf),
     /** …one try per identifier every 30 seconds, from anywhere, while it lasts. */
-    loginBackoff: new WindowCounter(now, 30_000, 1, enabled),
+    loginBackoff: new Counter(app, 'login-backoff', 1, 30_000, identifierOf),
     /** 5 reset requests an hour per address. */
-    resetByAddress: new WindowCounter(now, 60 * MINUTE, 5, enabled),
+    resetByAddress: new Counter(app, 'reset', 5, 60 * MINUTE, addressOf),
     /** 5 verification resends an hour per address. */
-    resendByAddress: new WindowCounter(now, 60 * MINUTE, 5, enabled),
+    resendByAddress: new Counter(app, 'resend', 5, 60 * MINUTE, addressOf),
   };
 }
 export type Throttles = ReturnType<typeof createThrottles>;

@@ -1,7 +1,38 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Database, Delivery, DeliveryStatus } from '../../db/schema.js';
+import type { Database, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
+
+/**
+ * The one way a delivery row is made: one SMS of `body` to one recipient, queued and due
+ * now, for the dispatcher to claim. `kind` tells the alert's own SMS from the all-clear.
+ */
+export function queuedDelivery(input: {
+  alertId: string;
+  recipient: { contact_name: string; phone_number: string };
+  body: string;
+  now: number;
+  kind?: DeliveryKind;
+}): NewDelivery {
+  const { alertId, recipient, body, now, kind = 'alert' } = input;
+  return {
+    id: newId(),
+    alert_id: alertId,
+    kind,
+    contact_name: recipient.contact_name,
+    phone_number: recipient.phone_number,
+    body,
+    status: 'queued',
+    attempts: 0,
+    next_attempt_at: now,
+    claimed_until: null,
+    provider_message_id: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 /** A delivery taken by one dispatcher, with the alert's owner for billing. */
 export type ClaimedDelivery = Delivery & { user_id: string };

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { ownerAlerts } from './repository.js';
-
-/** How many alerts the history shows. */
-const HISTORY_LIMIT = 100;
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { alertsApi } from '../../../common/api/alerts.js';
+import { alertHistory } from './service.js';
 
 /** `GET /api/emergency/alerts/`: the owner's alerts, newest first, with each delivery's status. */
-export default async function alertHistoryRoutes(app: FastifyInstance) {
-  app.get('/api/emergency/alerts/', { onRequest: app.authenticate }, async (request, reply) => {
-    const alerts = await ownerAlerts(app.db, request.user.id, HISTORY_LIMIT);
-    return reply.header('cache-control', 'no-store').send(alerts);
-  });
+export default async function alertHistoryRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/emergency/alerts/',
+    { onRequest: app.authenticate, schema: alertsApi.history },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await alertHistory(app, request.user)),
+  );
 }

@@ -49,8 +49,8 @@ export default fp(
 
     await app.register(alertRoutes);
     await app.register(alertHistoryRoutes);
-    const authToken = app.config.TWILIO_AUTH_TOKEN;
-    if (authToken) await app.register(smsStatusRoutes, { authToken });
+    // Documented always; answered (404 otherwise) only when Twilio is configured.
+    await app.register(smsStatusRoutes, { authToken: app.config.TWILIO_AUTH_TOKEN });
   },
   { name: 'alerts', dependencies: ['database', 'security', 'auth'] },
 );

@@ -1,14 +1,13 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
 import type { Dialect } from '../../db/index.js';
-import type { Alert, Database, Delivery, DeliveryStatus, User } from '../../db/schema.js';
+import type { Alert, Database, Delivery, DeliveryStatus, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
 import { numbersWithinBudget, WITHHELD_REASON } from './sms-budget.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Statuses as the API shows them: a provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
-export type ShownStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
-
+/** A provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>
   status === 'undelivered' || status === 'withheld' ? 'failed' : status;
 
@@ -16,7 +15,7 @@ export const shownStatus = (status: DeliveryStatus): ShownStatus =>
 const deliveryView = (d: Delivery) => ({
   contact_name: d.contact_name,
   status: shownStatus(d.status),
-  ...(d.status === 'withheld' ? { withheld: true } : {}),
+  ...(d.status === 'withheld' ? { withheld: true as const } : {}),
 });
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
@@ -32,6 +31,22 @@ export function alertByKey(db: Db, userId: string, key: string): Promise<Alert |
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
+}
+
+/** A real alert by its public id (the live page's link), with its owner; test alerts have none. */
+export async function realAlertByPublicId(
+  db: Db,
+  publicId: string,
+): Promise<{ alert: Alert; owner: User } | undefined> {
+  const alert = await db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('public_id', '=', publicId)
+    .where('mode', '=', 'real')
+    .executeTakeFirst();
+  if (!alert) return undefined;
+  const owner = await db.selectFrom('users').selectAll().where('id', '=', alert.user_id).executeTakeFirst();
+  return owner ? { alert, owner } : undefined;
 }
 
 /** One of the user's alerts by its id or public id. */
@@ -50,16 +65,6 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** The hash of the request an alert was created from (null for alerts stored before it was kept). */
-export async function requestHashOf(db: Db, alertId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('alerts')
-    .select(sql<string | null>`request_hash`.as('request_hash'))
-    .where('id', '=', alertId)
-    .executeTakeFirst();
-  return row?.request_hash ?? null;
-}
-
 /**
  * Writes an alert and its deliveries in one transaction. With `budget`, deliveries to a
  * number whose SMS budget is spent are stored `withheld` (never sent), counted in the same
@@ -68,12 +73,12 @@ export async function requestHashOf(db: Db, alertId: string): Promise<string | n
  */
 export async function insertAlert(
   db: Kysely<Database>,
-  alert: Alert,
-  deliveries: Delivery[],
-  options: { budget?: { dialect: Dialect; now: number }; requestHash?: string } = {},
+  alert: NewAlert,
+  deliveries: NewDelivery[],
+  options: { budget?: { dialect: Dialect; now: number } } = {},
 ): Promise<{ alert: Alert; created: boolean }> {
   try {
-    await db.transaction().execute(async (trx) => {
+    const stored = await db.transaction().execute(async (trx) => {
       const { budget } = options;
       let rows = deliveries;
       if (budget && deliveries.length > 0) {
@@ -86,19 +91,22 @@ export async function insertAlert(
           allowed.has(d.phone_number) ? d : { ...d, status: 'withheld' as const, last_error: WITHHELD_REASON },
         );
       }
-      await trx
-        .insertInto('alerts')
-        .values(options.requestHash ? ({ ...alert, request_hash: options.requestHash } as Alert) : alert)
-        .execute();
-      if (rows.length > 0) await trx.insertInto('deliveries').values(rows).execute();
+      const row = await trx.insertInto('alerts').values(alert).returningAll().executeTakeFirstOrThrow();
+      await insertDeliveries(trx, rows);
+      return row;
     });
-    return { alert, created: true };
+    return { alert: stored, created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const existing = await alertByKey(db, alert.user_id, alert.idempotency_key);
     if (!existing) throw error;
     return { alert: existing, created: false };
   }
+}
+
+/** Stores deliveries made by `queuedDelivery` (deliveries.ts). */
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('deliveries').values(rows).execute();
 }
 
 /** The deliveries of some alerts, in a stable order. */
@@ -110,7 +118,7 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
       .selectAll()
       .where('alert_id', 'in', alertIds)
       // The all-clear SMS sent when the owner is safe are not the alert's deliveries.
-      .where(sql`kind`, '=', 'alert')
+      .where('kind', '=', 'alert')
       .orderBy('created_at')
       .orderBy('contact_name')
       .orderBy('id')
@@ -123,7 +131,7 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
  * deliveries: [{contact_name, status, withheld?}]}`; `recently_alerted` when the SMS budget
  * withheld at least one SMS (the contacts were alerted a moment ago).
  */
-export async function publicAlertView(db: Db, alert: Alert) {
+export async function publicAlertView(db: Db, alert: Alert): Promise<AlertView> {
   const deliveries = await deliveriesOf(db, [alert.id]);
   return {
     id: alert.id,
@@ -136,7 +144,7 @@ export async function publicAlertView(db: Db, alert: Alert) {
 }
 
 /** The owner's alerts, newest first, with location, text and each delivery's status. */
-export async function ownerAlerts(db: Db, userId: string, limit: number) {
+export async function ownerAlerts(db: Db, userId: string, limit: number): Promise<OwnerAlert[]> {
   const alerts = await db
     .selectFrom('alerts')
     .selectAll()
@@ -176,3 +184,75 @@ export async function ownerAlerts(db: Db, userId: string, limit: number) {
       })),
   }));
 }
+
+/** Records the owner's activity on the live side (a position): the live page stays up a day from it. */
+export async function touchAlert(db: Db, alertId: string, now: number): Promise<void> {
+  await db.updateTable('alerts').set({ last_update_at: now }).where('id', '=', alertId).execute();
+}
+
+/** Resolves the alert unless it already is: one conditional UPDATE, so only the first call counts. */
+export async function markResolved(db: Db, alertId: string, now: number): Promise<boolean> {
+  const updated = await db
+    .updateTable('alerts')
+    .set({ resolved_at: now, last_update_at: now })
+    .where('id', '=', alertId)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/** Who the alert's own SMS went to, in the order they were queued (one entry per delivery). */
+export function alertRecipients(db: Db, alertId: string) {
+  return db
+    .selectFrom('deliveries')
+    .select(['contact_name', 'phone_number'])
+    .where('alert_id', '=', alertId)
+    .where('kind', '=', 'alert')
+    .orderBy('created_at')
+    .execute();
+}
+
+/**
+ * Forgets the position of alerts created before `cutoff`, and the maps link in their SMS
+ * texts; returns how many alerts lost theirs (at most 1000 a call).
+ */
+export async function forgetPositionsBefore(db: Kysely<Database>, cutoff: number): Promise<number> {
+  const old = await db
+    .selectFrom('alerts')
+    .select(['id', 'message'])
+    .where('created_at', '<', cutoff)
+    .where((eb) => eb.or([eb('latitude', 'is not', null), eb('longitude', 'is not', null)]))
+    .limit(1000)
+    .execute();
+  for (const alert of old) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('alerts')
+        .set({
+          latitude: null,
+          longitude: null,
+          accuracy: null,
+          captured_at: null,
+          message: withoutPosition(alert.message),
+        })
+        .where('id', '=', alert.id)
+        .execute();
+      const bodies = await trx
+        .selectFrom('deliveries')
+        .select(['id', 'body'])
+        .where('alert_id', '=', alert.id)
+        .execute();
+      for (const d of bodies) {
+        await trx
+          .updateTable('deliveries')
+          .set({ body: withoutPosition(d.body) })
+          .where('id', '=', d.id)
+          .execute();
+      }
+    });
+  }
+  return old.length;
+}
+
+/** A text with every coordinate pair ("38.72225,-9.13934") blanked. */
+export const withoutPosition = (text: string) => text.replace(/-?\d{1,3}\.\d+,\s?-?\d{1,3}\.\d+/g, '…');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { detailError } from '../../lib/errors.js';
+import { liveSubscriptions, updateSubscription } from './repository.js';
 import { reportPendingUsage } from './usage.js';
 
 /**
@@ -10,13 +11,7 @@ import { reportPendingUsage } from './usage.js';
  * A provider failure throws, and the account is then kept.
  */
 export async function cancelAtProvider(app: FastifyInstance, userId: string): Promise<void> {
-  const rows = await app.db
-    .selectFrom('subscriptions')
-    .select(['id', 'provider', 'provider_subscription_id'])
-    .where('user_id', '=', userId)
-    .where('status', '!=', 'canceled')
-    .execute();
-  for (const row of rows) {
+  for (const row of await liveSubscriptions(app.db, userId)) {
     if (row.provider === app.payments.name && row.provider_subscription_id) {
       try {
         await reportPendingUsage(app.db, app.payments, app.clock.now(), undefined, userId);
@@ -32,10 +27,6 @@ export async function cancelAtProvider(app: FastifyInstance, userId: string): Pr
     } else if (row.provider !== 'simulated') {
       app.log.warn({ provider: row.provider }, 'subscription of a provider no longer configured: cancel it there');
     }
-    await app.db
-      .updateTable('subscriptions')
-      .set({ status: 'canceled', updated_at: app.clock.now() })
-      .where('id', '=', row.id)
-      .execute();
+    await updateSubscription(app.db, row.id, { status: 'canceled', updated_at: app.clock.now() });
   }
 }

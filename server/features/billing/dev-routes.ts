@@ -1,15 +1,23 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PlanName } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import type { SimulatedPayments } from '../../providers/payments/simulated.js';
 import { requireLocal } from '../dev/outbox-routes.js';
-import { cancelSimulatedCheckout, openCheckout, paySimulatedCheckout } from './checkout.js';
-import { applyPortalAction, type PortalAction, periodStart, settledSubscription, smsUsageSince } from './simulated.js';
+import { planTerms } from './plans.js';
+import {
+  applyPortalAction,
+  cancelSimulatedCheckout,
+  openCheckout,
+  type PortalAction,
+  paySimulatedCheckout,
+  periodStart,
+  settledSubscription,
+  smsUsageSince,
+} from './simulated.js';
 import { isInTrial } from './subscriptions.js';
 
-const PRICE = { basic: '3 €', premium: '5 €' } as const;
-const SMS_PRICE = 0.08;
 const SUCCESS_URL = '/?checkout=success';
 const CANCEL_URL = '/cancel';
 
@@ -20,6 +28,9 @@ const fromBrowser = (request: FastifyRequest) =>
 
 const html = (reply: FastifyReply, status: number, title: string, body: string) =>
   reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(title, body));
+
+/** An amount in euros as both languages of these pages can read it: "3 €", "0.08 €". */
+const euros = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(2)} €`;
 
 const date = (ms: number | null) => (ms === null ? '—' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '));
 
@@ -32,14 +43,16 @@ export default async function devBillingRoutes(app: FastifyInstance) {
   app.addHook('onRequest', requireLocal(app));
   await app.register(formbody);
   const payments = app.payments as SimulatedPayments;
+  const price = (plan: PlanName) => euros(planTerms(app.config, plan).price_eur);
+  const smsPrice = app.config.SMS_PRICE_EUR;
 
   app.get<{ Params: { id: string } }>('/dev/checkout/:id', async (request, reply) => {
     const checkout = await openCheckout(app, request.params.id).catch(() => undefined);
     if (!checkout) return html(reply, 404, 'Checkout', '<h1>Checkout não encontrado · Checkout not found</h1>');
     const id = escapeHtml(checkout.id);
     const trial = checkout.with_trial
-      ? `<p><strong>${app.config.TRIAL_DAYS} dias grátis</strong>, depois ${PRICE.premium}/mês · <strong>${app.config.TRIAL_DAYS}-day free trial</strong>, then ${PRICE.premium}/month. Renova-se automaticamente salvo cancelamento · Renews automatically unless cancelled.</p>`
-      : `<p>${PRICE[checkout.plan]}/mês · ${PRICE[checkout.plan]}/month</p>`;
+      ? `<p><strong>${app.config.TRIAL_DAYS} dias grátis</strong>, depois ${price('premium')}/mês · <strong>${app.config.TRIAL_DAYS}-day free trial</strong>, then ${price('premium')}/month. Renova-se automaticamente salvo cancelamento · Renews automatically unless cancelled.</p>`
+      : `<p>${price(checkout.plan)}/mês · ${price(checkout.plan)}/month</p>`;
     const state =
       checkout.status === 'open'
         ? `<form method="post" action="/dev/checkout/${id}/pay"><button class="primary" type="submit">Pagar · Pay</button></form>
@@ -50,7 +63,7 @@ export default async function devBillingRoutes(app: FastifyInstance) {
       200,
       'Checkout',
       `<h1>Alerta ${escapeHtml(checkout.plan)}</h1>${trial}
-<p class="meta">Pagamento simulado: nenhum cartão é cobrado · Simulated payment: no card is charged. SMS: ${SMS_PRICE.toFixed(2)} € cada · each.</p>${state}`,
+<p class="meta">Pagamento simulado: nenhum cartão é cobrado · Simulated payment: no card is charged. SMS: ${euros(smsPrice)} cada · each.</p>${state}`,
     );
   });
 
@@ -76,7 +89,7 @@ export default async function devBillingRoutes(app: FastifyInstance) {
     const expired =
       '<h1>Ligação expirada · Link expired</h1><p>Abra de novo a partir de Configuração · Open it again from <a href="/setup">Setup</a>.</p>';
     if (!userId) return html(reply, 404, 'Portal', expired);
-    return html(reply, 200, 'Portal', await portalBody(app, userId, session));
+    return html(reply, 200, 'Portal', await portalBody(app, userId, session, price));
   });
 
   app.post<{ Params: { action: string }; Body: { session?: string; plan?: string } }>(
@@ -103,7 +116,13 @@ export default async function devBillingRoutes(app: FastifyInstance) {
   );
 }
 
-async function portalBody(app: FastifyInstance, userId: string, session: string): Promise<string> {
+async function portalBody(
+  app: FastifyInstance,
+  userId: string,
+  session: string,
+  price: (plan: PlanName) => string,
+): Promise<string> {
+  const smsPrice = app.config.SMS_PRICE_EUR;
   const now = app.clock.now();
   const subscription = await settledSubscription(app, userId);
   const back = '<p><a href="/setup">Voltar ao Alerta · Back to Alerta</a></p>';
@@ -123,7 +142,7 @@ async function portalBody(app: FastifyInstance, userId: string, session: string)
         : `Renova a · Renews on ${date(end)}`;
   const actions = live
     ? `<form method="post" action="/dev/portal/plan">${hidden}<input type="hidden" name="plan" value="${other}">
-<button class="secondary" type="submit">Mudar para ${other} · Switch to ${other} (${PRICE[other]}/mês · month)</button></form>
+<button class="secondary" type="submit">Mudar para ${other} · Switch to ${other} (${price(other)}/mês · month)</button></form>
 ${
   subscription.cancel_at_period_end
     ? `<form method="post" action="/dev/portal/resume">${hidden}<button class="primary" type="submit">Manter a subscrição · Keep my subscription</button></form>`
@@ -131,9 +150,9 @@ ${
 }`
     : '';
   return `<h1>A sua subscrição · Your subscription</h1>
-<article><p>Plano · Plan: <strong>${escapeHtml(subscription.plan)}</strong> (${PRICE[subscription.plan]}/mês · month)</p>
+<article><p>Plano · Plan: <strong>${escapeHtml(subscription.plan)}</strong> (${price(subscription.plan)}/mês · month)</p>
 <p>Estado · Status: ${escapeHtml(status)}</p>
-<p>SMS neste período · SMS this period: ${usage.billable} × ${SMS_PRICE.toFixed(2)} € = ${(usage.billable * SMS_PRICE).toFixed(2)} €${
+<p>SMS neste período · SMS this period: ${usage.billable} × ${smsPrice.toFixed(2)} € = ${(usage.billable * smsPrice).toFixed(2)} €${
     usage.free ? ` (+${usage.free} grátis · free: o primeiro alerta real · the first real alert)` : ''
   }</p></article>
 ${actions}${back}

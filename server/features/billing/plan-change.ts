@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanName, User } from '../../db/schema.js';
-import { billingError } from './checkout.js';
+import { billingError, PROVIDER_UNAVAILABLE } from './checkout.js';
+import { updateSubscription } from './repository.js';
 import { currentSubscription, isActive } from './subscriptions.js';
 
 export const PLAN_CHANGE_TEXTS = {
   noSubscription: 'You have no subscription to change. Choose a plan first.',
   samePlan: 'You are already on this plan.',
-  providerError: 'The payment service is unavailable. Please try again.',
+  providerError: PROVIDER_UNAVAILABLE,
 } as const;
 
 /**
@@ -29,6 +30,6 @@ export async function changePlan(app: FastifyInstance, user: User, plan: PlanNam
     app.log.error({ err: error }, 'payment provider refused the plan change');
     throw billingError(502, PLAN_CHANGE_TEXTS.providerError, 'payment_provider_error');
   }
-  await app.db.updateTable('subscriptions').set({ plan, updated_at: now }).where('id', '=', subscription.id).execute();
+  await updateSubscription(app.db, subscription.id, { plan, updated_at: now });
   return { plan };
 }

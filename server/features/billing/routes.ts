@@ -1,59 +1,44 @@
-import type { FastifyInstance } from 'fastify';
-import { ApiError, detailError } from '../../lib/errors.js';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type $ZodType, safeParse } from 'zod/v4/core';
+import { billingApi } from '../../../common/api/billing.js';
 import { limit } from '../../plugins/security.js';
-import { WebhookError } from '../../providers/payments/port.js';
-import { billingError, customerIdOf, startCheckout } from './checkout.js';
+import { invalidPlan, openPortal, startCheckout } from './checkout.js';
 import devBillingRoutes from './dev-routes.js';
 import { changePlan } from './plan-change.js';
-import { currentSubscription } from './subscriptions.js';
-import { applyWebhookEvent } from './sync.js';
 import { reportPendingUsage } from './usage.js';
+import { receiveWebhook } from './webhook.js';
 
 const MINUTE = 60 * 1000;
-const PLANS = ['basic', 'premium'] as const;
 
-/** The `plan` of a body: basic or premium, else a 400. */
-function planOf(body: unknown): (typeof PLANS)[number] {
-  const plan = (body as { plan?: unknown } | undefined)?.plan;
-  if (PLANS.includes(plan as (typeof PLANS)[number])) return plan as (typeof PLANS)[number];
-  const text = 'Choose a plan: basic or premium.';
-  throw new ApiError(400, { error: text, plan: [text], code: 'invalid_plan' });
-}
+/**
+ * Billing bodies are `{plan}` alone: one that breaks its schema (no plan, an unknown one, not
+ * an object) is the pricing page's `invalid_plan` refusal, in the billing `{error, code}` shape.
+ */
+const planValidatorCompiler: FastifySchemaCompiler<$ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const result = safeParse(schema, data ?? {});
+    return result.success ? { value: result.data } : { error: invalidPlan() };
+  };
 
 /** Checkout, plan change, portal and webhook under `/api/billing/`; the simulated pages when payments are simulated. */
-export default async function billingRoutes(app: FastifyInstance) {
-  app.post(
-    '/api/billing/checkout/',
-    { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } },
-    async (request) => {
-      return startCheckout(app, request.user, planOf(request.body));
-    },
+export default async function billingRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(planValidatorCompiler);
+  const options = { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } };
+
+  app.post('/api/billing/checkout/', { ...options, schema: billingApi.checkout }, async (request) =>
+    startCheckout(app, request.user, request.body.plan),
   );
 
   // A subscriber's move to the other plan, from the pricing page.
-  app.post(
-    '/api/billing/plan/',
-    { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } },
-    async (request) => changePlan(app, request.user, planOf(request.body)),
+  app.post('/api/billing/plan/', { ...options, schema: billingApi.changePlan }, async (request) =>
+    changePlan(app, request.user, request.body.plan),
   );
 
-  app.post(
-    '/api/billing/portal/',
-    { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } },
-    async (request) => {
-      const userId = request.user.id;
-      const subscription = await currentSubscription(app.db, userId, app.clock.now());
-      const customerId = await customerIdOf(app, userId);
-      if (!subscription || (app.payments.name !== 'simulated' && !customerId)) {
-        throw billingError(400, 'You have no subscription to manage yet.', 'no_subscription');
-      }
-      try {
-        return await app.payments.createPortal({ userId, customerId });
-      } catch (error) {
-        request.log.error({ err: error }, 'payment provider refused the portal');
-        throw billingError(502, 'The payment service is unavailable. Please try again.', 'payment_provider_error');
-      }
-    },
+  app.post('/api/billing/portal/', { ...options, schema: billingApi.portal }, async (request) =>
+    openPortal(app, request.user.id),
   );
 
   await app.register(webhookRoutes);
@@ -63,24 +48,16 @@ export default async function billingRoutes(app: FastifyInstance) {
 
 /**
  * `POST /api/billing/webhook/`: the signature is checked on the raw bytes, so this
- * encapsulated context keeps the body as a Buffer instead of parsing JSON.
+ * encapsulated context keeps the body as a Buffer instead of parsing JSON (and the route has
+ * no body schema: the event is read only once verified).
  */
-async function webhookRoutes(app: FastifyInstance) {
+async function webhookRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.post('/api/billing/webhook/', { bodyLimit: 1024 * 1024 }, async (request) => {
-    const raw = request.body;
-    if (!Buffer.isBuffer(raw) || raw.length === 0) throw detailError(400, 'Empty webhook body.', 'invalid_payload');
+  app.post('/api/billing/webhook/', { bodyLimit: 1024 * 1024, schema: billingApi.webhook }, async (request) => {
     const signature = request.headers['stripe-signature'];
-    let webhook: ReturnType<typeof app.payments.verifyWebhook>;
-    try {
-      webhook = app.payments.verifyWebhook(raw, typeof signature === 'string' ? signature : undefined);
-    } catch (error) {
-      if (error instanceof WebhookError) throw detailError(400, 'Invalid webhook signature.', 'invalid_signature');
-      throw error;
-    }
-    const applied = await applyWebhookEvent(app, webhook);
-    return { received: true, duplicate: !applied };
+    return receiveWebhook(app, request.body, typeof signature === 'string' ? signature : undefined);
   });
 }
 

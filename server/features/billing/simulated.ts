@@ -1,7 +1,59 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanName, Subscription } from '../../db/schema.js';
-import { billingError } from './checkout.js';
-import { currentSubscription, PERIOD_MS } from './subscriptions.js';
+import { ApiError } from '../../lib/errors.js';
+import { ALREADY_SUBSCRIBED, billingError, hasActivePlan } from './checkout.js';
+import { findCheckout, setCheckoutStatus, trialUsedAt, updateSubscription, usageSince } from './repository.js';
+import { activateSubscription, currentSubscription, PERIOD_MS } from './subscriptions.js';
+
+export type SimulatedOutcome = 'paid' | 'canceled';
+
+/** The simulated checkout `id`, or a 404. */
+export async function openCheckout(app: FastifyInstance, checkoutId: string) {
+  const checkout = await findCheckout(app.db, checkoutId, 'simulated');
+  if (!checkout) throw billingError(404, 'Checkout not found.', 'not_found');
+  return checkout;
+}
+
+/**
+ * Pays a simulated checkout: activates the plan exactly as the provider's webhook would
+ * (trial when the checkout carries one and the user never had one). Paying twice is
+ * harmless; a cancelled checkout cannot be paid.
+ */
+export async function paySimulatedCheckout(app: FastifyInstance, checkoutId: string): Promise<SimulatedOutcome> {
+  const checkout = await openCheckout(app, checkoutId);
+  if (checkout.status === 'paid') return 'paid';
+  if (checkout.status === 'canceled') throw billingError(409, 'This checkout was cancelled.', 'checkout_canceled');
+  // Claim the checkout first so two clicks on Pay activate one subscription.
+  if (!(await setCheckoutStatus(app.db, checkoutId, 'paid', 'open'))) return paySimulatedCheckout(app, checkoutId);
+  try {
+    if (await hasActivePlan(app, checkout.user_id)) {
+      await setCheckoutStatus(app.db, checkoutId, 'canceled');
+      throw billingError(400, ALREADY_SUBSCRIBED, 'already_subscribed');
+    }
+    const trial = checkout.with_trial === 1 && (await trialUsedAt(app.db, checkout.user_id)) === null;
+    await activateSubscription(app.db, {
+      userId: checkout.user_id,
+      plan: checkout.plan,
+      now: app.clock.now(),
+      trialDays: trial ? app.config.TRIAL_DAYS : undefined,
+      provider: 'simulated',
+      providerCustomerId: `cus_sim_${checkout.user_id}`,
+      providerSubscriptionId: `sub_sim_${checkoutId}`,
+    });
+    return 'paid';
+  } catch (error) {
+    if (!(error instanceof ApiError)) await setCheckoutStatus(app.db, checkoutId, 'open');
+    throw error;
+  }
+}
+
+/** Abandons a simulated checkout; the profile stays as it was. */
+export async function cancelSimulatedCheckout(app: FastifyInstance, checkoutId: string): Promise<SimulatedOutcome> {
+  const checkout = await openCheckout(app, checkoutId);
+  if (checkout.status === 'paid') return 'paid';
+  await setCheckoutStatus(app.db, checkoutId, 'canceled', 'open');
+  return 'canceled';
+}
 
 /**
  * A simulated subscription as a provider would have moved it by `now`: an uncancelled
@@ -32,11 +84,11 @@ export async function settledSubscription(app: FastifyInstance, userId: string):
   if (!stored) return undefined;
   const row = rolledForward(stored, now);
   if (row !== stored) {
-    await app.db
-      .updateTable('subscriptions')
-      .set({ status: row.status, current_period_end: row.current_period_end, updated_at: now })
-      .where('id', '=', row.id)
-      .execute();
+    await updateSubscription(app.db, row.id, {
+      status: row.status,
+      current_period_end: row.current_period_end,
+      updated_at: now,
+    });
   }
   return row;
 }
@@ -50,13 +102,8 @@ export function periodStart(subscription: Subscription, now: number): number {
 
 /** Billable and free SMS the user sent since `since`. */
 export async function smsUsageSince(app: FastifyInstance, userId: string, since: number) {
-  const rows = await app.db
-    .selectFrom('usage_records')
-    .select('billable')
-    .where('user_id', '=', userId)
-    .where('created_at', '>=', since)
-    .execute();
-  const billable = rows.filter((row) => row.billable === 1).length;
+  const rows = await usageSince(app.db, userId, since);
+  const billable = rows.filter(Boolean).length;
   return { billable, free: rows.length - billable };
 }
 
@@ -70,9 +117,5 @@ export async function applyPortalAction(app: FastifyInstance, userId: string, ac
   }
   const change =
     action.type === 'plan' ? { plan: action.plan } : { cancel_at_period_end: action.type === 'cancel' ? 1 : 0 };
-  await app.db
-    .updateTable('subscriptions')
-    .set({ ...change, updated_at: app.clock.now() })
-    .where('id', '=', subscription.id)
-    .execute();
+  await updateSubscription(app.db, subscription.id, { ...change, updated_at: app.clock.now() });
 }

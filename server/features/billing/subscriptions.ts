@@ -1,13 +1,13 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Config } from '../../config.js';
+import type { Kysely } from 'kysely';
 import type { Database, PlanName, Subscription, User } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
+import { type PlanConfig, planTerms } from './plans.js';
+import { type Db, insertSubscription, markTrialUsed, setTokenIfMissing, userSubscriptions } from './repository.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export type { Db };
+export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Length of a paid billing period. */
 export const PERIOD_MS = 30 * DAY_MS;
-/** The database or a transaction in it. */
-export type Db = Kysely<Database> | Transaction<Database>;
 
 /** The profile fields `/me` derives from the subscription state (DESIGN.md §3). */
 export interface SubscriptionProfile {
@@ -45,23 +45,8 @@ export function isInTrial(subscription: Subscription, now: number): boolean {
 
 /** The user's subscription that counts: the newest active one, else the newest. */
 export async function currentSubscription(db: Db, userId: string, now: number): Promise<Subscription | undefined> {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .execute();
+  const rows = await userSubscriptions(db, userId);
   return rows.find((row) => isActive(row, now)) ?? rows[0];
-}
-
-/** The contact limit of a plan, from the configuration. */
-export function contactLimit(
-  config: Pick<Config, 'BASIC_CONTACT_LIMIT' | 'PREMIUM_CONTACT_LIMIT'>,
-  plan: PlanName | null,
-) {
-  if (plan === 'basic') return config.BASIC_CONTACT_LIMIT;
-  if (plan === 'premium') return config.PREMIUM_CONTACT_LIMIT;
-  return 0;
 }
 
 /** Derives the `/me` profile fields from the user and their subscription at `now`. */
@@ -69,12 +54,13 @@ export function profileOf(
   user: Pick<User, 'trial_used_at'>,
   subscription: Subscription | undefined,
   now: number,
-  config: Pick<Config, 'BASIC_CONTACT_LIMIT' | 'PREMIUM_CONTACT_LIMIT'>,
+  config: PlanConfig,
 ): SubscriptionProfile {
   const active = subscription !== undefined && isActive(subscription, now);
   const plan = active ? subscription.plan : null;
   const inTrial = subscription !== undefined && isInTrial(subscription, now);
   const trialStart = user.trial_used_at ?? subscription?.trial_start ?? null;
+  const terms = plan ? planTerms(config, plan) : undefined;
   return {
     has_premium: active,
     is_in_trial: inTrial,
@@ -82,8 +68,8 @@ export function profileOf(
     trial_start: trialStart === null ? null : new Date(trialStart).toISOString(),
     has_used_trial: user.trial_used_at !== null,
     plan,
-    contact_limit: contactLimit(config, plan),
-    gps_enabled: plan === 'premium',
+    contact_limit: terms?.contact_limit ?? 0,
+    gps_enabled: terms?.gps ?? false,
   };
 }
 
@@ -92,19 +78,14 @@ export async function subscriptionProfile(
   db: Db,
   user: Pick<User, 'id' | 'trial_used_at'>,
   now: number,
-  config: Pick<Config, 'BASIC_CONTACT_LIMIT' | 'PREMIUM_CONTACT_LIMIT'>,
+  config: PlanConfig,
 ): Promise<SubscriptionProfile> {
   return profileOf(user, await currentSubscription(db, user.id, now), now, config);
 }
 
 /** Gives the user a personal alert token (≥128 random bits, URL-safe) unless they have one. */
 export async function issueTokenIfMissing(db: Db, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ token: randomToken(24) })
-    .where('id', '=', userId)
-    .where('token', 'is', null)
-    .execute();
+  await setTokenIfMissing(db, userId, randomToken(24));
 }
 
 export interface ActivateOptions {
@@ -144,7 +125,7 @@ export async function activateSubscription(db: Kysely<Database>, options: Activa
     provider_event_at: null,
   };
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('subscriptions').values(row).execute();
+    await insertSubscription(trx, row);
     await markActivated(trx, userId, row.trial_start);
   });
   return row;
@@ -155,13 +136,6 @@ export async function activateSubscription(db: Kysely<Database>, options: Activa
  * one started (never a second one), and the personal token is issued.
  */
 export async function markActivated(db: Db, userId: string, trialStart: number | null): Promise<void> {
-  if (trialStart !== null) {
-    await db
-      .updateTable('users')
-      .set({ trial_used_at: trialStart })
-      .where('id', '=', userId)
-      .where('trial_used_at', 'is', null)
-      .execute();
-  }
+  if (trialStart !== null) await markTrialUsed(db, userId, trialStart);
   await issueTokenIfMissing(db, userId);
 }

@@ -3,10 +3,19 @@ import type { Transaction } from 'kysely';
 import type { Database, Subscription } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { ProviderSubscription, WebhookEvent } from '../../providers/payments/port.js';
-import { isActive, markActivated, PERIOD_MS } from './subscriptions.js';
+import {
+  findCheckout,
+  insertSubscription,
+  recordEvent,
+  setCheckoutStatus,
+  subscriptionByProviderId,
+  trialUsedAt,
+  updateSubscription,
+  userOfCustomer,
+} from './repository.js';
+import { DAY_MS, isActive, markActivated, PERIOD_MS } from './subscriptions.js';
 
 type Trx = Transaction<Database>;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Applies one verified provider event, once: the event id is recorded in the same
@@ -17,12 +26,7 @@ export async function applyWebhookEvent(app: FastifyInstance, webhook: WebhookEv
   const provider = app.payments.name;
   const now = app.clock.now();
   return app.db.transaction().execute(async (trx) => {
-    const recorded = await trx
-      .insertInto('processed_events')
-      .values({ id: webhook.id, provider, received_at: now })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    if (!(await recordEvent(trx, webhook.id, provider, now))) return false;
     const { event } = webhook;
     if (event.type === 'subscription') {
       await upsertSubscription(trx, provider, event.subscription, webhook.createdAt, now);
@@ -37,9 +41,6 @@ export async function applyWebhookEvent(app: FastifyInstance, webhook: WebhookEv
   });
 }
 
-const bySubscriptionId = (trx: Trx, id: string) =>
-  trx.selectFrom('subscriptions').selectAll().where('provider_subscription_id', '=', id).executeTakeFirst();
-
 /** An event older than the last one applied to the row, or one that would revive an ended subscription. */
 function stale(row: Subscription, eventAt: number, status?: Subscription['status']): boolean {
   if (row.provider_event_at !== null && eventAt < row.provider_event_at) return true;
@@ -50,23 +51,15 @@ function stale(row: Subscription, eventAt: number, status?: Subscription['status
 /** The user id when that user (still) exists, else null. */
 async function existingUser(trx: Trx, userId: string | null | undefined): Promise<string | null> {
   if (!userId) return null;
-  const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  return user?.id ?? null;
+  return (await trialUsedAt(trx, userId)) === undefined ? null : userId;
 }
 
 /** Creates or updates our row from the provider's view of the subscription. */
 async function upsertSubscription(trx: Trx, provider: string, sub: ProviderSubscription, eventAt: number, now: number) {
-  const row = await bySubscriptionId(trx, sub.providerSubscriptionId);
+  const row = await subscriptionByProviderId(trx, sub.providerSubscriptionId);
   if (row && stale(row, eventAt, sub.status)) return;
   let candidate = row?.user_id ?? sub.userId;
-  if (!candidate && sub.customerId) {
-    const sameCustomer = await trx
-      .selectFrom('subscriptions')
-      .select('user_id')
-      .where('provider_customer_id', '=', sub.customerId)
-      .executeTakeFirst();
-    candidate = sameCustomer?.user_id ?? null;
-  }
+  if (!candidate && sub.customerId) candidate = await userOfCustomer(trx, sub.customerId);
   const userId = await existingUser(trx, candidate);
   if (!userId) return;
   const state = {
@@ -81,19 +74,16 @@ async function upsertSubscription(trx: Trx, provider: string, sub: ProviderSubsc
     provider_event_at: Math.max(eventAt, row?.provider_event_at ?? 0),
   };
   if (row) {
-    await trx.updateTable('subscriptions').set(state).where('id', '=', row.id).execute();
+    await updateSubscription(trx, row.id, state);
   } else {
-    await trx
-      .insertInto('subscriptions')
-      .values({
-        id: newId(),
-        user_id: userId,
-        provider,
-        provider_subscription_id: sub.providerSubscriptionId,
-        created_at: now,
-        ...state,
-      })
-      .execute();
+    await insertSubscription(trx, {
+      id: newId(),
+      user_id: userId,
+      provider,
+      provider_subscription_id: sub.providerSubscriptionId,
+      created_at: now,
+      ...state,
+    });
   }
   const live = isActive({ ...(row ?? ({} as Subscription)), ...state }, now);
   if (live) await markActivated(trx, userId, sub.trialStart);
@@ -117,42 +107,34 @@ async function completeCheckout(
   now: number,
   trialDays: number,
 ) {
-  const checkout = event.checkoutId
-    ? await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', event.checkoutId).executeTakeFirst()
-    : undefined;
-  if (checkout) {
-    await trx.updateTable('checkout_sessions').set({ status: 'paid' }).where('id', '=', checkout.id).execute();
-  }
+  const checkout = event.checkoutId ? await findCheckout(trx, event.checkoutId) : undefined;
+  if (checkout) await setCheckoutStatus(trx, checkout.id, 'paid');
   const userId = await existingUser(trx, checkout?.user_id ?? event.userId);
   if (!event.providerSubscriptionId || !userId) return;
-  const row = await bySubscriptionId(trx, event.providerSubscriptionId);
+  const row = await subscriptionByProviderId(trx, event.providerSubscriptionId);
   if (row) {
     if (isActive(row, now)) await markActivated(trx, row.user_id, row.trial_start);
     return;
   }
-  const user = await trx.selectFrom('users').select('trial_used_at').where('id', '=', userId).executeTakeFirstOrThrow();
-  const trial = checkout?.with_trial === 1 && user.trial_used_at === null;
+  const trial = checkout?.with_trial === 1 && (await trialUsedAt(trx, userId)) === null;
   const trialEnd = trial ? eventAt + trialDays * DAY_MS : null;
-  await trx
-    .insertInto('subscriptions')
-    .values({
-      id: newId(),
-      user_id: userId,
-      provider,
-      provider_customer_id: event.customerId,
-      provider_subscription_id: event.providerSubscriptionId,
-      plan: checkout?.plan ?? 'premium',
-      status: trialEnd ? 'trialing' : 'active',
-      trial_start: trialEnd ? eventAt : null,
-      trial_end: trialEnd,
-      current_period_end: trialEnd ?? eventAt + PERIOD_MS,
-      cancel_at_period_end: 0,
-      created_at: now,
-      updated_at: now,
-      // No provider event stamp: the subscription's own events, even earlier ones, know better.
-      provider_event_at: null,
-    })
-    .execute();
+  await insertSubscription(trx, {
+    id: newId(),
+    user_id: userId,
+    provider,
+    provider_customer_id: event.customerId,
+    provider_subscription_id: event.providerSubscriptionId,
+    plan: checkout?.plan ?? 'premium',
+    status: trialEnd ? 'trialing' : 'active',
+    trial_start: trialEnd ? eventAt : null,
+    trial_end: trialEnd,
+    current_period_end: trialEnd ?? eventAt + PERIOD_MS,
+    cancel_at_period_end: 0,
+    created_at: now,
+    updated_at: now,
+    // No provider event stamp: the subscription's own events, even earlier ones, know better.
+    provider_event_at: null,
+  });
   await markActivated(trx, userId, trialEnd ? eventAt : null);
 }
 
@@ -164,17 +146,13 @@ async function applyInvoice(
   eventAt: number,
   now: number,
 ) {
-  const row = await bySubscriptionId(trx, id);
+  const row = await subscriptionByProviderId(trx, id);
   if (!row || stale(row, eventAt)) return;
   const from = type === 'invoice_paid' ? ['past_due', 'unpaid', 'incomplete'] : ['active', 'trialing'];
   if (!from.includes(row.status)) return;
-  await trx
-    .updateTable('subscriptions')
-    .set({
-      status: type === 'invoice_paid' ? 'active' : 'past_due',
-      updated_at: now,
-      provider_event_at: Math.max(eventAt, row.provider_event_at ?? 0),
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await updateSubscription(trx, row.id, {
+    status: type === 'invoice_paid' ? 'active' : 'past_due',
+    updated_at: now,
+    provider_event_at: Math.max(eventAt, row.provider_event_at ?? 0),
+  });
 }

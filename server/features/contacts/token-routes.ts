@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { accountsApi } from '../../../common/api/accounts.js';
 import { detailError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import { randomToken } from '../../lib/ids.js';
@@ -29,6 +30,9 @@ const NOT_ME = {
 <p>Pode criar novas ligações em Configuração. · You can make new links from Setup.</p><p><a href="/setup">Alerta</a></p>`,
 };
 
+/** Pages for a person with a browser, not part of the API contract. */
+const NOT_API = { schema: { hide: true } };
+
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply
     .code(status)
@@ -52,7 +56,11 @@ export default async function tokenRoutes(app: FastifyInstance) {
   });
   app.post(
     '/api/users/token/rotate/',
-    { onRequest: app.authenticate, config: { rateLimit: perAccount && { ...perAccount, hook: 'preHandler' } } },
+    {
+      onRequest: app.authenticate,
+      schema: accountsApi().rotateToken,
+      config: { rateLimit: perAccount && { ...perAccount, hook: 'preHandler' } },
+    },
     async (request, reply) => {
       const user = request.user;
       const profile = await subscriptionProfile(app.db, user, app.clock.now(), app.config);
@@ -63,7 +71,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
 
   await app.register(async (forms) => {
     await forms.register(formbody);
-    forms.get<{ Params: { key: string } }>('/api/users/not-me/:key/', async (request, reply) => {
+    forms.get<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
       const { key } = request.params;
       const row = key.length <= 200 ? await findOneTimeToken(app.db, key, 'rotate_token') : undefined;
       if (!row || row.used_at !== null || row.expires_at <= app.clock.now()) return html(reply, 404, NOT_ME.expired);
@@ -73,7 +81,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         `${NOT_ME.ask}<form method="post" action="/api/users/not-me/${escapeHtml(key)}/"><button class="primary" type="submit">${NOT_ME.button}</button></form>`,
       );
     });
-    forms.post<{ Params: { key: string } }>('/api/users/not-me/:key/', async (request, reply) => {
+    forms.post<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
       const { key } = request.params;
       const now = app.clock.now();
       const row = key.length <= 200 ? await findOneTimeToken(app.db, key, 'rotate_token') : undefined;

@@ -1,13 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { healthApi } from '../../../common/api/billing.js';
 import { pingDatabase } from '../../db/index.js';
 
-/** `GET /api/health`: 200 with the database reachable, 503 when it is not. */
-export default async function healthRoutes(app: FastifyInstance) {
-  app.get('/api/health', async (_request, reply) => {
-    const ok = await pingDatabase(app.db);
-    return reply
-      .code(ok ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send({ status: ok ? 'ok' : 'unavailable', db: ok ? 'ok' : 'unreachable', version: app.appVersion });
+/**
+ * `GET /api/health`: 200 with the database reachable; 503 when it is not, as an error (with its
+ * code) that still says `status`, `db` and `version` for monitors.
+ */
+export default async function healthRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/health', { schema: healthApi.get }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const version = app.appVersion;
+    if (await pingDatabase(app.db)) return reply.code(200).send({ status: 'ok', db: 'ok', version });
+    return reply.code(503).send({
+      detail: 'The database cannot be reached.',
+      code: 'unavailable',
+      status: 'unavailable',
+      db: 'unreachable',
+      version,
+    });
   });
 }

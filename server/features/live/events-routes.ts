@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { liveApi } from '../../../common/api/live.js';
 import { limit } from '../../plugins/security.js';
-import type { LiveHub } from './hub.js';
-import { alertByPublicId } from './repository.js';
-import { liveView, mapTiles } from './view.js';
+import { currentLiveView, followedAlert } from './service.js';
 
 /** Streams re-read this often, for changes made by another server process and for expiry (ms). */
 const RECHECK_MS = 5000;
@@ -10,32 +10,30 @@ const RECHECK_MS = 5000;
 const HEARTBEAT_MS = 15_000;
 /** Streams end after this long; EventSource reconnects on its own (ms). */
 const STREAM_MAX_MS = 10 * 60_000;
-const PUBLIC_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
  * `GET /api/live/{public_id}/events`: server-sent events, one `live` event with the page's
  * data at once and again after every change (a position, a responder, the resolution).
  * The stream closes once the alert has ended; pages without EventSource poll instead.
  */
-export default async function liveEventsRoutes(app: FastifyInstance, options: { hub: LiveHub }) {
-  const tiles = mapTiles(app.config);
+export default async function liveEventsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const close of [...open]) close();
   });
 
-  app.get<{ Params: { publicId: string } }>(
+  app.get(
     '/api/live/:publicId/events',
     {
+      schema: liveApi.events,
       config: {
         rateLimit: limit(app, { max: 30, timeWindow: 60_000, keyGenerator: (request) => `live-events:${request.ip}` }),
       },
     },
     async (request, reply) => {
       const { publicId } = request.params;
-      const first = PUBLIC_ID.test(publicId) ? await alertByPublicId(app.db, publicId) : undefined;
-      if (!first) return reply.code(404).send({ detail: 'This live page does not exist.', code: 'not_found' });
-      const alertId = first.alert.id;
+      const { alert } = await followedAlert(app, publicId);
 
       reply.hijack();
       const raw = reply.raw;
@@ -55,20 +53,19 @@ export default async function liveEventsRoutes(app: FastifyInstance, options: { 
         chain = chain
           .then(async () => {
             if (closed) return;
-            const current = await alertByPublicId(app.db, publicId);
-            const view = current ? await liveView(app.db, current.alert, current.owner, app.clock.now(), tiles) : null;
-            const data = JSON.stringify(view ?? { state: 'ended' });
+            const view = await currentLiveView(app, publicId);
+            const data = JSON.stringify(view);
             if (data !== last && !closed) {
               last = data;
               raw.write(`event: live\ndata: ${data}\n\n`);
             }
-            if (!view || view.state === 'ended') close();
+            if (view.state === 'ended') close();
           })
           .catch((error: unknown) => {
             request.log.warn({ err: error }, 'live stream update failed');
           });
       };
-      const unsubscribe = options.hub.subscribe(alertId, push);
+      const unsubscribe = app.liveHub.subscribe(alert.id, push);
       const recheck = setInterval(push, RECHECK_MS);
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       const lifetime = setTimeout(() => close(), STREAM_MAX_MS);

@@ -13,6 +13,8 @@ const CLEANUP_EVERY_MS = 60 * 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Tells open event streams (of every server process, with REDIS_URL) that an alert changed. */
+    liveHub: LiveHub;
     /** Deletes live positions and responders older than 30 days; returns the rows deleted. */
     purgeLiveHistory(): Promise<number>;
   }
@@ -25,6 +27,7 @@ declare module 'fastify' {
 export default fp(
   async function live(app: FastifyInstance) {
     const hub = new LiveHub();
+    app.decorate('liveHub', hub);
     // With several server processes, a change made through one reaches the followers of all.
     if (app.config.REDIS_URL) {
       let warned = false;
@@ -45,9 +48,9 @@ export default fp(
     });
     app.addHook('onClose', async () => clearInterval(timer));
 
-    await app.register(liveSenderRoutes, { hub });
-    await app.register(livePublicRoutes, { hub });
-    await app.register(liveEventsRoutes, { hub });
+    await app.register(liveSenderRoutes);
+    await app.register(livePublicRoutes);
+    await app.register(liveEventsRoutes);
     await app.register(livePageRoutes);
   },
   { name: 'live', dependencies: ['database', 'security', 'alerts'] },

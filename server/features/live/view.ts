@@ -1,22 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { LivePosition, LiveState, LiveView, MapTiles } from '../../../common/api/live.js';
 import { LIVE_PAGE_TTL_MS, LIVE_TRACKING_MS } from '../../../common/constants.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
-import type { Database, User } from '../../db/schema.js';
+import type { Alert, Database, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
-import { type LiveAlert, type Position, respondersOf, trailOf } from './repository.js';
+import { ownerLanguage } from '../alerts/service.js';
+import { type Position, respondersOf, trailOf } from './repository.js';
 
 /** Positions the live page lists, newest first. */
 export const TRAIL_LENGTH = 20;
-
-export type LiveState = 'active' | 'resolved' | 'ended';
-
-/** Where the live page's map takes its tiles from, and the credit the provider requires. */
-export interface MapTiles {
-  tile_url: string;
-  attribution: string;
-  attribution_url: string;
-}
 
 export const mapTiles = (config: Config): MapTiles => ({
   tile_url: config.MAP_TILE_URL,
@@ -29,34 +22,20 @@ export const mapTiles = (config: Config): MapTiles => ({
  * 24 hours after the owner's last activity: the resolution, or the last position of an
  * alert never resolved (`last_update_at`, which an "on my way" never moves).
  */
-export function liveState(alert: LiveAlert, now: number): LiveState {
+export function liveState(alert: Alert, now: number): LiveState {
   const resolvedAt = alert.resolved_at === null ? null : Number(alert.resolved_at);
   const lastChange = resolvedAt ?? Number(alert.last_update_at ?? alert.created_at);
   if (now > lastChange + LIVE_PAGE_TTL_MS) return 'ended';
   return resolvedAt === null ? 'active' : 'resolved';
 }
 
-const shownPosition = (p: Position) => ({
+/** A position as shown: accuracy to the metre, the fix time in ISO 8601. */
+export const shownPosition = (p: Position): LivePosition => ({
   latitude: p.latitude,
   longitude: p.longitude,
   accuracy: Math.round(p.accuracy),
   captured_at: iso(p.captured_at),
 });
-
-export type LiveView =
-  | { state: 'ended' }
-  | {
-      state: 'active' | 'resolved';
-      owner_name: string;
-      language: 'pt' | 'en';
-      created_at: string;
-      resolved_at: string | null;
-      tracking_until: string;
-      position?: ReturnType<typeof shownPosition>;
-      trail: ReturnType<typeof shownPosition>[];
-      responders: { name: string; created_at: string }[];
-      map: MapTiles;
-    };
 
 /**
  * What a live link shows: the name the SMS already gave (the display name, else the username), when the alert went out, its state,
@@ -65,7 +44,7 @@ export type LiveView =
  */
 export async function liveView(
   db: Kysely<Database>,
-  alert: LiveAlert,
+  alert: Alert,
   owner: User,
   now: number,
   map: MapTiles,
@@ -81,7 +60,7 @@ export async function liveView(
   return {
     state,
     owner_name: shownName(owner),
-    language: owner.language === 'en' ? 'en' : 'pt',
+    language: ownerLanguage(owner),
     created_at: iso(created),
     resolved_at: alert.resolved_at === null ? null : iso(Number(alert.resolved_at)),
     tracking_until: iso(created + LIVE_TRACKING_MS),

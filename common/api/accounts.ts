@@ -1,0 +1,301 @@
+/**
+ * Account routes of DESIGN.md §3: registration, verification, login and sessions, `/me`,
+ * password reset, deletion and the personal token. Field problems answer in the Django REST
+ * wording with a code per field, all of a request's problems together.
+ */
+import { z } from 'zod';
+import { COUNTDOWN_CHOICES, LANGUAGES } from '../constants.js';
+import { PASSWORD_ERROR_CODES, PASSWORD_ERRORS, passwordProblems } from '../password-rules.js';
+import { canonicalTimeZone, normaliseDisplayName, PROFILE_MESSAGES, validateDisplayName } from '../profile-rules.js';
+import { FIELD_TEXTS, withDetail } from './errors.js';
+import { detailAnswer, errorResponses, noContent } from './shared.js';
+
+export const USERNAME_MAX = 30;
+export const PASSWORD_MAX = 256;
+export const EMAIL_MAX = 254;
+
+export const ACCOUNT_TEXTS = {
+  usernameTaken: 'A user with that username already exists.',
+  emailTaken: 'A user is already registered with this e-mail address.',
+  termsRequired: 'You must accept the terms and privacy policy.',
+  invalidUsername: 'Enter a valid username. This value may contain only letters, numbers, and ./+/-/_ characters.',
+} as const;
+
+// Letters and digits of any script plus . + - _ ; never "@", so a login identifier with
+// an "@" can only be an e-mail address.
+const USERNAME = /^[\p{L}\p{N}._+-]+$/u;
+const ACCEPTED = new Set<unknown>([true, 'true', 'on', 1, '1']);
+
+/** A required text that may not be blank (whitespace alone is blank too). */
+function text(options: { trim?: boolean; max?: number } = {}) {
+  const base = options.trim ? z.string().trim() : z.string();
+  const sized = base.min(1).max(options.max ?? 4096);
+  return sized.refine((value) => value.trim() !== '', { message: FIELD_TEXTS.blank, params: { code: 'blank' } });
+}
+
+/** An e-mail address, trimmed and lowercased. */
+export const emailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(EMAIL_MAX)
+  .refine((value) => value === '' || value.length > EMAIL_MAX || z.email().safeParse(value).success, {
+    message: FIELD_TEXTS.invalidEmail,
+    params: { code: 'invalid_email' },
+  })
+  .meta({ format: 'email' });
+
+/** A username: compatibility forms folded and lowercased, so "ｊｏｅ" and "Joe" are "joe". */
+const usernameField = z
+  .string()
+  .trim()
+  .min(1)
+  .overwrite((value) => value.normalize('NFKC').toLowerCase())
+  .max(USERNAME_MAX)
+  .refine((value) => value === '' || value.length > USERNAME_MAX || USERNAME.test(value), {
+    message: ACCOUNT_TEXTS.invalidUsername,
+    params: { code: 'invalid_username' },
+  });
+
+const passwordField = text({ max: PASSWORD_MAX });
+
+/** Acceptance of the terms and privacy policy: true (or a form's "on"). */
+const termsField = z
+  .unknown()
+  .refine((value) => ACCEPTED.has(value), {
+    message: ACCOUNT_TEXTS.termsRequired,
+    params: { code: 'terms_required' },
+  })
+  .meta({ type: 'boolean', description: 'Must be true.' });
+
+type Ctx = z.core.$RefinementCtx<unknown>;
+const usable = (value: unknown): value is string =>
+  typeof value === 'string' && value.trim() !== '' && value.length <= PASSWORD_MAX;
+
+/**
+ * The password rules of SPEC §5 on a new password and its repetition, each under its field
+ * with its code. `commonList` is the server's list of common passwords.
+ */
+function checkNewPassword(
+  ctx: Ctx,
+  fields: [string, string],
+  [password, repeated]: [unknown, unknown],
+  commonList?: ReadonlySet<string>,
+): void {
+  if (!usable(password)) return;
+  for (const problem of passwordProblems(password, { commonList })) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [fields[0]],
+      message: PASSWORD_ERRORS[problem],
+      params: { code: PASSWORD_ERROR_CODES[problem] },
+    });
+  }
+  if (usable(repeated) && password !== repeated) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [fields[1]],
+      message: PASSWORD_ERRORS.mismatch,
+      params: { code: PASSWORD_ERROR_CODES.mismatch },
+    });
+  }
+}
+
+/** `POST /api/users/registration/`; the server passes its list of common passwords. */
+export const registrationRequest = (commonList?: ReadonlySet<string>) =>
+  z
+    .object({
+      username: usernameField,
+      email: emailField.describe('Required: alerts go out only from a verified address.'),
+      password1: passwordField,
+      password2: passwordField,
+      accept_terms: termsField,
+    })
+    .superRefine((body, ctx) =>
+      checkNewPassword(ctx, ['password1', 'password2'], [body.password1, body.password2], commonList),
+    )
+    .meta({ id: 'Registration' });
+
+export type RegistrationRequest = z.input<ReturnType<typeof registrationRequest>>;
+
+export const loginRequest = z
+  .object({
+    username: text({ trim: true }).describe('Username or e-mail address, in any case.'),
+    password: text(),
+  })
+  .meta({ id: 'Login' });
+
+export const tokenPair = z.object({ access: z.string(), refresh: z.string() }).meta({ id: 'TokenPair' });
+export type TokenPair = z.output<typeof tokenPair>;
+
+export const refreshRequest = z.object({ refresh: text() }).meta({ id: 'Refresh' });
+
+/** Reset and resend: a problem's first text is also the answer's `detail` (SPEC §7). */
+export const emailRequest = withDetail(z.object({ email: emailField }).meta({ id: 'EmailAddress' }));
+
+export const resetConfirmRequest = withDetail(
+  z
+    .object({
+      uid: text({ trim: true, max: 200 }),
+      token: text({ trim: true, max: 200 }),
+      new_password1: passwordField,
+      new_password2: passwordField,
+    })
+    .meta({ id: 'ResetConfirm' }),
+);
+
+/** The new password of a reset, checked once its link is known to be good. */
+export const newPasswordCheck = (commonList?: ReadonlySet<string>) =>
+  withDetail(
+    z
+      .looseObject({ new_password1: z.string(), new_password2: z.string() })
+      .superRefine((body, ctx) =>
+        checkNewPassword(ctx, ['new_password1', 'new_password2'], [body.new_password1, body.new_password2], commonList),
+      ),
+  );
+
+const choice = <T extends readonly (string | number)[]>(values: T) => z.literal(values);
+
+/** `PATCH /api/users/me/`: any of these; other fields are read-only and ignored. */
+export const meUpdate = z
+  .object({
+    language: choice(LANGUAGES).optional(),
+    alert_countdown_seconds: choice(COUNTDOWN_CHOICES).optional().describe('Seconds before the alert goes.'),
+    display_name: z
+      .string()
+      .nullable()
+      .optional()
+      .refine((name) => validateDisplayName(name) !== 'setup.invalid_display_name', {
+        message: PROFILE_MESSAGES.invalidDisplayName,
+        params: { code: 'invalid_display_name' },
+      })
+      .refine((name) => validateDisplayName(name) !== 'setup.display_name_link', {
+        message: PROFILE_MESSAGES.displayNameLink,
+        params: { code: 'display_name_link' },
+      })
+      .transform((name) => (name === undefined ? undefined : normaliseDisplayName(name) || null))
+      .describe('The name contacts see; empty or null shows the username.'),
+    time_zone: z
+      .string()
+      .nullable()
+      .optional()
+      .transform((zone, ctx) => {
+        if (zone === undefined || zone === null) return zone;
+        const known = canonicalTimeZone(zone);
+        if (known) return known;
+        ctx.addIssue({
+          code: 'custom',
+          message: PROFILE_MESSAGES.invalidTimeZone(zone),
+          params: { code: 'invalid_time_zone' },
+        });
+        return z.NEVER;
+      })
+      .describe('IANA time zone of SMS times (Europe/Lisbon); null is UTC.'),
+  })
+  .meta({ id: 'MeUpdate' });
+
+export type MeUpdate = z.input<typeof meUpdate>;
+
+export const profile = z
+  .object({
+    has_premium: z.boolean().describe('An active subscription of either plan, or a trial in progress.'),
+    is_in_trial: z.boolean(),
+    trial_days_left: z.number().int(),
+    trial_start: z.string().nullable(),
+    has_used_trial: z.boolean(),
+    plan: z.enum(['basic', 'premium']).nullable(),
+    contact_limit: z.number().int(),
+    gps_enabled: z.boolean(),
+    alert_countdown_seconds: z.number().int(),
+    token: z.string().nullable(),
+  })
+  .meta({ id: 'Profile' });
+
+export const me = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    email: z.string().nullable(),
+    language: z.enum(LANGUAGES),
+    display_name: z.string().nullable().describe('The name contacts see; null when the username is shown.'),
+    time_zone: z.string().nullable().describe('IANA time zone of SMS times; null for UTC.'),
+    token: z.string().nullable().describe('The personal alert token (also on the profile).'),
+    profile,
+  })
+  .meta({ id: 'Me' });
+
+export type Me = z.output<typeof me>;
+export type Profile = z.output<typeof profile>;
+
+export const rotatedToken = z.object({ token: z.string() }).meta({ id: 'Token' });
+
+const accounts = { tags: ['accounts'] } as const;
+const signedIn = { tags: ['accounts'], security: [{ bearer: [] }] } as const;
+
+/** The account routes' schemas; the server passes its list of common passwords. */
+export const accountsApi = (commonList?: ReadonlySet<string>) =>
+  ({
+    register: {
+      ...accounts,
+      description:
+        'Creates an account and mails its verification link. An address already registered gets the same answer (its holder a notice), so nobody learns who is registered.',
+      body: registrationRequest(commonList),
+      response: { 201: detailAnswer, ...errorResponses(400, 429) },
+    },
+    verifyEmail: {
+      ...accounts,
+      description: 'The link of the verification e-mail: verifies and redirects to `/email-confirmed`.',
+      params: z.object({ key: z.string() }),
+      response: { 302: noContent },
+    },
+    resend: {
+      ...accounts,
+      description: 'Mails a new verification link if the address waits for one; the same answer either way.',
+      body: emailRequest,
+      response: { 200: detailAnswer, ...errorResponses(400, 429) },
+    },
+    login: {
+      ...accounts,
+      description:
+        'A new login. Failures are limited per identifier and client address (5 in 15 minutes), and past 20 an hour from anywhere to one try every 30 seconds.',
+      body: loginRequest,
+      response: { 200: tokenPair, ...errorResponses(400, 401, 403, 429) },
+    },
+    refresh: {
+      ...accounts,
+      description:
+        'Swaps a refresh token for a new pair; each works once (a used one within 30 s answers its successor again; later it ends the login).',
+      body: refreshRequest,
+      response: { 200: tokenPair, ...errorResponses(400, 401, 429) },
+    },
+    logout: {
+      ...signedIn,
+      description: 'Ends this login: its tokens stop working at once.',
+      response: { 204: noContent, ...errorResponses(401) },
+    },
+    me: { ...signedIn, response: { 200: me, ...errorResponses(401) } },
+    updateMe: { ...signedIn, body: meUpdate, response: { 200: me, ...errorResponses(400, 401) } },
+    reset: {
+      ...accounts,
+      description: 'Mails a password reset link if an account uses the address; the same answer either way.',
+      body: emailRequest,
+      response: { 200: detailAnswer, ...errorResponses(400, 429) },
+    },
+    resetConfirm: {
+      ...accounts,
+      description: 'Sets a new password from a reset link (once, within an hour); every login ends.',
+      body: resetConfirmRequest,
+      response: { 200: detailAnswer, ...errorResponses(400, 429) },
+    },
+    deleteAccount: {
+      ...signedIn,
+      description: 'Cancels the subscription at the provider, then deletes the account and everything of it.',
+      response: { 204: noContent, ...errorResponses(401, 502) },
+    },
+    rotateToken: {
+      ...signedIn,
+      description: 'A new personal token: the old emergency links stop working at once. 5 an hour.',
+      response: { 200: rotatedToken, ...errorResponses(401, 402, 429) },
+    },
+  }) as const;

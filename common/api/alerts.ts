@@ -1,0 +1,221 @@
+/**
+ * Alerts routes of DESIGN.md §3: the emergency page's public API (the personal token in the
+ * path is the credential), the owner's history and the SMS provider's delivery receipts.
+ */
+import { z } from 'zod';
+import { errorResponses, noContent } from './shared.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const IDEMPOTENCY_KEY_REQUIRED =
+  'The Idempotency-Key header is required: a UUID that identifies this alert, so a retried request is never sent twice.';
+export const IDEMPOTENCY_KEY_INVALID = 'The Idempotency-Key header must be a UUID.';
+
+/** The personal alert token behind the emergency links (unknown or rotated: 404). */
+export const tokenParams = z.object({ token: z.string().describe('The personal alert token.') });
+/** An alert of the token's owner, by its id or its public id. */
+export const tokenAlertParams = tokenParams.extend({ id: z.string().describe('The alert’s id or public id.') });
+
+/**
+ * A fix time: an ISO 8601 date-time or epoch milliseconds, as epoch milliseconds. How far it
+ * may lie from the server's clock is the server's rule (a press queued offline is replayed later).
+ */
+export const fixTime = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (value === undefined || value === null) {
+      ctx.addIssue({ code: 'custom', message: 'This field is required.', params: { code: 'required' } });
+      return z.NEVER;
+    }
+    const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    if (!Number.isFinite(ms) || ms < 0) {
+      ctx.addIssue({ code: 'custom', message: 'Enter an ISO 8601 date-time or epoch milliseconds.' });
+      return z.NEVER;
+    }
+    return Math.round(ms);
+  })
+  .meta({
+    description: 'When the fix was taken: ISO 8601 or epoch milliseconds.',
+    anyOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }],
+  });
+
+/** The Idempotency-Key header, trimmed and lowercased; its own 400 codes when missing or not a UUID. */
+const idempotencyKey = z
+  .unknown()
+  .transform((value, ctx) => {
+    const key: unknown = Array.isArray(value) ? value[0] : value;
+    if (typeof key !== 'string' || !key.trim()) {
+      ctx.addIssue({ code: 'custom', message: IDEMPOTENCY_KEY_REQUIRED, params: { code: 'idempotency_key_required' } });
+      return z.NEVER;
+    }
+    if (!UUID.test(key.trim())) {
+      ctx.addIssue({ code: 'custom', message: IDEMPOTENCY_KEY_INVALID, params: { code: 'idempotency_key_invalid' } });
+      return z.NEVER;
+    }
+    return key.trim().toLowerCase();
+  })
+  .meta({
+    type: 'string',
+    format: 'uuid',
+    description: 'A UUID v4 naming this alert: the same key again answers the first alert and sends nothing.',
+  });
+
+export const alertHeaders = z.looseObject({ 'idempotency-key': idempotencyKey });
+
+export const alertLocation = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    accuracy: z.number().min(0).max(1e7).describe('Radius of the fix in metres.'),
+    captured_at: fixTime,
+  })
+  .meta({ id: 'Fix' });
+
+export const LOCATION_ERRORS = ['denied', 'unavailable', 'timeout', 'unsupported'] as const;
+const locationError = z.enum(LOCATION_ERRORS).describe('Why the page has no position.');
+
+/** `POST /api/emergency/public/{token}/alerts/` body. */
+export const alertRequest = z
+  .object({
+    mode: z.enum(['real', 'test']),
+    location: alertLocation.nullish(),
+    location_error: locationError.nullish(),
+    contact_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullish()
+      .describe('Test alerts only: the one contact (an id from the page’s contacts) who gets the test SMS.'),
+  })
+  .meta({ id: 'AlertRequest' });
+
+export type AlertRequest = z.output<typeof alertRequest>;
+
+/** What the emergency page caches to work offline. */
+export const emergencyPage = z
+  .object({
+    owner_name: z.string().describe('The display name, else the username.'),
+    time_zone: z.string().nullable().describe('The owner’s IANA time zone for SMS times; null writes UTC.'),
+    language: z.enum(['pt', 'en']),
+    gps_enabled: z.boolean(),
+    countdown_seconds: z.number().int(),
+    contacts: z.array(z.object({ id: z.string(), name: z.string(), phone_number: z.string() })),
+    messages: z
+      .object({ real: z.string(), test: z.string() })
+      .describe('The SMS texts without a position, for offline use.'),
+  })
+  .meta({ id: 'EmergencyPage' });
+
+export type EmergencyPage = z.output<typeof emergencyPage>;
+
+/** Statuses as shown: a provider's "undelivered" and an SMS withheld by the budget are `failed`. */
+export const SHOWN_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed'] as const;
+export type ShownStatus = (typeof SHOWN_STATUSES)[number];
+
+const delivery = z.object({
+  contact_name: z.string(),
+  status: z.enum(SHOWN_STATUSES),
+  withheld: z
+    .literal(true)
+    .optional()
+    .describe('Not sent: the number already received the most SMS allowed in a short time.'),
+});
+
+export const alertView = z
+  .object({
+    id: z.string(),
+    public_id: z.string().describe('Names the live page, `/a/{public_id}`.'),
+    mode: z.enum(['real', 'test']),
+    created_at: z.string(),
+    recently_alerted: z.boolean().describe('True when the SMS budget withheld at least one SMS.'),
+    deliveries: z.array(delivery),
+  })
+  .meta({ id: 'Alert' });
+
+export type AlertView = z.output<typeof alertView>;
+
+/** An alert as its owner's history shows it. */
+export const ownerAlert = z
+  .object({
+    id: z.string(),
+    public_id: z.string(),
+    mode: z.enum(['real', 'test']),
+    created_at: z.string(),
+    location: z
+      .object({
+        latitude: z.number(),
+        longitude: z.number(),
+        accuracy: z.number().nullable(),
+        captured_at: z.string().nullable(),
+      })
+      .nullable()
+      .describe('Null without a position, and 30 days after the alert.'),
+    location_error: locationError.nullable(),
+    message: z.string().describe('The SMS text sent.'),
+    deliveries: z.array(
+      delivery.extend({
+        phone_number: z.string(),
+        attempts: z.number().int(),
+        last_error: z.string().nullable(),
+        updated_at: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'OwnerAlert' });
+
+export type OwnerAlert = z.output<typeof ownerAlert>;
+
+/**
+ * Twilio's status callback form. Every field it posts is part of the signature, so all are kept
+ * as sent; these are the ones read.
+ */
+export const smsStatusForm = z
+  .looseObject({
+    MessageSid: z.string().optional(),
+    MessageStatus: z.string().optional().describe('`sent`, `delivered`, `undelivered` and `failed` move the delivery.'),
+    ErrorCode: z.string().optional(),
+  })
+  .meta({ id: 'TwilioStatus' });
+
+export const smsStatusQuery = z.looseObject({ d: z.string().optional().describe('Our delivery id.') });
+
+const emergency = { tags: ['alerts'] } as const;
+
+export const alertsApi = {
+  page: {
+    ...emergency,
+    description: 'The owner, settings, contacts and SMS texts behind a token: what the emergency page caches.',
+    params: tokenParams,
+    response: { 200: emergencyPage, ...errorResponses(402, 404, 429) },
+  },
+  send: {
+    ...emergency,
+    description:
+      'Sends an alert: one SMS per contact (test alerts: the chosen or TEST contacts), written with its deliveries in one transaction. The same Idempotency-Key again answers 200 with the first alert and sends nothing; with another body, 422. Test alerts: 5 an hour per token; a real alert is never refused by a rate limit.',
+    params: tokenParams,
+    headers: alertHeaders,
+    body: alertRequest,
+    response: { 200: alertView, 201: alertView, ...errorResponses(400, 402, 403, 404, 422, 429) },
+  },
+  get: {
+    ...emergency,
+    description: 'An alert with the current status of each delivery, readable by its link even after the plan ends.',
+    params: tokenAlertParams,
+    response: { 200: alertView, ...errorResponses(404, 429) },
+  },
+  history: {
+    ...emergency,
+    security: [{ bearer: [] }],
+    description: 'The signed-in owner’s last 100 alerts, newest first, with each delivery’s status.',
+    response: { 200: z.array(ownerAlert), ...errorResponses(401) },
+  },
+  smsStatus: {
+    tags: ['alerts'],
+    description:
+      'Twilio’s delivery receipts, as a form. The X-Twilio-Signature header is checked against the URL Twilio was given and every form field before anything is read. Answered only when Twilio is configured.',
+    consumes: ['application/x-www-form-urlencoded'],
+    querystring: smsStatusQuery,
+    body: smsStatusForm,
+    response: { 204: noContent, ...errorResponses(403, 404) },
+  },
+} as const;

@@ -1,0 +1,68 @@
+/**
+ * Billing routes of DESIGN.md §3 and the health check: request and response schemas. Billing
+ * refusals are `{"error": text, "code": code}`, the shape the pricing and trial pages show.
+ */
+import { z } from 'zod';
+import { errorResponses } from './shared.js';
+
+export const PLANS = ['basic', 'premium'] as const;
+export const plan = z.enum(PLANS);
+export type Plan = z.output<typeof plan>;
+
+/** What checkout and plan change send; anything else is refused with `invalid_plan`. */
+export const planChoice = z.object({ plan }).meta({ id: 'PlanChoice' });
+
+/** Where to send the browser: the provider's checkout or portal (the simulated one under /dev/). */
+export const redirectUrl = z.object({ url: z.string() }).meta({ id: 'RedirectUrl' });
+
+export const webhookReceipt = z
+  .object({
+    received: z.literal(true),
+    duplicate: z.boolean().describe('True when this event was applied before: nothing changed.'),
+  })
+  .meta({ id: 'WebhookReceipt' });
+
+export const health = z
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    db: z.enum(['ok', 'unreachable']),
+    version: z.string(),
+  })
+  .meta({ id: 'Health' });
+
+const billing = { tags: ['billing'], security: [{ bearer: [] }] } as const;
+
+export const billingApi = {
+  checkout: {
+    ...billing,
+    description:
+      'Opens a checkout for the plan and answers where to send the browser. A first premium checkout carries the free trial (card required).',
+    body: planChoice,
+    response: { 200: redirectUrl, ...errorResponses(400, 401, 429, 502) },
+  },
+  changePlan: {
+    ...billing,
+    description: 'A subscriber moves to the other plan at once (the provider prorates the difference).',
+    body: planChoice,
+    response: { 200: planChoice, ...errorResponses(400, 401, 429, 502) },
+  },
+  portal: {
+    ...billing,
+    description: 'Opens the page where a subscriber changes plan or cancels; answers where to send the browser.',
+    response: { 200: redirectUrl, ...errorResponses(400, 401, 429, 502) },
+  },
+  webhook: {
+    tags: ['billing'],
+    description:
+      'The payment provider’s events (Stripe). The body is the raw event exactly as sent, verified against its `Stripe-Signature` header before anything is read from it; each event is applied once.',
+    response: { 200: webhookReceipt, ...errorResponses(400) },
+  },
+} as const;
+
+export const healthApi = {
+  get: {
+    tags: ['health'],
+    description: 'Whether the server and its database answer, and the running version.',
+    response: { 200: health, ...errorResponses(503) },
+  },
+} as const;

@@ -1,0 +1,53 @@
+/** Contacts routes of DESIGN.md §3: request and response schemas. */
+import { z } from 'zod';
+import { errorResponses, idParams, noContent } from './shared.js';
+
+/**
+ * What the add form sends. Types only: what each field must contain is decided by the
+ * shared rules in `common/contact-rules.ts`, so a missing name or number gets the same
+ * message from the server as in the web app's form.
+ */
+export const contactInput = z
+  .object({
+    name: z.string().nullish(),
+    phone_number: z.string().nullish(),
+    relationship: z.string().nullish(),
+  })
+  .meta({ id: 'NewContact' });
+
+export const contact = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    phone_number: z.string().describe('E.164, e.g. +351912345678'),
+    relationship: z.string(),
+    alerted: z.boolean().describe('False when the plan limit leaves this contact out of alerts (kept, not deleted).'),
+  })
+  .meta({ id: 'Contact' });
+
+export type Contact = z.output<typeof contact>;
+
+const contactList = z.array(contact);
+
+export const contactsApi = {
+  list: { tags: ['contacts'], security: [{ bearer: [] }], response: { 200: contactList, ...errorResponses(401) } },
+  add: {
+    tags: ['contacts'],
+    security: [{ bearer: [] }],
+    body: contactInput,
+    response: { 201: contact, ...errorResponses(400, 401, 402) },
+  },
+  alertFirst: {
+    tags: ['contacts'],
+    security: [{ bearer: [] }],
+    description: 'Makes the contact the first alerted on a plan with a lower limit; answers the list in its new order.',
+    params: idParams,
+    response: { 200: contactList, ...errorResponses(401, 404) },
+  },
+  remove: {
+    tags: ['contacts'],
+    security: [{ bearer: [] }],
+    params: idParams,
+    response: { 204: noContent, ...errorResponses(401, 404) },
+  },
+} as const;

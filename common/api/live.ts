@@ -1,0 +1,167 @@
+/**
+ * Live routes: after a real alert, the emergency page's position updates, its view of who is
+ * on the way and "I'm safe" (the token is the credential), and the live page contacts open
+ * from the SMS (the alert's public id, no login).
+ */
+import { z } from 'zod';
+import { RESPONDER_NAME_MAX } from '../constants.js';
+import { fixTime, tokenAlertParams } from './alerts.js';
+import { FIELD_TEXTS } from './errors.js';
+import { errorResponses } from './shared.js';
+
+/** A position as shown: the fix time in ISO 8601. */
+export const livePosition = z
+  .object({
+    latitude: z.number(),
+    longitude: z.number(),
+    accuracy: z.number().describe('Radius of the fix in metres.'),
+    captured_at: z.string(),
+  })
+  .meta({ id: 'Position' });
+
+export type LivePosition = z.output<typeof livePosition>;
+
+/** `POST …/alerts/{id}/location/` body: one fix while the emergency page stays open. */
+export const positionRequest = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    accuracy: z.number().min(0).max(1e6),
+    captured_at: fixTime,
+  })
+  .meta({ id: 'PositionUpdate' });
+
+export type PositionRequest = z.output<typeof positionRequest>;
+
+export const responder = z
+  .object({
+    name: z.string().describe('Empty when the contact gave none.'),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Responder' });
+
+export type Responder = z.output<typeof responder>;
+
+/** Where the live page's map takes its tiles from, and the credit the provider requires. */
+export const mapTiles = z
+  .object({ tile_url: z.string(), attribution: z.string(), attribution_url: z.string() })
+  .meta({ id: 'MapTiles' });
+
+export type MapTiles = z.output<typeof mapTiles>;
+
+/**
+ * What a live link shows (and each server-sent `live` event carries): nothing at all once the
+ * alert has ended; never phone numbers, contacts, the token or an e-mail address.
+ */
+export const liveView = z
+  .discriminatedUnion('state', [
+    z.object({ state: z.literal('ended') }),
+    z.object({
+      state: z.enum(['active', 'resolved']),
+      owner_name: z.string().describe('The name the SMS gave: the display name, else the username.'),
+      language: z.enum(['pt', 'en']),
+      created_at: z.string(),
+      resolved_at: z.string().nullable(),
+      tracking_until: z.string().describe('Positions are taken until then.'),
+      position: livePosition.optional().describe('The latest position, while the alert is active.'),
+      trail: z.array(livePosition).describe('The last 20 positions, newest first, while active.'),
+      responders: z.array(responder),
+      map: mapTiles,
+    }),
+  ])
+  .meta({ id: 'LiveView' });
+
+export type LiveView = z.output<typeof liveView>;
+export type LiveState = LiveView['state'];
+
+/** What the emergency page learns about its alert's live side. */
+export const senderLive = z
+  .object({
+    public_id: z.string(),
+    live_url: z.string().nullable().describe('The live page the SMS links to; null for a test alert.'),
+    state: z.enum(['active', 'resolved', 'ended']),
+    resolved_at: z.string().nullable(),
+    tracking: z.boolean().describe('Whether to keep sending positions.'),
+    tracking_until: z.string(),
+    responders: z.array(responder),
+  })
+  .meta({ id: 'SenderLive' });
+
+export type SenderLive = z.output<typeof senderLive>;
+
+export const resolveRequest = z
+  .object({ notify: z.boolean().default(false).describe('Also send each contact the all-clear SMS.') })
+  .meta({ id: 'ResolveRequest' });
+
+export const resolution = z
+  .object({
+    state: z.literal('resolved'),
+    resolved_at: z.string(),
+    all_clear_queued: z.number().int().describe('All-clear SMS this call queued (0 after the first call).'),
+  })
+  .meta({ id: 'Resolution' });
+
+export type Resolution = z.output<typeof resolution>;
+
+export const ackRequest = z
+  .object({
+    name: z
+      .string()
+      // Control characters would only garble the pages that show the name.
+      .transform((value) => value.replace(/\p{Cc}/gu, ' ').trim())
+      .refine((value) => [...value].length <= RESPONDER_NAME_MAX, {
+        message: FIELD_TEXTS.tooLong(RESPONDER_NAME_MAX),
+        params: { code: 'max_length' },
+      })
+      .nullish(),
+  })
+  .meta({ id: 'AckRequest' });
+
+export const publicIdParams = z.object({ publicId: z.string().describe('The alert’s public id, from the SMS.') });
+
+const sender = { tags: ['live'], params: tokenAlertParams } as const;
+const follower = { tags: ['live'], params: publicIdParams } as const;
+
+export const liveApi = {
+  position: {
+    ...sender,
+    description:
+      'A position while the emergency page stays open (premium and trial). Refused once the alert is resolved or 60 minutes old; a replayed fix is stored once.',
+    body: positionRequest,
+    response: { 201: livePosition, ...errorResponses(400, 402, 404, 409, 429) },
+  },
+  sender: {
+    ...sender,
+    description: 'The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking.',
+    response: { 200: senderLive, ...errorResponses(404, 429) },
+  },
+  resolve: {
+    ...sender,
+    description: '"I’m safe": ends the alert; only the first call counts. With `notify`, one all-clear SMS per number.',
+    body: resolveRequest,
+    response: { 200: resolution, ...errorResponses(400, 404, 429) },
+  },
+  view: {
+    ...follower,
+    description: 'What the live link shows.',
+    response: { 200: liveView, ...errorResponses(404, 429) },
+  },
+  ack: {
+    ...follower,
+    description: '"I’m on my way", with an optional name; at most 50 per alert.',
+    body: ackRequest,
+    response: { 201: responder, ...errorResponses(400, 404, 409, 429) },
+  },
+  events: {
+    ...follower,
+    description:
+      'Server-sent events: a `live` event whose data is the LiveView as JSON, at once and after every change. The stream closes once the alert has ended.',
+    response: {
+      200: {
+        description: 'A stream of `live` events.',
+        content: { 'text/event-stream': { schema: z.string() } },
+      },
+      ...errorResponses(404, 429),
+    },
+  },
+} as const;

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { limit } from '../../plugins/security.js';
+import { throttled } from '../accounts/throttle.js';
+
+/** Rate-limit keys hold a hash of the token in the path, never the secret itself. */
+export const tokenKey = (request: FastifyRequest) =>
+  createHash('sha256')
+    .update((request.params as { token?: string }).token ?? '')
+    .digest('base64url')
+    .slice(0, 22);
+
+/** Route config for a limit per token: `max` requests per `timeWindow` ms, counted under `name`. */
+export const perToken = (app: FastifyInstance, name: string, max: number, timeWindow: number) =>
+  limit(app, { max, timeWindow, keyGenerator: (request) => `${name}:${tokenKey(request)}` });
+
+/**
+ * A limit per token that a service charges only when it applies (a new test alert, not a
+ * replay or a real alert): each call counts one, and throws the 429 once over `max` per
+ * `timeWindow` ms. Lifted with the other limits.
+ */
+export function perTokenCharge(app: FastifyInstance, name: string, max: number, timeWindow: number) {
+  if (app.config.BENCH_NO_RATE_LIMIT) return async (_request: FastifyRequest) => {};
+  const check = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${tokenKey(request)}` });
+  return async (request: FastifyRequest) => {
+    const result = await check(request);
+    if (!result.isAllowed && result.isExceeded) throw throttled(result.ttlInSeconds);
+  };
+}

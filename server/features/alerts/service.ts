@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AlertRequest, AlertView, EmergencyPage, OwnerAlert } from '../../../common/api/alerts.js';
+import { shownName } from '../../../common/profile-rules.js';
+import { type AlertLanguage, alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
+import type { Contact, NewAlert, User } from '../../db/schema.js';
+import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
+import { newId, randomToken } from '../../lib/ids.js';
+import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
+import { alertedContacts } from '../contacts/repository.js';
+import { livePageUrl } from '../live/links.js';
+import { queuedDelivery } from './deliveries.js';
+import { fixTimeProblem } from './fix-time.js';
+import { mailOwnerAboutAlert } from './owner-mail.js';
+import { alertByKey, alertOfUser, insertAlert, ownerAlerts, ownerByToken, publicAlertView } from './repository.js';
+
+const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new one.';
+const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
+const NO_CONTACTS = 'There are no emergency contacts to alert. Add contacts first.';
+const EMAIL_NOT_VERIFIED = 'Confirm your e-mail address before your contacts can be alerted.';
+const KEY_REUSED = 'This Idempotency-Key was already used for a different alert. Use a new key for a new alert.';
+const NO_TEST_CONTACTS =
+  'Choose the contact who gets the test SMS on the test page (or name one contact starting with TEST, for example "TEST Maria").';
+const UNKNOWN_TEST_CONTACT = 'The chosen contact is not one of the contacts this link alerts.';
+const TEST_CONTACT_ONLY = 'A contact can only be chosen for a test alert.';
+/** How many alerts the owner's history shows. */
+const HISTORY_LIMIT = 100;
+
+/** A token's owner with the plan that decides what their alerts carry. */
+export interface TokenOwner {
+  user: User;
+  profile: SubscriptionProfile;
+}
+
+/** The language of the owner's SMS and pages. */
+export const ownerLanguage = (user: User): AlertLanguage => (user.language === 'en' ? 'en' : 'pt');
+
+/** The owner of a token, whatever their plan: 404 for an unknown or rotated token. */
+export async function ownerOf(app: FastifyInstance, token: string): Promise<User> {
+  const user = await ownerByToken(app.db, token);
+  if (!user) throw detailError(404, UNKNOWN_TOKEN, 'not_found');
+  return user;
+}
+
+/** The token's owner with an active subscription: 404 for an unknown token, 402 without a plan. */
+export async function activeOwner(app: FastifyInstance, token: string): Promise<TokenOwner> {
+  const user = await ownerOf(app, token);
+  const profile = await subscriptionProfile(app.db, user, app.clock.now(), app.config);
+  if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
+  return { user, profile };
+}
+
+/** The owner an alert may be sent for: active, and with a confirmed e-mail address (403 otherwise). */
+export async function alertingOwner(app: FastifyInstance, token: string): Promise<TokenOwner> {
+  const owner = await activeOwner(app, token);
+  if (!owner.user.email_verified) throw detailError(403, EMAIL_NOT_VERIFIED, 'email_not_verified');
+  return owner;
+}
+
+/** What the emergency page caches: owner, settings, the contacts alerted and the SMS texts without a position. */
+export async function emergencyPage(app: FastifyInstance, token: string): Promise<EmergencyPage> {
+  const { user, profile } = await activeOwner(app, token);
+  const contacts = await alertedContacts(app.db, user.id, profile.contact_limit);
+  const base = {
+    language: ownerLanguage(user),
+    ownerName: shownName(user),
+    timeZone: user.time_zone,
+    location: null,
+    locationError: profile.gps_enabled ? undefined : ('not_in_plan' as const),
+  };
+  return {
+    owner_name: shownName(user),
+    time_zone: user.time_zone,
+    language: ownerLanguage(user),
+    gps_enabled: profile.gps_enabled,
+    countdown_seconds: user.alert_countdown_seconds,
+    contacts: contacts.map((c) => ({ id: c.id, name: c.name, phone_number: c.phone_number })),
+    messages: { real: alertMessage({ ...base, mode: 'real' }), test: alertMessage({ ...base, mode: 'test' }) },
+  };
+}
+
+/** An alert of the token's owner with its statuses, readable by its link even if the plan has since ended. */
+export async function alertStatus(app: FastifyInstance, token: string, id: string): Promise<AlertView> {
+  const user = await ownerOf(app, token);
+  const alert = await alertOfUser(app.db, user.id, id);
+  if (!alert) throw notFound();
+  return publicAlertView(app.db, alert);
+}
+
+/** The owner's last alerts, newest first. */
+export const alertHistory = (app: FastifyInstance, user: User): Promise<OwnerAlert[]> =>
+  ownerAlerts(app.db, user.id, HISTORY_LIMIT);
+
+/** The request in a fixed key order, hashed: a replayed key must come with the same request. */
+const hashOf = (body: AlertRequest) =>
+  createHash('sha256')
+    .update(JSON.stringify([body.mode, body.location ?? null, body.location_error ?? null]))
+    .digest('base64url');
+
+/**
+ * Who gets the SMS, within the plan's limit only (after a downgrade the contacts beyond it
+ * are kept but not alerted). A test goes to the one contact chosen on the test page, else to
+ * every contact whose name starts with TEST: never more than a real alert.
+ */
+function recipientsOf(contacts: Contact[], body: AlertRequest): Contact[] {
+  if (body.mode === 'real') {
+    if (body.contact_id) throw detailError(400, TEST_CONTACT_ONLY, 'invalid');
+    if (contacts.length === 0) throw detailError(400, NO_CONTACTS, 'no_contacts');
+    return contacts;
+  }
+  if (!body.contact_id) {
+    const named = contacts.filter((c) => isTestContact(c.name));
+    if (named.length === 0) throw detailError(400, NO_TEST_CONTACTS, 'no_test_contacts');
+    return named;
+  }
+  const chosen = contacts.find((c) => c.id === body.contact_id);
+  if (!chosen) throw detailError(400, UNKNOWN_TEST_CONTACT, 'unknown_test_contact');
+  return [chosen];
+}
+
+/**
+ * The alert row: without GPS in the plan no position is kept and the text says nothing of
+ * location; a real alert's SMS carries the live page, where contacts follow and answer.
+ */
+function newAlert(app: FastifyInstance, owner: TokenOwner, key: string, body: AlertRequest, now: number): NewAlert {
+  const { user, profile } = owner;
+  const location = profile.gps_enabled ? (body.location ?? null) : null;
+  const locationError: LocationError | null = !profile.gps_enabled
+    ? 'not_in_plan'
+    : location
+      ? null
+      : (body.location_error ?? null);
+  const publicId = randomToken(16);
+  const message = alertMessage({
+    language: ownerLanguage(user),
+    ownerName: shownName(user),
+    timeZone: user.time_zone,
+    mode: body.mode,
+    location,
+    locationError,
+    ...(body.mode === 'real' ? { liveUrl: livePageUrl(app.config.APP_URL, publicId) } : {}),
+  });
+  return {
+    id: newId(),
+    public_id: publicId,
+    user_id: user.id,
+    mode: body.mode,
+    idempotency_key: key,
+    latitude: location?.latitude ?? null,
+    longitude: location?.longitude ?? null,
+    accuracy: location?.accuracy ?? null,
+    captured_at: location?.captured_at ?? null,
+    location_error: locationError === 'not_in_plan' ? null : locationError,
+    message,
+    created_at: now,
+    resolved_at: null,
+    last_update_at: null,
+    request_hash: hashOf(body),
+  };
+}
+
+/**
+ * Sends an alert: the alert and one queued delivery per recipient in one transaction, the
+ * dispatcher woken after commit and, for a real alert, the owner mailed. A key already used
+ * answers its alert and sends nothing (422 when it came with another request).
+ * `chargeTestLimit` counts a new test alert against the token's test limit (429 when over);
+ * replays and real alerts never reach it: the SMS budgets per number bound what they send.
+ */
+export async function sendAlert(
+  app: FastifyInstance,
+  owner: TokenOwner,
+  request: { key: string; body: AlertRequest },
+  chargeTestLimit: () => Promise<void>,
+): Promise<{ created: boolean; alert: AlertView }> {
+  const { user, profile } = owner;
+  const { key, body } = request;
+  const existing = await alertByKey(app.db, user.id, key);
+  if (existing) {
+    if (existing.request_hash !== null && existing.request_hash !== hashOf(body)) {
+      throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
+    }
+    return { created: false, alert: await publicAlertView(app.db, existing) };
+  }
+  const now = app.clock.now();
+  if (body.location) {
+    const problem = fixTimeProblem(body.location.captured_at, now);
+    if (problem) throw fieldErrors({ location: [problem] });
+  }
+  if (body.mode === 'test') await chargeTestLimit();
+
+  const recipients = recipientsOf(await alertedContacts(app.db, user.id, profile.contact_limit), body);
+  const row = newAlert(app, owner, key, body, now);
+  const deliveries = recipients.map((contact) =>
+    queuedDelivery({
+      alertId: row.id,
+      recipient: { contact_name: contact.name, phone_number: contact.phone_number },
+      body: row.message,
+      now,
+    }),
+  );
+  const result = await insertAlert(app.db, row, deliveries, {
+    // Lifted with the rate limits, for benchmarks and load tests only.
+    ...(app.config.BENCH_NO_RATE_LIMIT ? {} : { budget: { dialect: app.dialect, now } }),
+  });
+  const alert = await publicAlertView(app.db, result.alert);
+  if (result.created) {
+    // First attempt right after commit; the periodic sweep only handles retries and crashes.
+    app.dispatcher.kick();
+    if (result.alert.mode === 'real') {
+      app.background.run(() => mailOwnerAboutAlert(app, user, result.alert, alert.deliveries));
+    }
+  }
+  return { created: result.created, alert };
+}

@@ -1,0 +1,193 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type {
+  CheckoutSessionsTable,
+  Database,
+  Subscription,
+  SubscriptionsTable,
+  UsageRecordsTable,
+} from '../../db/schema.js';
+
+/** The database or a transaction in it. */
+export type Db = Kysely<Database> | Transaction<Database>;
+type CheckoutStatus = CheckoutSessionsTable['status'];
+
+// Subscriptions.
+
+/** The user's subscriptions, newest first. */
+export function userSubscriptions(db: Db, userId: string): Promise<Subscription[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** The user's subscriptions not yet cancelled. */
+export function liveSubscriptions(db: Db, userId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'provider', 'provider_subscription_id'])
+    .where('user_id', '=', userId)
+    .where('status', '!=', 'canceled')
+    .execute();
+}
+
+/** Our row of a provider's subscription, if any. */
+export function subscriptionByProviderId(db: Db, providerSubscriptionId: string): Promise<Subscription | undefined> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('provider_subscription_id', '=', providerSubscriptionId)
+    .executeTakeFirst();
+}
+
+/** The newest customer id the user has at `provider`, if any. */
+export async function latestCustomerId(db: Db, userId: string, provider: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('provider_customer_id')
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .where('provider_customer_id', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.provider_customer_id ?? null;
+}
+
+/** The user one of whose subscriptions belongs to the provider's `customerId`, if any. */
+export async function userOfCustomer(db: Db, customerId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('user_id')
+    .where('provider_customer_id', '=', customerId)
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}
+
+export async function insertSubscription(db: Db, row: Insertable<SubscriptionsTable>): Promise<void> {
+  await db.insertInto('subscriptions').values(row).execute();
+}
+
+export async function updateSubscription(db: Db, id: string, changes: Updateable<SubscriptionsTable>): Promise<void> {
+  await db.updateTable('subscriptions').set(changes).where('id', '=', id).execute();
+}
+
+// Users: what billing reads and writes of them.
+
+/** When the user's trial started (null: never), or undefined when there is no such user. */
+export async function trialUsedAt(db: Db, userId: string): Promise<number | null | undefined> {
+  const row = await db.selectFrom('users').select('trial_used_at').where('id', '=', userId).executeTakeFirst();
+  return row?.trial_used_at;
+}
+
+/** Records the trial as used from `at`, unless it already was. */
+export async function markTrialUsed(db: Db, userId: string, at: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ trial_used_at: at })
+    .where('id', '=', userId)
+    .where('trial_used_at', 'is', null)
+    .execute();
+}
+
+/** Gives the user `token` unless they have one. */
+export async function setTokenIfMissing(db: Db, userId: string, token: string): Promise<void> {
+  await db.updateTable('users').set({ token }).where('id', '=', userId).where('token', 'is', null).execute();
+}
+
+// Checkouts.
+
+export async function insertCheckout(db: Db, row: Insertable<CheckoutSessionsTable>): Promise<void> {
+  await db.insertInto('checkout_sessions').values(row).execute();
+}
+
+export function findCheckout(db: Db, id: string, provider?: string) {
+  let query = db.selectFrom('checkout_sessions').selectAll().where('id', '=', id);
+  if (provider) query = query.where('provider', '=', provider);
+  return query.executeTakeFirst();
+}
+
+export async function setCheckoutProviderSession(db: Db, id: string, providerSessionId: string): Promise<void> {
+  await db
+    .updateTable('checkout_sessions')
+    .set({ provider_session_id: providerSessionId })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets the checkout's status (only from `from` when given); true when it changed. */
+export async function setCheckoutStatus(db: Db, id: string, status: CheckoutStatus, from?: CheckoutStatus) {
+  let query = db.updateTable('checkout_sessions').set({ status }).where('id', '=', id);
+  if (from) query = query.where('status', '=', from);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// Provider events.
+
+/** Records a provider event as handled; false when it already was. */
+export async function recordEvent(db: Db, id: string, provider: string, at: number): Promise<boolean> {
+  const result = await db
+    .insertInto('processed_events')
+    .values({ id, provider, received_at: at })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+// SMS usage.
+
+/** The id of the user's first real alert, if any (its SMS are free). */
+export async function firstRealAlertId(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('alerts')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('mode', '=', 'real')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Inserts a usage row unless its delivery has one; true when written. */
+export async function insertUsage(db: Db, row: Insertable<UsageRecordsTable>): Promise<boolean> {
+  const result = await db
+    .insertInto('usage_records')
+    .values(row)
+    .onConflict((oc) => oc.column('delivery_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Billable usage not yet reported, oldest first (at most 500): all, one delivery's, or one user's. */
+export function unreportedUsage(db: Db, filter: { deliveryId?: string; userId?: string } = {}) {
+  let query = db
+    .selectFrom('usage_records')
+    .select(['id', 'user_id', 'delivery_id', 'created_at'])
+    .where('billable', '=', 1)
+    .where('reported_at', 'is', null)
+    .orderBy('created_at', 'asc')
+    .limit(500);
+  if (filter.deliveryId) query = query.where('delivery_id', '=', filter.deliveryId);
+  if (filter.userId) query = query.where('user_id', '=', filter.userId);
+  return query.execute();
+}
+
+export async function markUsageReported(db: Db, id: string, at: number): Promise<void> {
+  await db.updateTable('usage_records').set({ reported_at: at }).where('id', '=', id).execute();
+}
+
+/** Whether each of the user's SMS since `since` was billable. */
+export async function usageSince(db: Db, userId: string, since: number): Promise<boolean[]> {
+  const rows = await db
+    .selectFrom('usage_records')
+    .select('billable')
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .execute();
+  return rows.map((row) => row.billable === 1);
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { detailError } from '../../lib/errors.js';
+import { WebhookError } from '../../providers/payments/port.js';
+import { applyWebhookEvent } from './sync.js';
+
+/**
+ * A provider event as received: verified on its raw bytes against the signature, then applied
+ * once (`duplicate` when it was before). Nothing is read from a body that does not verify.
+ */
+export async function receiveWebhook(
+  app: FastifyInstance,
+  raw: unknown,
+  signature: string | undefined,
+): Promise<{ received: true; duplicate: boolean }> {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) throw detailError(400, 'Empty webhook body.', 'invalid_payload');
+  let webhook: ReturnType<typeof app.payments.verifyWebhook>;
+  try {
+    webhook = app.payments.verifyWebhook(raw, signature);
+  } catch (error) {
+    if (error instanceof WebhookError) throw detailError(400, 'Invalid webhook signature.', 'invalid_signature');
+    throw error;
+  }
+  const applied = await applyWebhookEvent(app, webhook);
+  return { received: true, duplicate: !applied };
+}

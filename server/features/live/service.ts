@@ -1,0 +1,147 @@
+import type { FastifyInstance } from 'fastify';
+import type {
+  LivePosition,
+  LiveView,
+  PositionRequest,
+  Resolution,
+  Responder,
+  SenderLive,
+} from '../../../common/api/live.js';
+import { LIVE_TRACKING_MS } from '../../../common/constants.js';
+import type { Alert, User } from '../../db/schema.js';
+import { iso } from '../../lib/dates.js';
+import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
+import { queueAllClear } from '../alerts/all-clear.js';
+import { fixTimeProblem } from '../alerts/fix-time.js';
+import { alertOfUser, markResolved, realAlertByPublicId } from '../alerts/repository.js';
+import { ownerOf } from '../alerts/service.js';
+import { subscriptionProfile } from '../billing/subscriptions.js';
+import { livePageUrl } from './links.js';
+import { addPosition, addResponder, respondersOf } from './repository.js';
+import { liveState, liveView, mapTiles } from './view.js';
+
+const MINUTE = 60_000;
+/** A fix may be a little older than the alert (the one it went out with). */
+const FIX_SLACK_MS = 5 * MINUTE;
+/** A public id is 22 URL-safe characters today; anything unlike one is not looked up. */
+const PUBLIC_ID = /^[A-Za-z0-9_-]{16,64}$/;
+/** A live page with more responders than this is being abused; the rest are refused. */
+const MAX_RESPONDERS = 50;
+const NO_LIVE_PAGE = 'This live page does not exist.';
+
+/** An alert with its owner: the sender's (by token) or a followed one (by public id). */
+export interface OwnedAlert {
+  user: User;
+  alert: Alert;
+}
+
+/** One of the token owner's alerts, by id or public id: 404 for an unknown token or alert. */
+export async function senderAlert(app: FastifyInstance, token: string, id: string): Promise<OwnedAlert> {
+  const user = await ownerOf(app, token);
+  const alert = await alertOfUser(app.db, user.id, id);
+  if (!alert) throw notFound();
+  return { user, alert };
+}
+
+/** The real alert a live link names: 404 for anything else. */
+export async function followedAlert(app: FastifyInstance, publicId: string): Promise<OwnedAlert> {
+  const found = PUBLIC_ID.test(publicId) ? await realAlertByPublicId(app.db, publicId) : undefined;
+  if (!found) throw notFound(NO_LIVE_PAGE);
+  return { user: found.owner, alert: found.alert };
+}
+
+/**
+ * A position while the emergency page stays open: real alerts only, on a plan with GPS,
+ * until the alert is resolved or 60 minutes old, with a fix time during the alert.
+ */
+export async function addLivePosition(
+  app: FastifyInstance,
+  { user, alert }: OwnedAlert,
+  position: PositionRequest,
+): Promise<LivePosition> {
+  const now = app.clock.now();
+  const created = Number(alert.created_at);
+  if (alert.mode !== 'real') throw detailError(409, 'Test alerts have no live location.', 'not_real');
+  const profile = await subscriptionProfile(app.db, user, now, app.config);
+  if (!profile.gps_enabled) {
+    throw detailError(402, 'Live location needs the premium plan or a trial.', 'gps_not_in_plan');
+  }
+  if (alert.resolved_at !== null) throw detailError(409, 'This alert has ended.', 'alert_resolved');
+  if (now > created + LIVE_TRACKING_MS) {
+    throw detailError(409, 'Live location stops 60 minutes after the alert.', 'tracking_over');
+  }
+  const problem = fixTimeProblem(position.captured_at, now);
+  if (problem) throw fieldErrors({ captured_at: [problem] });
+  if (position.captured_at < created - FIX_SLACK_MS) {
+    throw fieldErrors({ captured_at: ['The fix time must be during the alert.'] });
+  }
+  await addPosition(app.db, alert.id, position, now);
+  app.liveHub.publish(alert.id);
+  return { ...position, captured_at: iso(position.captured_at) };
+}
+
+/** The sender's view: the live link, its state, who is on the way and whether to keep sending positions. */
+export async function senderLive(app: FastifyInstance, { user, alert }: OwnedAlert): Promise<SenderLive> {
+  const now = app.clock.now();
+  const profile = await subscriptionProfile(app.db, user, now, app.config);
+  const created = Number(alert.created_at);
+  const responders = await respondersOf(app.db, alert.id);
+  return {
+    public_id: alert.public_id,
+    live_url: alert.mode === 'real' ? livePageUrl(app.config.APP_URL, alert.public_id) : null,
+    state: liveState(alert, now),
+    resolved_at: alert.resolved_at === null ? null : iso(alert.resolved_at),
+    tracking:
+      alert.mode === 'real' && profile.gps_enabled && alert.resolved_at === null && now <= created + LIVE_TRACKING_MS,
+    tracking_until: iso(created + LIVE_TRACKING_MS),
+    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at) })),
+  };
+}
+
+/**
+ * "I'm safe": resolves the alert and, when asked, queues the all-clear SMS in the same
+ * transaction. Only the first call resolves: a second one changes and sends nothing.
+ */
+export async function resolveAlert(
+  app: FastifyInstance,
+  { user, alert }: OwnedAlert,
+  notify: boolean,
+): Promise<Resolution> {
+  const now = app.clock.now();
+  const queued = await app.db.transaction().execute(async (trx) => {
+    if (!(await markResolved(trx, alert.id, now)) || !notify || alert.mode !== 'real') return 0;
+    return queueAllClear(app, trx, alert, user, now);
+  });
+  if (queued > 0) app.dispatcher.kick();
+  app.liveHub.publish(alert.id);
+  const resolved = await alertOfUser(app.db, user.id, alert.id);
+  return { state: 'resolved', resolved_at: iso(resolved?.resolved_at ?? now), all_clear_queued: queued };
+}
+
+/** What a live link shows now; `ended` once the alert is gone. */
+export async function currentLiveView(app: FastifyInstance, publicId: string): Promise<LiveView> {
+  const found = await realAlertByPublicId(app.db, publicId);
+  if (!found) return { state: 'ended' };
+  return liveView(app.db, found.alert, found.owner, app.clock.now(), mapTiles(app.config));
+}
+
+/** What a live link shows (404 for an unknown one). */
+export async function followLiveView(app: FastifyInstance, publicId: string): Promise<LiveView> {
+  const { user, alert } = await followedAlert(app, publicId);
+  return liveView(app.db, alert, user, app.clock.now(), mapTiles(app.config));
+}
+
+/** "I'm on my way", with an optional name, while the alert is active; at most MAX_RESPONDERS. */
+export async function acknowledge(
+  app: FastifyInstance,
+  { alert }: OwnedAlert,
+  name: string | null | undefined,
+): Promise<Responder> {
+  const now = app.clock.now();
+  if (liveState(alert, now) !== 'active') throw detailError(409, 'This alert has ended.', 'alert_ended');
+  if (!(await addResponder(app.db, alert.id, name ?? '', now, MAX_RESPONDERS))) {
+    throw detailError(409, 'This alert already has enough people on the way.', 'too_many_responders');
+  }
+  app.liveHub.publish(alert.id);
+  return { name: name ?? '', created_at: iso(now) };
+}

@@ -1,0 +1,83 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createJsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
+import { zodValidatorCompiler } from '../lib/errors.js';
+
+/** The meaning of each answer's status, in place of the generator's "Default Response". */
+const STATUS_MEANINGS: Record<string, string> = {
+  200: 'OK.',
+  201: 'Created.',
+  204: 'Done; no body.',
+  302: 'Redirect to a page of the app.',
+  400: 'Invalid request: field-keyed texts or a detail, each with a stable code.',
+  401: 'Not authenticated, or the credentials are wrong.',
+  402: 'An active subscription is needed.',
+  403: 'Forbidden.',
+  404: 'Not found.',
+  409: 'Conflict with the current state.',
+  410: 'Gone: no longer accepts changes.',
+  422: 'Understood but refused.',
+  429: 'Rate limited: try again after Retry-After seconds.',
+  502: 'A provider (payments) did not answer: try again.',
+  503: 'Briefly unavailable: try again after Retry-After seconds.',
+};
+
+type Document = ReturnType<typeof jsonSchemaTransformObject>;
+
+/** The generated document with every answer described by its status. */
+function describeStatuses(document: Document): Document {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      const responses = (operation as { responses?: Record<string, { description?: string }> }).responses ?? {};
+      for (const [status, response] of Object.entries(responses)) {
+        if (!response.description || response.description === 'Default Response') {
+          response.description = STATUS_MEANINGS[status] ?? 'Answer.';
+        }
+      }
+    }
+  }
+  return document;
+}
+
+/** Where the OpenAPI document of every `/api/` route is served. */
+export const OPENAPI_PATH = '/api/openapi.json';
+
+/**
+ * The API contract at work: routes validate requests and serialise answers with the zod
+ * schemas of `common/api/`, and the same schemas make the OpenAPI 3.1 document. Registered
+ * before any route, so the document sees every one (pages and dev tools are hidden from it).
+ */
+export default fp(
+  async function api(app: FastifyInstance) {
+    app.setValidatorCompiler(zodValidatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Alerta API',
+          version: app.appVersion,
+          description:
+            'One-tap emergency alert. Errors use the Django REST shape (`detail`, `non_field_errors` or field-keyed arrays of texts) and always carry a stable `code`.',
+        },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        },
+      },
+      hideUntagged: false,
+      transform: createJsonSchemaTransform({ skipList: [OPENAPI_PATH] }),
+      transformObject: (document) => describeStatuses(jsonSchemaTransformObject(document)),
+    });
+    // Only the API: pages, the dev outbox and checkout simulator are not part of the contract.
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/api/')) {
+        route.schema = { ...route.schema, hide: true };
+      }
+    });
+    app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('cache-control', 'no-cache').send(app.swagger()),
+    );
+  },
+  { name: 'api', dependencies: [] },
+);

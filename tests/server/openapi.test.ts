@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../common/api/errors.js';
+import { REFERENCE_PATH, renderReference } from '../../scripts/api-reference.js';
+import { dbLabel, suiteApp } from './helper.js';
+
+type Operation = OpenAPIV3_1.OperationObject;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** Every route of DESIGN.md §3 and the ones the product added, as the document names them. */
+const DOCUMENTED = [
+  'POST /api/users/registration/',
+  'GET /api/users/verify-email/{key}/',
+  'POST /api/users/resend-verification/',
+  'POST /api/users/auth/login/',
+  'POST /api/users/auth/refresh/',
+  'POST /api/users/auth/logout/',
+  'GET /api/users/me/',
+  'PATCH /api/users/me/',
+  'POST /api/users/reset-password/',
+  'POST /api/users/reset-password-confirm/',
+  'DELETE /api/users/delete-account/',
+  'POST /api/users/token/rotate/',
+  'GET /api/config/',
+  'GET /api/emergency/contacts/',
+  'POST /api/emergency/contacts/',
+  'POST /api/emergency/contacts/{id}/alert-first/',
+  'DELETE /api/emergency/contacts/{id}/',
+  'POST /api/billing/checkout/',
+  'POST /api/billing/plan/',
+  'POST /api/billing/portal/',
+  'POST /api/billing/webhook/',
+  'GET /api/emergency/public/{token}/',
+  'POST /api/emergency/public/{token}/alerts/',
+  'GET /api/emergency/public/{token}/alerts/{id}/',
+  'GET /api/emergency/alerts/',
+  'POST /api/emergency/public/{token}/alerts/{id}/location/',
+  'POST /api/emergency/public/{token}/alerts/{id}/resolve/',
+  'GET /api/live/{publicId}/',
+  'POST /api/live/{publicId}/ack/',
+  'POST /api/sms/status/',
+];
+
+/** Routes that take no JSON body: everything else that writes documents one. */
+const NO_BODY = new Set([
+  'POST /api/users/auth/logout/',
+  'POST /api/users/token/rotate/',
+  'POST /api/emergency/contacts/{id}/alert-first/',
+  'POST /api/billing/portal/',
+  'POST /api/billing/webhook/',
+  'POST /api/sms/status/',
+  'POST /api/emergency/public/{token}/alerts/{id}/live/',
+]);
+
+function operations(document: OpenAPIV3_1.Document): [string, Operation][] {
+  return Object.entries(document.paths ?? {}).flatMap(([url, item]) =>
+    METHODS.flatMap((method) => (item?.[method] ? [[`${method.toUpperCase()} ${url}`, item[method]] as const] : [])),
+  ) as [string, Operation][];
+}
+
+describe(`the OpenAPI document (${dbLabel})`, () => {
+  const t = suiteApp();
+  const documentOf = async () => {
+    const response = await t.app.inject('/api/openapi.json');
+    expect(response.statusCode).toBe(200);
+    return response.json() as OpenAPIV3_1.Document;
+  };
+
+  it('is OpenAPI 3.1 for this version, documents every API route and nothing else', async () => {
+    const document = await documentOf();
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe(t.app.appVersion);
+    const names = operations(document).map(([name]) => name);
+    for (const route of DOCUMENTED) expect(names, route).toContain(route);
+    for (const name of names) expect(name, 'only /api/ routes').toMatch(/^[A-Z]+ \/api\//);
+    expect(names).not.toContain('GET /api/openapi.json');
+  });
+
+  it('gives every route its schemas: a tag, the request body, a success answer and its errors', async () => {
+    const document = await documentOf();
+    for (const [name, operation] of operations(document)) {
+      const responses = (operation.responses ?? {}) as Record<string, OpenAPIV3_1.ResponseObject>;
+      // A route without a schema in common/api/ has no tag.
+      expect(operation.tags?.length, `${name} has a schema`).toBeGreaterThan(0);
+      const statuses = Object.keys(responses);
+      expect(
+        statuses.some((status) => /^[23]/.test(status)),
+        `${name} documents its success answer`,
+      ).toBe(true);
+      const writes = /^(POST|PATCH|PUT) /.test(name);
+      if (writes && !NO_BODY.has(name)) expect(operation.requestBody, `${name} documents its body`).toBeDefined();
+      for (const status of statuses.filter((s) => /^[45]/.test(s))) {
+        const body = responses[status]?.content?.['application/json'];
+        expect(body?.schema, `${name} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+  });
+
+  it('describes the error body with every stable code', async () => {
+    const document = await documentOf();
+    const schemas = (document.components?.schemas ?? {}) as Record<string, OpenAPIV3_1.SchemaObject>;
+    const error = schemas.Error ?? {};
+    const properties = (error.properties ?? {}) as Record<string, OpenAPIV3_1.SchemaObject>;
+    expect(error.required).toContain('code');
+    expect(properties.code?.enum).toEqual([...ERROR_CODES]);
+  });
+
+  it('matches the committed reference page, docs/API.md (npm run api:docs rewrites it)', async () => {
+    const document = await documentOf();
+    expect(readFileSync(REFERENCE_PATH, 'utf8')).toBe(renderReference(document));
+  });
+
+  it('answers a body that breaks a schema with the Django REST shape and a code per field', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/auth/login/',
+      payload: [1, 2],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
+      code: 'not_an_object',
+      codes: { non_field_errors: 'not_an_object' },
+    });
+  });
+});
