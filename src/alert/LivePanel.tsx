@@ -8,7 +8,7 @@ import { hhmm, type LiveStrings, liveStringsFor } from './live-strings';
 import { SafeButton } from './SafeButton';
 import { LiveTracker, type TrackingState } from './tracking';
 
-type Responders = { name: string; created_at: string }[];
+type Responders = SenderLive['responders'];
 const IDLE: TrackingState = { status: 'stopped', lastSentAt: null };
 
 /**

@@ -1,28 +1,17 @@
+import type { AlertView, EmergencyPage } from '../../common/api/alerts';
 import type { AlertBody } from './storage';
 
-/** What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. */
-export interface PageData {
-  /** The display name, else the username. */
-  owner_name: string;
-  /** The owner's IANA time zone for the SMS times (absent in copies cached before it existed). */
-  time_zone?: string | null;
-  language: string;
-  gps_enabled: boolean;
-  countdown_seconds: number;
-  /** `id` is absent in copies cached before it existed. */
-  contacts: { id?: string; name: string; phone_number: string }[];
-  messages: { real: string; test: string };
-}
+/**
+ * What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. Copies
+ * cached before `time_zone` and the contacts' `id` existed lack them.
+ */
+export type PageData = Omit<EmergencyPage, 'time_zone' | 'contacts'> & {
+  time_zone?: EmergencyPage['time_zone'];
+  contacts: (Omit<EmergencyPage['contacts'][number], 'id'> & { id?: string })[];
+};
 
-export interface AlertResult {
-  id: string;
-  public_id?: string;
-  mode: 'real' | 'test';
-  created_at: string | number;
-  /** True when SMS were withheld because the contacts were alerted a moment ago (they follow the live link). */
-  recently_alerted?: boolean;
-  deliveries: { contact_name: string; status: string; withheld?: boolean }[];
-}
+/** An alert with the status of each delivery, as the server answers it. */
+export type AlertResult = AlertView;
 
 export type Answer<T> =
   | { ok: true; value: T }

@@ -1,3 +1,4 @@
+import type { SenderLive } from '../../common/api/live';
 import { newKey } from './api';
 import type { Fix } from './geo';
 
@@ -5,15 +6,7 @@ const base = (token: string, alertId: string) =>
   `/api/emergency/public/${encodeURIComponent(token)}/alerts/${encodeURIComponent(alertId)}/`;
 
 /** What the sender's page learns about its alert's live side. */
-export interface SenderLive {
-  public_id: string;
-  live_url: string | null;
-  state: 'active' | 'resolved' | 'ended';
-  resolved_at: string | null;
-  tracking: boolean;
-  tracking_until: string;
-  responders: { name: string; created_at: string }[];
-}
+export type { SenderLive };
 
 /** The HTTP status, or 0 when the request never reached anyone. */
 async function status(url: string, init: RequestInit): Promise<number> {

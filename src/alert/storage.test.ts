@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
+import type { PageData } from './api';
 
 // The real idb-keyval over fake-indexeddb, with `set` able to report a full disk once.
 const full = vi.hoisted(() => ({ next: false }));
@@ -19,7 +20,7 @@ vi.mock('idb-keyval', async (original) => {
 
 const { loadAlert, loadPage, saveAlert, savePage } = await import('./storage');
 
-const data = (owner: string) => ({
+const data = (owner: string): PageData => ({
   owner_name: owner,
   language: 'pt',
   gps_enabled: true,

@@ -1,4 +1,5 @@
 import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
+import type { AlertRequest } from '../../common/api/alerts';
 import type { AlertResult, PageData } from './api';
 
 /** One store per concern: what the page shows offline, and alerts pressed but not yet accepted. */
@@ -19,10 +20,11 @@ export interface StoredAlert {
   result?: AlertResult;
 }
 
+/** The alert request as the page sends and keeps it: the fix time in ISO 8601. */
 export interface AlertBody {
-  mode: 'real' | 'test';
-  location: { latitude: number; longitude: number; accuracy: number; captured_at: string } | null;
-  location_error?: 'denied' | 'unavailable' | 'timeout' | 'unsupported';
+  mode: AlertRequest['mode'];
+  location: (Omit<NonNullable<AlertRequest['location']>, 'captured_at'> & { captured_at: string }) | null;
+  location_error?: NonNullable<AlertRequest['location_error']>;
   /** Test alerts: the one contact chosen to get the test SMS. */
   contact_id?: string;
 }

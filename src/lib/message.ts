@@ -9,7 +9,7 @@ export function useMessageText() {
     const params: Record<string, string | number> = { ...message.params };
     // A field name becomes its label in the current language.
     if (typeof params.field === 'string') params.field = t(`fields.${params.field}`, { defaultValue: params.field });
-    // So is a plan name (CONTACT_LIMIT_REACHED:3:basic → "Básico").
+    // So is a plan name (the contact limit's `plan: 'basic'` → "Básico").
     if (typeof params.plan === 'string') params.plan = t(`plans.${params.plan}`, { defaultValue: params.plan });
     return t(message.key, params);
   };

@@ -10,6 +10,7 @@ export function useEuro() {
     new Intl.NumberFormat(NUMBER_LOCALES[i18n.language] ?? i18n.language, {
       style: 'currency',
       currency: 'EUR',
-      minimumFractionDigits: value < 1 ? 2 : 0,
+      // Whole euros without cents ("3 €"), any other amount to the cent ("0,08 €", "7,50 €").
+      minimumFractionDigits: Number.isInteger(value) ? 0 : 2,
     }).format(value);
 }

@@ -1,34 +1,7 @@
+import type { LivePosition, LiveView, MapTiles } from '../../common/api/live';
 import { LIVE_POLL_MS } from '../../common/constants';
 
-export interface LivePosition {
-  latitude: number;
-  longitude: number;
-  accuracy: number;
-  captured_at: string;
-}
-
-/** Where the map's tiles come from and the credit their provider requires. */
-export interface MapTiles {
-  tile_url: string;
-  attribution: string;
-  attribution_url: string;
-}
-
-/** What `GET /api/live/{public_id}/` answers (and each server-sent `live` event carries). */
-export type LiveView =
-  | { state: 'ended' }
-  | {
-      state: 'active' | 'resolved';
-      owner_name: string;
-      language: 'pt' | 'en';
-      created_at: string;
-      resolved_at: string | null;
-      tracking_until: string;
-      position?: LivePosition;
-      trail: LivePosition[];
-      responders: { name: string; created_at: string }[];
-      map?: MapTiles;
-    };
+export type { LivePosition, LiveView, MapTiles };
 
 export type Followed = { kind: 'view'; view: LiveView } | { kind: 'missing' } | { kind: 'offline' };
 

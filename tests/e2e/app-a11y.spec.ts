@@ -1,24 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { APP_ROUTES } from '../../common/app-routes.js';
 import { premiumUser, screenshots } from './app-helpers.js';
 import { expect, test } from './fixtures.js';
 
-const PUBLIC_ROUTES = [
-  '/',
-  '/legal',
-  '/privacy',
-  '/pricing',
-  '/login',
-  '/register',
-  '/verify-email',
-  '/email-confirmed',
-  '/reset-password/',
-  '/reset-password-confirm/uid/token',
-  '/trial-info',
-  '/cancel',
-  '/resend-verification?error=invalid',
-  '/setup',
-];
+/** Every page of the app (common/app-routes.ts), as a person would open it: parameters filled in. */
+const PUBLIC_ROUTES = APP_ROUTES.map((route) =>
+  route === '/resend-verification' ? `${route}?error=invalid` : route.replace(/:[a-z]+/g, (name) => name.slice(1)),
+);
 
 /** Serious and critical axe violations on the current page, summarised. */
 async function seriousViolations(page: Page) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import { startLink } from './proxy.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
@@ -19,6 +19,23 @@ function liveLinkIn(body: string | undefined): string {
   const link = body?.match(/https?:\/\/\S+\/a\/[A-Za-z0-9_-]+/)?.[0];
   if (!link) throw new Error(`no live link in ${body}`);
   return link;
+}
+
+/**
+ * The sender, at LISBON, opens the emergency link (through `senderUrl`) and the alert goes out
+ * with no countdown; the contact gets a context of their own on `contactUrl`.
+ */
+async function sendFromLink(browser: Browser, senderUrl: string, contactUrl: string, user: SeededUser) {
+  const senderContext = await browser.newContext({
+    baseURL: senderUrl,
+    permissions: ['geolocation'],
+    geolocation: LISBON,
+  });
+  const contactContext = await browser.newContext({ baseURL: contactUrl });
+  const sender = await senderContext.newPage();
+  await sender.goto(`/public/${user.token}/`);
+  await expect(sender.getByTestId('sent')).toBeVisible({ timeout: 15_000 });
+  return { senderContext, contactContext, sender };
 }
 
 const position = (page: Page) => page.getByTestId('live-position');
@@ -62,16 +79,8 @@ test('the contact follows the sender live, says "on my way", and sees the all-cl
     countdownSeconds: 0,
     contacts: [{ name: 'Maria Silva', phone_number: '+351915000002' }],
   });
-  const senderContext = await browser.newContext({
-    baseURL: server.url,
-    permissions: ['geolocation'],
-    geolocation: LISBON,
-  });
-  const contactContext = await browser.newContext({ baseURL: server.url });
+  const { senderContext, contactContext, sender } = await sendFromLink(browser, server.url, server.url, user);
   try {
-    const sender = await senderContext.newPage();
-    await sender.goto(`/public/${user.token}/`);
-    await expect(sender.getByTestId('sent')).toBeVisible({ timeout: 15_000 });
     await expect(sender.getByTestId('tracking')).toHaveAttribute('data-status', 'tracking');
 
     // The SMS in the outbox carries the live link beside the maps link.
@@ -133,16 +142,8 @@ test('a position update made offline is queued and reaches the live page when th
     contacts: [{ name: 'Maria Silva', phone_number: '+351915000003' }],
   });
   const link = await startLink(server.port);
-  const senderContext = await browser.newContext({
-    baseURL: link.url,
-    permissions: ['geolocation'],
-    geolocation: LISBON,
-  });
-  const contactContext = await browser.newContext({ baseURL: server.url });
+  const { senderContext, contactContext, sender } = await sendFromLink(browser, link.url, server.url, user);
   try {
-    const sender = await senderContext.newPage();
-    await sender.goto(`/public/${user.token}/`);
-    await expect(sender.getByTestId('sent')).toBeVisible({ timeout: 15_000 });
     await sender.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
     await expect.poll(async () => (await smsTo(server.url, user)).length, { timeout: 10_000 }).toBe(1);
     const contact = await contactContext.newPage();

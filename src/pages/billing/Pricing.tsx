@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PLAN_PRICES_EUR, SMS_PRICE_EUR } from '../../../common/constants';
+import { useServerConfig } from '../../api/config';
 import { changePlan } from '../../api/endpoints';
 import type { Plan } from '../../api/types';
 import { useMessageText } from '../../lib/message';
@@ -13,13 +13,14 @@ import { checkoutError, useCheckout } from './useCheckout';
 const PLANS: Plan[] = ['basic', 'premium'];
 
 /**
- * The two plans and the note on SMS cost. Without a subscription each button opens a checkout;
+ * The two plans and the note on SMS cost, with the server's prices and limits. Without a subscription each button opens a checkout;
  * a subscriber's current plan is marked and the other one is a plan change at the provider.
  */
 export function Pricing() {
   const { t } = useTranslation();
   const text = useMessageText();
   const euro = useEuro();
+  const { plans, sms_price_eur, trial_days } = useServerConfig();
   const loggedIn = useStore((state) => state.access !== null);
   const profile = useStore((state) => state.user?.profile);
   const pushToast = useStore((state) => state.pushToast);
@@ -62,14 +63,14 @@ export function Pricing() {
           {t('pricing.loginFirst')} <Link to="/login">{t('home.login')}</Link>
         </p>
       )}
-      {current && <p className="note">{t('pricing.changeNote')}</p>}
+      {current && <p className="note">{t('pricing.changeNote', { count: plans.basic.contact_limit })}</p>}
       <div className="plans">
         {PLANS.map((plan) => (
           <article key={plan} className={`plan ${plan}`}>
             <h2>{t(`plans.${plan}`)}</h2>
-            <p className="price">{t('pricing.perMonth', { price: euro(PLAN_PRICES_EUR[plan]) })}</p>
+            <p className="price">{t('pricing.perMonth', { price: euro(plans[plan].price_eur) })}</p>
             <ul>
-              <li>{t(`pricing.${plan}.contacts`)}</li>
+              <li>{t('pricing.contacts', { count: plans[plan].contact_limit })}</li>
               <li>{t(`pricing.${plan}.feature`)}</li>
             </ul>
             <button
@@ -83,8 +84,8 @@ export function Pricing() {
           </article>
         ))}
       </div>
-      <p className="note">{t('pricing.smsNote', { price: euro(SMS_PRICE_EUR) })}</p>
-      <p className="note">{t('pricing.trialNote')}</p>
+      <p className="note">{t('pricing.smsNote', { price: euro(sms_price_eur) })}</p>
+      <p className="note">{t('pricing.trialNote', { count: trial_days })}</p>
     </section>
   );
 }

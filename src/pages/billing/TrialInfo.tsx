@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PLAN_PRICES_EUR, TRIAL_DAYS } from '../../../common/constants';
+import { useServerConfig } from '../../api/config';
 import type { Profile } from '../../api/types';
 import { useMessageText } from '../../lib/message';
 import { useEuro } from '../../lib/money';
@@ -27,10 +27,11 @@ export function TrialInfo() {
   const { t } = useTranslation();
   const text = useMessageText();
   const euro = useEuro();
+  const { plans, sms_price_eur, trial_days } = useServerConfig();
   const profile = useStore((state) => state.user?.profile);
   const { checkout, pending, error } = useCheckout('trial.error');
   const state = trialState(profile);
-  const price = euro(PLAN_PRICES_EUR.premium);
+  const price = euro(plans.premium.price_eur);
   const back = (
     <Link className="button secondary" to="/">
       {t('common.back')}
@@ -49,14 +50,14 @@ export function TrialInfo() {
 
   return (
     <section className="page narrow">
-      <h1>{t('trial.title')}</h1>
+      <h1>{t('trial.title', { count: trial_days })}</h1>
       {state === 'available' && (
         <>
-          <p>{t('trial.body', { days: TRIAL_DAYS })}</p>
+          <p>{t('trial.body', { count: trial_days, limit: plans.premium.contact_limit })}</p>
           <ul>
             <li>{t('trial.card')}</li>
-            <li>{t('trial.renews', { days: TRIAL_DAYS })}</li>
-            <li>{t('trial.sms')}</li>
+            <li>{t('trial.renews', { count: trial_days })}</li>
+            <li>{t('trial.sms', { price: euro(sms_price_eur) })}</li>
           </ul>
         </>
       )}

@@ -49,7 +49,7 @@ export function EmergencyPanel({ user }: { user: User }) {
   if (!token || !user.profile.has_premium) return null;
   const origin = window.location.origin;
 
-  async function saveCountdown(seconds: number) {
+  async function saveCountdown(seconds: (typeof COUNTDOWN_CHOICES)[number]) {
     setBusy(true);
     try {
       await updateMe({ alert_countdown_seconds: seconds });
@@ -87,7 +87,10 @@ export function EmergencyPanel({ user }: { user: User }) {
           id={countdownId}
           value={user.profile.alert_countdown_seconds}
           disabled={busy}
-          onChange={(event) => void saveCountdown(Number(event.target.value))}
+          onChange={(event) => {
+            const seconds = COUNTDOWN_CHOICES.find((choice) => choice === Number(event.target.value));
+            if (seconds !== undefined) void saveCountdown(seconds);
+          }}
         >
           {COUNTDOWN_CHOICES.map((seconds) => (
             <option key={seconds} value={seconds}>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { browserTimeZone, DISPLAY_NAME_MAX, validateDisplayName } from '../../../common/profile-rules';
 import { failureOf } from '../../api/client';
 import { updateMe } from '../../api/endpoints';
-import type { Message } from '../../api/errors';
+import { type Message, mapErrorData } from '../../api/errors';
 import type { User } from '../../api/types';
 import { Field } from '../../components/Field';
 import { useMessageText } from '../../lib/message';
@@ -39,13 +39,10 @@ export function ProfilePanel({ user }: { user: User }) {
       pushToast('success', { key: 'setup.profileSaved' });
     } catch (error) {
       const { status, data } = await failureOf(error);
-      const body = (status === 400 && data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+      const fields: Record<string, Message> = status === 400 ? mapErrorData(data).fields : {};
       const found: typeof errors = {};
-      if (body.display_name) {
-        const link = String(body.display_name).includes('web address');
-        found.display_name = { key: link ? 'setup.display_name_link' : 'setup.invalid_display_name' };
-      }
-      if (body.time_zone) found.time_zone = { key: 'setup.invalid_time_zone' };
+      if (fields.display_name) found.display_name = fields.display_name;
+      if (fields.time_zone) found.time_zone = fields.time_zone;
       setErrors(found);
       if (!found.display_name && !found.time_zone) pushToast('error', { key: 'setup.profileFailed' });
     } finally {

@@ -138,7 +138,8 @@ describe('Register', () => {
         body: {
           username: ['A user with that username already exists.'],
           email: ['Enter a valid email address.'],
-          code: 'invalid',
+          code: 'username_exists',
+          codes: { username: 'username_exists', email: 'invalid_email' },
         },
       },
     });

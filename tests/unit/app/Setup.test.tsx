@@ -14,7 +14,7 @@ const PREMIUM = {
   token: 'tok123',
   alert_countdown_seconds: 5,
 };
-const ANA: Contact = { id: 'c1', name: 'Ana', phone_number: '+351912345678', relationship: 'Irmã' };
+const ANA: Contact = { id: 'c1', name: 'Ana', phone_number: '+351912345678', relationship: 'Irmã', alerted: true };
 
 /** Opens /setup logged in with the given profile and contacts; the fake API keeps contacts in memory. */
 async function openSetup(
@@ -108,9 +108,17 @@ describe('Setup', () => {
     await act(() => i18n.changeLanguage('en'));
     fake.fetch.mockImplementationOnce(
       async () =>
-        new Response(JSON.stringify({ detail: 'CONTACT_LIMIT_REACHED:10:premium', code: 'contact_limit_reached' }), {
-          status: 400,
-        }),
+        new Response(
+          JSON.stringify({
+            detail: 'CONTACT_LIMIT_REACHED:10:premium',
+            code: 'contact_limit_reached',
+            max: 10,
+            plan: 'premium',
+          }),
+          {
+            status: 400,
+          },
+        ),
     );
     type('Name', 'João');
     fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '913000111' } });
@@ -125,7 +133,7 @@ describe('Setup', () => {
       id: `c${i + 1}`,
       name,
       phone_number: `+35191200000${i + 1}`,
-      relationship: null,
+      relationship: '',
       alerted: i < 3,
     }));
     const fake = await openSetup({ ...PREMIUM, plan: 'basic', contact_limit: 3 }, five);
@@ -245,14 +253,18 @@ describe('Setup', () => {
   it.each([
     [
       400,
-      { detail: 'CONTACT_LIMIT_REACHED:3:basic', code: 'contact_limit' },
+      { detail: 'CONTACT_LIMIT_REACHED:3:basic', code: 'contact_limit_reached', max: 3, plan: 'basic' },
       'Atingiu o limite de 3 contactos do seu plano (Básico).',
     ],
-    [403, { detail: 'Forbidden' }, 'Tem de ter a sessão iniciada para adicionar contactos.'],
+    [403, { detail: 'Forbidden', code: 'forbidden' }, 'Tem de ter a sessão iniciada para adicionar contactos.'],
     [201, { ok: true }, 'Não foi possível criar o contacto. Tente novamente.'],
     [
       400,
-      { phone_number: ['This number is already in your contacts.'], code: 'duplicate_phone' },
+      {
+        phone_number: ['This number is already in your contacts.'],
+        code: 'duplicate_phone',
+        codes: { phone_number: 'duplicate_phone' },
+      },
       'Corrija os erros abaixo.',
     ],
   ])('maps an add answer %i %j', async (status, body, text) => {

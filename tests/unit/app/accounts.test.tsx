@@ -121,7 +121,17 @@ describe('Password reset', () => {
   });
 
   it('request: shows the send error', async () => {
-    fakeApi({ 'POST /api/users/reset-password/': { status: 400, body: { email: ['Enter a valid email address.'] } } });
+    fakeApi({
+      'POST /api/users/reset-password/': {
+        status: 400,
+        body: {
+          email: ['Enter a valid email address.'],
+          detail: 'Enter a valid email address.',
+          code: 'invalid_email',
+          codes: { email: 'invalid_email' },
+        },
+      },
+    });
     renderApp('/reset-password/');
     type('E-mail', 'ana@');
     fireEvent.click(screen.getByRole('button', { name: 'Enviar ligação' }));
@@ -164,7 +174,15 @@ describe('Password reset', () => {
   it.each([
     [{ detail: 'Invalid or expired token.', code: 'invalid_token' }, 'A ligação é inválida ou expirou. Peça uma nova.'],
     [{ detail: 'Invalid user.', code: 'invalid_user' }, 'Utilizador inválido.'],
-    [{ new_password2: ['This password is too common.'], code: 'invalid' }, 'Esta palavra-passe é demasiado comum.'],
+    [
+      {
+        new_password1: ['This password is too common.'],
+        detail: 'This password is too common.',
+        code: 'password_too_common',
+        codes: { new_password1: 'password_too_common' },
+      },
+      'Esta palavra-passe é demasiado comum.',
+    ],
     [null, 'Erro ao redefinir a palavra-passe. Verifique os dados.'],
   ])('confirm: maps %j', async (body, text) => {
     fakeApi({ 'POST /api/users/reset-password-confirm/': { status: 400, body } });

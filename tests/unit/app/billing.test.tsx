@@ -13,7 +13,8 @@ function stubAssign() {
 }
 
 describe('Pricing', () => {
-  it('shows basic at 3 € and premium at 5 € a month, and the SMS cost', () => {
+  it('shows basic at 3 € and premium at 5 € a month, and the SMS cost (the defaults, with no answer from the server)', () => {
+    fakeApi({});
     renderApp('/pricing');
     expect(screen.getByRole('heading', { name: 'Básico' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Premium' })).toBeInTheDocument();
@@ -170,7 +171,7 @@ describe('Trial info', () => {
     expect(screen.getByRole('link', { name: 'Voltar' })).toHaveAttribute('href', '/');
     fireEvent.click(screen.getByRole('button', { name: 'Começar o teste' }));
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/dev/checkout/t1'));
-    expect(calls[0]!.body).toEqual({ plan: 'premium' });
+    expect(calls.find((call) => call.path === '/api/billing/checkout/')?.body).toEqual({ plan: 'premium' });
   });
 
   it('says "Failed to activate trial." in English', async () => {

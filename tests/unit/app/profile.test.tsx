@@ -8,7 +8,7 @@ setupAppTests();
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Opens /setup with a fake /me that applies PATCH bodies, or answers `refuse` when given. */
-async function openSetup(initial: Partial<User> = {}, refuse?: Record<string, string[]>) {
+async function openSetup(initial: Partial<User> = {}, refuse?: Record<string, unknown>) {
   signIn();
   let me: User = { ...user({ has_premium: true, token: 'tok', contact_limit: 10 }), ...initial };
   const fake = fakeApi({
@@ -43,7 +43,14 @@ describe('Setup: what the contacts see', () => {
   });
 
   it('checks the name with the shared rules before sending, and shows the server’s refusals under the fields', async () => {
-    const { fake, panel } = await openSetup({}, { time_zone: ['"X" is not a known time zone.'] });
+    const { fake, panel } = await openSetup(
+      {},
+      {
+        time_zone: ['"X" is not a known time zone.'],
+        code: 'invalid_time_zone',
+        codes: { time_zone: 'invalid_time_zone' },
+      },
+    );
     fireEvent.change(panel.getByLabelText('O seu nome'), { target: { value: '12345' } });
     fireEvent.click(panel.getByRole('button', { name: 'Guardar' }));
     expect(
