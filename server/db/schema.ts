@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
+import type { Language } from '../../common/constants.js';
 
 /**
  * Table types shared by SQLite and PostgreSQL. Times are epoch milliseconds (bigint),
@@ -12,7 +13,7 @@ export interface UsersTable {
   email: string | null;
   password_hash: string;
   email_verified: number;
-  language: string;
+  language: Language;
   alert_countdown_seconds: number;
   /** The name contacts see (alerts, live page, SMS); null shows the username. */
   display_name: string | null;

@@ -12,7 +12,7 @@ export async function meView(app: FastifyInstance, user: User): Promise<Me> {
     id: user.id,
     username: user.username,
     email: user.email,
-    language: user.language as Me['language'],
+    language: user.language,
     display_name: user.display_name,
     time_zone: user.time_zone,
     token: user.token,

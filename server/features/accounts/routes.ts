@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsApi } from '../../../common/api/accounts.js';
+import { HOUR, MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { commonPasswords } from './common-passwords.js';
 import { deleteAccount } from './delete.js';
@@ -10,9 +11,6 @@ import { register, resendVerification, verifyEmail } from './registration.js';
 import { confirmReset, RESET_TEXTS, requestReset } from './reset.js';
 import { login, logout, refresh } from './sessions.js';
 import { createThrottles } from './throttle.js';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 export const GENERIC_TEXTS = {
   resend:

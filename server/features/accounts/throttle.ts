@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
-
-const MINUTE = 60_000;
+import { MINUTE } from '../../lib/time.js';
 
 /** A 429 with Retry-After, in the shape the rate limiter answers with. */
 export const throttled = (seconds: number) =>

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
+import { MINUTE } from '../../lib/time.js';
 import { perToken, perTokenCharge } from './limits.js';
 import { alertingOwner, alertStatus, emergencyPage, sendAlert, type TokenOwner } from './service.js';
-
-const MINUTE = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,12 +16,11 @@ declare module 'fastify' {
 export default async function alertRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('alertOwner', null as unknown as TokenOwner);
-  const noStore = { 'cache-control': 'no-store' };
 
   app.get(
     '/api/emergency/public/:token/',
     { schema: alertsApi.page, config: { rateLimit: perToken(app, 'page', 60, MINUTE) } },
-    async (request, reply) => reply.headers(noStore).send(await emergencyPage(app, request.params.token)),
+    async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
   );
 
   // Test SMS 5 per hour per token, charged by the service for new test alerts only.
@@ -46,7 +44,7 @@ export default async function alertRoutes(fastify: FastifyInstance) {
       );
       return reply
         .code(created ? 201 : 200)
-        .headers(noStore)
+
         .send(alert);
     },
   );
@@ -54,7 +52,6 @@ export default async function alertRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/emergency/public/:token/alerts/:id/',
     { schema: alertsApi.get, config: { rateLimit: perToken(app, 'status', 60, MINUTE) } },
-    async (request, reply) =>
-      reply.headers(noStore).send(await alertStatus(app, request.params.token, request.params.id)),
+    async (request, reply) => reply.send(await alertStatus(app, request.params.token, request.params.id)),
   );
 }

@@ -1,8 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-
-const MINUTE = 60_000;
+import { MINUTE } from '../../lib/time.js';
 
 /**
  * How many SMS one number may receive. Counted from the deliveries table (alerts, tests and

@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type $ZodType, safeParse } from 'zod/v4/core';
 import { billingApi } from '../../../common/api/billing.js';
+import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { invalidPlan, openPortal, startCheckout } from './checkout.js';
 import devBillingRoutes from './dev-routes.js';
 import { changePlan } from './plan-change.js';
 import { reportPendingUsage } from './usage.js';
 import { receiveWebhook } from './webhook.js';
-
-const MINUTE = 60 * 1000;
 
 /**
  * Billing bodies are `{plan}` alone: one that breaks its schema (no plan, an unknown one, not

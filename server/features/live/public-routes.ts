@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { acknowledge, followedAlert, followLiveView, type OwnedAlert } from './service.js';
-
-const MINUTE = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,7 +27,6 @@ const clientKey = (name: string) => (request: FastifyRequest) =>
 export default async function livePublicRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('followedAlert', null as unknown as OwnedAlert);
-  const noStore = { 'cache-control': 'no-store' };
 
   app.get(
     '/api/live/:publicId/',
@@ -36,7 +34,7 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
       schema: liveApi.view,
       config: { rateLimit: limit(app, { max: 120, timeWindow: MINUTE, keyGenerator: clientKey('live-read') }) },
     },
-    async (request, reply) => reply.headers(noStore).send(await followLiveView(app, request.params.publicId)),
+    async (request, reply) => reply.send(await followLiveView(app, request.params.publicId)),
   );
 
   app.post(
@@ -52,7 +50,7 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
     async (request, reply) =>
       reply
         .code(201)
-        .headers(noStore)
+
         .send(await acknowledge(app, request.followedAlert, request.body.name)),
   );
 }

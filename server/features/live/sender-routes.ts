@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { MINUTE } from '../../lib/time.js';
 import { perToken } from '../alerts/limits.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
-
-const MINUTE = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +19,6 @@ declare module 'fastify' {
 export default async function liveSenderRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('senderAlert', null as unknown as OwnedAlert);
-  const noStore = { 'cache-control': 'no-store' };
   // An unknown token or alert is answered before the body is looked at.
   const preValidation = async (request: FastifyRequest<{ Params: { token: string; id: string } }>) => {
     request.senderAlert = await senderAlert(app, request.params.token, request.params.id);
@@ -33,7 +31,7 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
     async (request, reply) =>
       reply
         .code(201)
-        .headers(noStore)
+
         .send(await addLivePosition(app, request.senderAlert, request.body)),
   );
 
@@ -41,15 +39,12 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
     '/api/emergency/public/:token/alerts/:id/live/',
     { schema: liveApi.sender, config: { rateLimit: perToken(app, 'live-sender', 120, MINUTE) } },
     async (request, reply) =>
-      reply
-        .headers(noStore)
-        .send(await senderLive(app, await senderAlert(app, request.params.token, request.params.id))),
+      reply.send(await senderLive(app, await senderAlert(app, request.params.token, request.params.id))),
   );
 
   app.post(
     '/api/emergency/public/:token/alerts/:id/resolve/',
     { schema: liveApi.resolve, preValidation, config: { rateLimit: perToken(app, 'live-resolve', 10, MINUTE) } },
-    async (request, reply) =>
-      reply.headers(noStore).send(await resolveAlert(app, request.senderAlert, request.body.notify)),
+    async (request, reply) => reply.send(await resolveAlert(app, request.senderAlert, request.body.notify)),
   );
 }

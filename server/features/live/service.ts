@@ -11,6 +11,7 @@ import { LIVE_TRACKING_MS } from '../../../common/constants.js';
 import type { Alert, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
+import { MINUTE } from '../../lib/time.js';
 import { queueAllClear } from '../alerts/all-clear.js';
 import { fixTimeProblem } from '../alerts/fix-time.js';
 import { alertOfUser, markResolved, realAlertByPublicId } from '../alerts/repository.js';
@@ -20,7 +21,6 @@ import { livePageUrl } from './links.js';
 import { addPosition, addResponder, respondersOf } from './repository.js';
 import { liveState, liveView, mapTiles } from './view.js';
 
-const MINUTE = 60_000;
 /** A fix may be a little older than the alert (the one it went out with). */
 const FIX_SLACK_MS = 5 * MINUTE;
 /** A public id is 22 URL-safe characters today; anything unlike one is not looked up. */

@@ -1,0 +1,5 @@
+/** Units of time in milliseconds, for windows, delays and lifetimes. */
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
