@@ -51,6 +51,29 @@ describe.skipIf(!REDIS_URL)(`rate limits shared across processes through Redis (
     await redis.del(...keys);
   });
 
+  it('counts failed logins across processes: five through either lock that address out of both', async () => {
+    const remoteAddress = clientAddress();
+    const username = `nobody${randomInt(1e9)}`;
+    const attempt = (app: TestApp['app'], address = remoteAddress) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/users/auth/login/',
+        payload: { username, password: 'Wrong-Pass-99' },
+        remoteAddress: address,
+      });
+    for (let i = 0; i < 5; i += 1) expect((await attempt(i % 2 === 0 ? first.app : second.app)).statusCode).toBe(401);
+    for (const app of [first.app, second.app]) {
+      const locked = await attempt(app);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toMatchObject({ code: 'throttled' });
+    }
+    // Another address is not locked out.
+    expect((await attempt(second.app, clientAddress())).statusCode).toBe(401);
+    const keys = await redis.keys(`alerta-rl:*${username}*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await redis.del(...keys);
+  });
+
   it('keeps other clients free while one is limited', async () => {
     const noisy = clientAddress();
     for (let i = 0; i <= MAX; i += 1) await first.app.inject({ method: 'GET', url: URL, remoteAddress: noisy });
