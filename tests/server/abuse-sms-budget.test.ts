@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SMS_BUDGET } from '../../server/features/alerts/sms-budget.js';
-import { ROTATIONS_PER_HOUR } from '../../server/features/contacts/token-routes.js';
+import { ROTATIONS_PER_HOUR } from '../../server/features/contacts/token.js';
 import { nextIp } from './accounts-helpers.js';
 import { lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';

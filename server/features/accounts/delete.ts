@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { cancelAtProvider } from '../billing/cancel.js';
+import { deleteUser } from './repository.js';
 
 /**
- * Deletes an account and everything that belongs to it in one transaction: contacts,
+ * Deletes an account and everything that belongs to it in one statement: contacts,
  * subscriptions, alerts and their deliveries, tokens and sessions all hang off the user
  * with ON DELETE CASCADE. Access tokens stop working at once, because the auth hook
  * finds no user behind them. Steps that must happen first (e.g. cancelling the
@@ -11,7 +12,5 @@ import { cancelAtProvider } from '../billing/cancel.js';
 export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
   // First, so that a failure at the provider keeps the account instead of billing a deleted one.
   await cancelAtProvider(app, userId);
-  await app.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
-  });
+  await deleteUser(app.db, userId);
 }

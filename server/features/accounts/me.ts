@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Me, meUpdate } from '../../../common/api/accounts.js';
 import type { User, UserUpdate } from '../../db/schema.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
-import { findById } from './repository.js';
+import { findById, updateUser } from './repository.js';
 
 /** The current user with the profile fields derived from their subscription now; the token is on both. */
 export async function meView(app: FastifyInstance, user: User): Promise<Me> {
@@ -27,7 +27,7 @@ export async function meView(app: FastifyInstance, user: User): Promise<Me> {
 export async function updateMe(app: FastifyInstance, user: User, input: z.output<typeof meUpdate>): Promise<Me> {
   const changes: UserUpdate = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   if (Object.keys(changes).length > 0) {
-    await app.db.updateTable('users').set(changes).where('id', '=', user.id).execute();
+    await updateUser(app.db, user.id, changes);
   }
   return meView(app, (await findById(app.db, user.id)) ?? { ...user, ...changes });
 }

@@ -14,6 +14,7 @@ import {
   findOneTimeToken,
   insertUser,
   takenFields,
+  updateUser,
 } from './repository.js';
 
 /** Verification links work for 3 days. */
@@ -132,7 +133,7 @@ export async function verifyEmail(app: FastifyInstance, key: string): Promise<bo
   const now = app.clock.now();
   if (!row || row.expires_at <= now) return false;
   await app.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ email_verified: 1 }).where('id', '=', row.user_id).execute();
+    await updateUser(trx, row.user_id, { email_verified: 1 });
     await consumeOneTimeToken(trx, row.id, now);
   });
   return true;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, NewUser, OneTimeTokensTable, User } from '../../db/schema.js';
+import type { Database, NewUser, OneTimeTokensTable, User, UserUpdate } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
 
 /** The database, or a transaction on it: every function here works inside either. */
@@ -40,6 +40,21 @@ export async function takenFields(db: Db, username: string | null, email: string
     username: username !== null && rows.some((row) => row.username === username),
     email: email !== null && rows.some((row) => row.email === email),
   };
+}
+
+/** Changes fields of one user. */
+export async function updateUser(db: Db, id: string, changes: UserUpdate): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes a user; the schema's cascades remove everything of theirs. */
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+/** Replaces the personal alert token of a user who has one. */
+export async function replaceToken(db: Db, id: string, token: string): Promise<void> {
+  await db.updateTable('users').set({ token }).where('id', '=', id).where('token', 'is not', null).execute();
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {

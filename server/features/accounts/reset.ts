@@ -14,6 +14,7 @@ import {
   findById,
   findOneTimeToken,
   revokeAllSessions,
+  updateUser,
 } from './repository.js';
 
 export const RESET_TEXTS = {
@@ -75,11 +76,7 @@ export async function confirmReset(app: FastifyInstance, input: z.output<typeof 
     // Claimed first, so two requests racing with one link change the password once.
     if (!(await consumeOneTimeToken(trx, row.id, now))) return false;
     await consumeAllOneTimeTokens(trx, user.id, 'reset_password', now);
-    await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, password_changed_at: now, email_verified: 1 })
-      .where('id', '=', user.id)
-      .execute();
+    await updateUser(trx, user.id, { password_hash: passwordHash, password_changed_at: now, email_verified: 1 });
     await revokeAllSessions(trx, user.id, now);
     return true;
   });

@@ -1,23 +1,10 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { accountsApi } from '../../../common/api/accounts.js';
-import { detailError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
-import { randomToken } from '../../lib/ids.js';
+import { HOUR } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
-import { consumeOneTimeToken, findOneTimeToken } from '../accounts/repository.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
-
-export const SUBSCRIPTION_REQUIRED = 'An active subscription is required.';
-/** New links a person can make per hour from the app. */
-export const ROTATIONS_PER_HOUR = 5;
-
-/** Replaces a user's personal alert token (when they have one): the old links stop working the moment this commits. */
-export async function rotateToken(app: FastifyInstance, userId: string): Promise<string> {
-  const token = randomToken(24);
-  await app.db.updateTable('users').set({ token }).where('id', '=', userId).where('token', 'is not', null).execute();
-  return token;
-}
+import { notMeKeyUsable, ROTATIONS_PER_HOUR, rotateByNotMeKey, rotateOwnToken } from './token.js';
 
 const NOT_ME = {
   ask: `<h1>Não fui eu · This wasn't me</h1>
@@ -51,7 +38,7 @@ const html = (reply: FastifyReply, status: number, body: string) =>
 export default async function tokenRoutes(app: FastifyInstance) {
   const perAccount = limit(app, {
     max: ROTATIONS_PER_HOUR,
-    timeWindow: 60 * 60_000,
+    timeWindow: HOUR,
     keyGenerator: (request) => `rotate:${request.user?.id ?? request.ip}`,
   });
   app.post(
@@ -61,20 +48,14 @@ export default async function tokenRoutes(app: FastifyInstance) {
       schema: accountsApi().rotateToken,
       config: { rateLimit: perAccount && { ...perAccount, hook: 'preHandler' } },
     },
-    async (request, reply) => {
-      const user = request.user;
-      const profile = await subscriptionProfile(app.db, user, app.clock.now(), app.config);
-      if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
-      return reply.header('cache-control', 'no-store').send({ token: await rotateToken(app, user.id) });
-    },
+    async (request) => ({ token: await rotateOwnToken(app, request.user) }),
   );
 
   await app.register(async (forms) => {
     await forms.register(formbody);
     forms.get<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
       const { key } = request.params;
-      const row = key.length <= 200 ? await findOneTimeToken(app.db, key, 'rotate_token') : undefined;
-      if (!row || row.used_at !== null || row.expires_at <= app.clock.now()) return html(reply, 404, NOT_ME.expired);
+      if (!(await notMeKeyUsable(app, key))) return html(reply, 404, NOT_ME.expired);
       return html(
         reply,
         200,
@@ -82,14 +63,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
       );
     });
     forms.post<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
-      const { key } = request.params;
-      const now = app.clock.now();
-      const row = key.length <= 200 ? await findOneTimeToken(app.db, key, 'rotate_token') : undefined;
-      if (!row || row.expires_at <= now || !(await consumeOneTimeToken(app.db, row.id, now))) {
-        return html(reply, 404, NOT_ME.expired);
-      }
-      await rotateToken(app, row.user_id);
-      return html(reply, 200, NOT_ME.done);
+      const rotated = await rotateByNotMeKey(app, request.params.key);
+      return rotated ? html(reply, 200, NOT_ME.done) : html(reply, 404, NOT_ME.expired);
     });
   });
 }
