@@ -3,14 +3,22 @@
  * refusals are `{"error": text, "code": code}`, the shape the pricing and trial pages show.
  */
 import { z } from 'zod';
+import { refusedAs } from './errors.js';
 import { errorResponses } from './shared.js';
 
 export const PLANS = ['basic', 'premium'] as const;
 export const plan = z.enum(PLANS);
 export type Plan = z.output<typeof plan>;
 
-/** What checkout and plan change send; anything else is refused with `invalid_plan`. */
-export const planChoice = z.object({ plan }).meta({ id: 'PlanChoice' });
+export const INVALID_PLAN = 'Choose a plan: basic or premium.';
+
+/** What checkout and plan change send; anything else is refused with `invalid_plan` in the billing shape. */
+export const planChoice = refusedAs(z.object({ plan }).meta({ id: 'PlanChoice' }), {
+  error: INVALID_PLAN,
+  plan: [INVALID_PLAN],
+  code: 'invalid_plan',
+  codes: { plan: 'invalid_plan' },
+});
 
 /** Where to send the browser: the provider's checkout or portal (the simulated one under /dev/). */
 export const redirectUrl = z.object({ url: z.string() }).meta({ id: 'RedirectUrl' });

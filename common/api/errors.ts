@@ -187,6 +187,18 @@ export function withDetail<T extends object>(schema: T): T {
   return schema;
 }
 
+const REFUSALS = new WeakMap<object, ErrorBody>();
+
+/** Marks a request schema whose every problem is answered with one fixed 400 body (billing's `{error, code}`). */
+export function refusedAs<T extends object>(schema: T, body: ErrorBody): T {
+  REFUSALS.set(schema, body);
+  return schema;
+}
+
+/** The fixed 400 body of a schema marked by `refusedAs`. */
+export const refusalOf = (schema: unknown): ErrorBody | undefined =>
+  typeof schema === 'object' && schema !== null ? REFUSALS.get(schema) : undefined;
+
 /** Whether a schema's 400 carries `detail` too. */
 export const answersWithDetail = (schema: unknown): boolean =>
   typeof schema === 'object' && schema !== null && DETAILED.has(schema);

@@ -5,6 +5,7 @@ import {
   describeIssue,
   type ErrorBody,
   type ErrorCode,
+  refusalOf,
   validationBody,
 } from '../../common/api/errors.js';
 
@@ -72,6 +73,8 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
   (data) => {
     const result = safeParse(schema, data ?? {}, PARSE_OPTIONS);
     if (result.success) return { value: result.data };
+    const refusal = refusalOf(schema);
+    if (refusal) return { error: new ApiError(400, refusal) };
     const [first] = result.error.issues;
     if (httpPart === 'headers' && first) {
       const { code, text } = describeIssue(first);

@@ -8,19 +8,9 @@ import { currentSubscription, isActive } from './subscriptions.js';
 export const ALREADY_SUBSCRIBED = 'You already have an active subscription. Manage it from Setup.';
 export const PROVIDER_UNAVAILABLE = 'The payment service is unavailable. Please try again.';
 export const NO_SUBSCRIPTION_TO_MANAGE = 'You have no subscription to manage yet.';
-export const INVALID_PLAN = 'Choose a plan: basic or premium.';
 
 /** `{"error": text, "code": code}`: the shape the pricing and trial pages show in an alert. */
 export const billingError = (status: number, error: string, code: ErrorCode) => new ApiError(status, { error, code });
-
-/** A billing body without a plan the server offers (also under `plan`, where the form shows it). */
-export const invalidPlan = () =>
-  new ApiError(400, {
-    error: INVALID_PLAN,
-    plan: [INVALID_PLAN],
-    code: 'invalid_plan',
-    codes: { plan: 'invalid_plan' },
-  });
 
 /** True when the user has a subscription that gives access now. */
 export async function hasActivePlan(app: FastifyInstance, userId: string): Promise<boolean> {

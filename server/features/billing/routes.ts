@@ -1,30 +1,17 @@
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type $ZodType, safeParse } from 'zod/v4/core';
 import { billingApi } from '../../../common/api/billing.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
-import { invalidPlan, openPortal, startCheckout } from './checkout.js';
+import { openPortal, startCheckout } from './checkout.js';
 import devBillingRoutes from './dev-routes.js';
 import { changePlan } from './plan-change.js';
 import { reportPendingUsage } from './usage.js';
 import { receiveWebhook } from './webhook.js';
 
-/**
- * Billing bodies are `{plan}` alone: one that breaks its schema (no plan, an unknown one, not
- * an object) is the pricing page's `invalid_plan` refusal, in the billing `{error, code}` shape.
- */
-const planValidatorCompiler: FastifySchemaCompiler<$ZodType> =
-  ({ schema }) =>
-  (data) => {
-    const result = safeParse(schema, data ?? {});
-    return result.success ? { value: result.data } : { error: invalidPlan() };
-  };
-
 /** Checkout, plan change, portal and webhook under `/api/billing/`; the simulated pages when payments are simulated. */
 export default async function billingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(planValidatorCompiler);
   const options = { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } };
 
   app.post('/api/billing/checkout/', { ...options, schema: billingApi.checkout }, async (request) =>
