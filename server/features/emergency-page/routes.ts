@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BACKGROUND_COLOR, MANIFEST_ICONS, PRODUCT_NAME, THEME_COLOR } from '../../../common/pwa.js';
 import { notFound } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
+import { ownerByToken } from '../alerts/repository.js';
 
 type Mode = 'public' | 'test';
 
@@ -57,11 +58,7 @@ export default async function emergencyPageRoutes(app: FastifyInstance) {
       async (request, reply) => {
         const parsed = params.safeParse(request.params);
         if (!parsed.success) throw notFound();
-        const owner = await app.db
-          .selectFrom('users')
-          .select('language')
-          .where('token', '=', parsed.data.token)
-          .executeTakeFirst();
+        const owner = await ownerByToken(app.db, parsed.data.token);
         if (!owner) throw notFound();
         return reply
           .type('application/manifest+json')
