@@ -40,6 +40,27 @@ function describeStatuses(document: Document): Document {
   return document;
 }
 
+const REF = /"#\/components\/schemas\/([^"]+)"/g;
+
+/**
+ * The document without the schemas no route reaches: the generator writes an input and an
+ * output variant of every named schema, and most are only ever one of the two.
+ */
+function withoutUnusedSchemas(document: Document): Document {
+  const components = 'components' in document ? document.components : undefined;
+  const schemas = (components?.schemas ?? {}) as Record<string, unknown>;
+  const used = new Set<string>();
+  const pending = [...JSON.stringify(document.paths ?? {}).matchAll(REF)].map((match) => match[1] ?? '');
+  while (pending.length > 0) {
+    const name = pending.pop() ?? '';
+    if (used.has(name)) continue;
+    used.add(name);
+    for (const match of JSON.stringify(schemas[name] ?? {}).matchAll(REF)) pending.push(match[1] ?? '');
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  return document;
+}
+
 /** Where the OpenAPI document of every `/api/` route is served. */
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -67,7 +88,7 @@ export default fp(
       },
       hideUntagged: false,
       transform: createJsonSchemaTransform({ skipList: [OPENAPI_PATH] }),
-      transformObject: (document) => describeStatuses(jsonSchemaTransformObject(document)),
+      transformObject: (document) => withoutUnusedSchemas(describeStatuses(jsonSchemaTransformObject(document))),
     });
     // Only the API: pages, the dev outbox and checkout simulator are not part of the contract.
     app.addHook('onRoute', (route) => {

@@ -3,8 +3,10 @@ import type { z } from 'zod';
 import { ACCOUNT_TEXTS, type registrationRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
+import { isCommonPassword, PASSWORD_ERROR_CODES, PASSWORD_ERRORS } from '../../../common/password-rules.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { commonPasswords } from './common-passwords.js';
 import { registrationNoticeMail, verificationMail } from './mail.js';
 import { hashPassword } from './passwords.js';
 import {
@@ -20,9 +22,26 @@ import {
 /** Verification links work for 3 days. */
 export const VERIFY_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
-type Registration = z.output<ReturnType<typeof registrationRequest>>;
+type Registration = z.output<typeof registrationRequest>;
 
-const usernameTaken = () => fieldErrors({ username: [ACCOUNT_TEXTS.usernameTaken] }, 'username_exists');
+const USERNAME_TAKEN = { username: [ACCOUNT_TEXTS.usernameTaken] };
+const usernameTaken = () => fieldErrors(USERNAME_TAKEN, 'username_exists');
+
+/**
+ * What the schema could not see: a username already taken, and a password among the 20,000
+ * most common (the page checks the spec's short list only). Both in one 400.
+ */
+function refuseTakenOrCommon(usernameIsTaken: boolean, password: string): void {
+  const common = isCommonPassword(password, commonPasswords());
+  if (!usernameIsTaken && !common) return;
+  throw fieldErrors(
+    { ...(usernameIsTaken ? USERNAME_TAKEN : {}), ...(common ? { password1: [PASSWORD_ERRORS.tooCommon] } : {}) },
+    {
+      ...(usernameIsTaken ? { username: 'username_exists' as const } : {}),
+      ...(common ? { password1: PASSWORD_ERROR_CODES.tooCommon } : {}),
+    },
+  );
+}
 
 /** The link the verification e-mail carries. */
 export const verifyLink = (app: FastifyInstance, key: string) => `${app.config.APP_URL}/api/users/verify-email/${key}/`;
@@ -42,7 +61,7 @@ export async function register(
 ): Promise<{ detail: string }> {
   // Usernames are public (every SMS carries one); e-mail addresses are not.
   const taken = await takenFields(app.db, input.username, input.email);
-  if (taken.username) throw usernameTaken();
+  refuseTakenOrCommon(taken.username, input.password1);
   const passwordHash = await hashPassword(input.password1);
   if (taken.email) {
     // Awaited like the verification e-mail of a new account, so both answers take as long.

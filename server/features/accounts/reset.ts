@@ -23,6 +23,8 @@ export const RESET_TEXTS = {
   done: 'Password has been reset with the new password.',
 } as const;
 
+let newPassword: ReturnType<typeof newPasswordCheck> | undefined;
+
 /** Reset links work for 1 hour. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -69,7 +71,8 @@ export async function confirmReset(app: FastifyInstance, input: z.output<typeof 
     row.created_at >= user.password_changed_at;
   if (!valid) throw detailError(400, RESET_TEXTS.invalidToken, 'invalid_token');
 
-  parseWith(newPasswordCheck(commonPasswords()), input);
+  newPassword ??= newPasswordCheck(commonPasswords());
+  parseWith(newPassword, input);
 
   const passwordHash = await hashPassword(input.new_password1);
   const changed = await app.db.transaction().execute(async (trx) => {

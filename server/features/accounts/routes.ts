@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsApi } from '../../../common/api/accounts.js';
 import { HOUR, MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
-import { commonPasswords } from './common-passwords.js';
 import { deleteAccount } from './delete.js';
 import { requestLanguage } from './language.js';
 import { meView, updateMe } from './me.js';
@@ -21,7 +20,7 @@ export const GENERIC_TEXTS = {
 /** Account routes of DESIGN §3: registration, verification, login and sessions, /me, reset, deletion. */
 export default async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const schemas = accountsApi(commonPasswords());
+  const schemas = accountsApi;
   const throttles = createThrottles(app);
   const language = (request: FastifyRequest) => (saved?: string) => requestLanguage(request, saved);
   const perAddress = (max: number, timeWindow: number) => ({ config: { rateLimit: limit(app, { max, timeWindow }) } });

@@ -45,7 +45,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
     '/api/users/token/rotate/',
     {
       onRequest: app.authenticate,
-      schema: accountsApi().rotateToken,
+      schema: accountsApi.rotateToken,
       config: { rateLimit: perAccount && { ...perAccount, hook: 'preHandler' } },
     },
     async (request) => ({ token: await rotateOwnToken(app, request.user) }),
