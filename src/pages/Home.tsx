@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { HOME_LOADING_MS } from '../../common/constants';
 import type { Profile } from '../api/types';
+import { LoginOrRegister } from '../components/ActionLinks';
 import { useStore } from '../store';
 import { loadUser, logOut } from '../store/actions';
 
@@ -136,14 +137,7 @@ export function Home() {
     <section className="page home">
       <h1>{t('app.name')}</h1>
       <p className="tagline">{t('app.tagline')}</p>
-      <div className="actions">
-        <Link className="button primary" to="/login">
-          {t('home.login')}
-        </Link>
-        <Link className="button secondary" to="/register">
-          {t('home.register')}
-        </Link>
-      </div>
+      <LoginOrRegister />
       <ul className="bullets">
         <li>{t('home.bullets.one')}</li>
         <li>{t('home.bullets.two')}</li>

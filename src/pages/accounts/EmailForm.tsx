@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/errors';
 import { Field } from '../../components/Field';
-import { useMessageText } from '../../lib/message';
+import { StatusForm } from '../../components/StatusForm';
 
 interface EmailFormProps {
   submitLabel: string;
@@ -16,7 +16,6 @@ interface EmailFormProps {
 /** The one-field e-mail form of the reset and resend pages; the e-mail is required. */
 export function EmailForm({ submitLabel, onSubmit, error, success, busy }: EmailFormProps) {
   const { t } = useTranslation();
-  const text = useMessageText();
   const [email, setEmail] = useState('');
   const [missing, setMissing] = useState(false);
 
@@ -31,17 +30,7 @@ export function EmailForm({ submitLabel, onSubmit, error, success, busy }: Email
   }
 
   return (
-    <form onSubmit={submit} noValidate>
-      {success && (
-        <p className="form-success" role="status">
-          {text(success)}
-        </p>
-      )}
-      {error && (
-        <p className="form-error" role="alert">
-          {text(error)}
-        </p>
-      )}
+    <StatusForm onSubmit={submit} success={success} error={error} submitLabel={submitLabel} disabled={busy}>
       <Field
         label={t('fields.email')}
         name="email"
@@ -52,9 +41,6 @@ export function EmailForm({ submitLabel, onSubmit, error, success, busy }: Email
         error={missing ? t('reset.email_required') : null}
         required
       />
-      <button type="submit" className="button primary wide" disabled={busy}>
-        {submitLabel}
-      </button>
-    </form>
+    </StatusForm>
   );
 }

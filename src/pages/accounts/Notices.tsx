@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { ActionLinks } from '../../components/ActionLinks';
 
 /** After registering: check your e-mail, then log in. */
 export function VerifyEmail() {
@@ -9,14 +9,10 @@ export function VerifyEmail() {
       <h1>{t('verify.title')}</h1>
       <p>{t('verify.body')}</p>
       <p className="note">{t('verify.spam')}</p>
-      <div className="actions">
-        <Link className="button primary" to="/login">
-          {t('verify.login')}
-        </Link>
-        <Link className="button secondary" to="/resend-verification">
-          {t('register.resendLink')}
-        </Link>
-      </div>
+      <ActionLinks
+        primary={{ to: '/login', label: t('verify.login') }}
+        secondary={{ to: '/resend-verification', label: t('register.resendLink') }}
+      />
     </section>
   );
 }
@@ -28,11 +24,7 @@ export function EmailConfirmed() {
     <section className="page narrow">
       <h1>{t('confirmed.title')}</h1>
       <p>{t('confirmed.body')}</p>
-      <div className="actions">
-        <Link className="button primary" to="/login">
-          {t('confirmed.login')}
-        </Link>
-      </div>
+      <ActionLinks primary={{ to: '/login', label: t('confirmed.login') }} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { ActionLinks } from '../../components/ActionLinks';
 
 /** Back from a cancelled checkout. */
 export function Cancel() {
@@ -8,11 +8,7 @@ export function Cancel() {
     <section className="page narrow">
       <h1>{t('cancel.title')}</h1>
       <p>{t('cancel.body')}</p>
-      <div className="actions">
-        <Link className="button primary" to="/">
-          {t('cancel.home')}
-        </Link>
-      </div>
+      <ActionLinks primary={{ to: '/', label: t('cancel.home') }} />
     </section>
   );
 }

@@ -11,7 +11,8 @@ import { addContact } from '../../api/endpoints';
 import { type Message, mapContactError } from '../../api/errors';
 import type { Contact, Profile } from '../../api/types';
 import { Field } from '../../components/Field';
-import { useMessageText } from '../../lib/message';
+import { StatusForm } from '../../components/StatusForm';
+import { useForm } from '../../lib/form';
 import { CountrySelect } from './CountrySelect';
 
 const PHONE_PLACEHOLDER = '1 (702) 123-4567';
@@ -29,73 +30,61 @@ interface ContactFormProps {
 /** The add-contact form: name, phone (default country Portugal) and relationship, checked with the server's rules. */
 export function ContactForm({ contacts, profile, onAdded }: ContactFormProps) {
   const { t, i18n } = useTranslation();
-  const text = useMessageText();
   const phoneId = useId();
-  const [name, setName] = useState('');
+  const { values, field, fieldError, busy, setBusy, error, setError, showFailure, clearErrors, reset } = useForm({
+    name: '',
+    relationship: '',
+  });
   const [phone, setPhone] = useState<Value | undefined>();
-  const [relationship, setRelationship] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message | null>(null);
-  const [fields, setFields] = useState<Record<string, Message>>({});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setMessage(null);
-    setFields({});
+    clearErrors();
     const parsed = parseContact(
-      { name, phone_number: phone ?? '', relationship },
+      { ...values, phone_number: phone ?? '' },
       contacts.map((contact) => contact.phone_number),
     );
     if (!parsed.ok) {
       const found: Record<string, Message> = {};
-      for (const [field, error] of Object.entries(parsed.errors)) found[field] = { key: error.key };
-      setFields(found);
-      setMessage({ key: 'setup.fix_errors' });
+      for (const [name, problem] of Object.entries(parsed.errors)) found[name] = { key: problem.key };
+      showFailure({ message: { key: 'setup.fix_errors' }, fields: found });
       return;
     }
     if (!profile?.has_premium) {
-      setMessage({ key: 'setup.premium_required_to_add' });
+      setError({ key: 'setup.premium_required_to_add' });
       return;
     }
     setBusy(true);
     try {
       const created = await addContact(parsed.contact);
       if (!isContact(created)) {
-        setMessage({ key: 'setup.contact_creation_failed' });
+        setError({ key: 'setup.contact_creation_failed' });
         return;
       }
       onAdded(created);
-      setName('');
+      reset();
       setPhone(undefined);
-      setRelationship('');
     } catch (failure) {
       const { status, data } = await failureOf(failure);
       const mapped = mapContactError(status, data);
-      setFields(mapped.fields);
-      setMessage(mapped.message ?? { key: 'setup.fix_errors' });
+      showFailure({ ...mapped, message: mapped.message ?? { key: 'setup.fix_errors' } });
     } finally {
       setBusy(false);
     }
   }
 
-  const phoneError = fields.phone_number ? text(fields.phone_number) : null;
+  const phoneError = fieldError('phone_number');
   return (
-    <form className="contact-form" onSubmit={submit} noValidate aria-labelledby="add-contact-title">
-      <h2 id="add-contact-title">{t('setup.addTitle')}</h2>
-      {message && (
-        <p className="form-error" role="alert">
-          {text(message)}
-        </p>
-      )}
-      <Field
-        label={t('setup.name')}
-        name="name"
-        autoComplete="off"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={fields.name && text(fields.name)}
-        required
-      />
+    <StatusForm
+      className="contact-form"
+      onSubmit={submit}
+      aria-labelledby="add-contact-title"
+      heading={<h2 id="add-contact-title">{t('setup.addTitle')}</h2>}
+      error={error}
+      submitLabel={busy ? t('setup.adding') : t('setup.add')}
+      disabled={busy}
+    >
+      <Field {...field('name', t('setup.name'))} autoComplete="off" required />
       <div className="field">
         <label htmlFor={phoneId}>{t('setup.phone')}</label>
         <PhoneInput
@@ -117,17 +106,7 @@ export function ContactForm({ contacts, profile, onAdded }: ContactFormProps) {
           </p>
         )}
       </div>
-      <Field
-        label={t('setup.relationship')}
-        name="relationship"
-        autoComplete="off"
-        value={relationship}
-        onChange={(event) => setRelationship(event.target.value)}
-        error={fields.relationship && text(fields.relationship)}
-      />
-      <button type="submit" className="button primary wide" disabled={busy}>
-        {busy ? t('setup.adding') : t('setup.add')}
-      </button>
-    </form>
+      <Field {...field('relationship', t('setup.relationship'))} autoComplete="off" />
+    </StatusForm>
   );
 }

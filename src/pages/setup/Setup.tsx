@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { alertFirst, fetchContacts, removeContact } from '../../api/endpoints';
 import type { Contact } from '../../api/types';
+import { LoginOrRegister } from '../../components/ActionLinks';
 import { useStore } from '../../store';
 import { AccountActions } from './AccountActions';
 import { ContactForm } from './ContactForm';
@@ -63,14 +64,7 @@ export default function Setup() {
       <section className="page narrow">
         <h1>{t('setup.title')}</h1>
         <p>{t('setup.loginRequired')}</p>
-        <div className="actions">
-          <Link className="button primary" to="/login">
-            {t('home.login')}
-          </Link>
-          <Link className="button secondary" to="/register">
-            {t('home.register')}
-          </Link>
-        </div>
+        <LoginOrRegister />
       </section>
     );
   }

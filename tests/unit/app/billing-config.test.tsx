@@ -1,20 +1,24 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { PublicConfig } from '../../../common/api/config';
+import { FALLBACK_CONFIG } from '../../../src/api/config';
 import i18n from '../../../src/i18n';
 import { fakeApi, renderApp, setupAppTests, signIn, user } from './helpers';
 
 setupAppTests();
 
-/** A server configured with TRIAL_DAYS=5, BASIC_CONTACT_LIMIT=4, PREMIUM_CONTACT_LIMIT=12 and other prices. */
+/**
+ * A server configured with TRIAL_DAYS=5, BASIC_CONTACT_LIMIT=4, PREMIUM_CONTACT_LIMIT=12 and other prices;
+ * the rest as the defaults the app falls back on.
+ */
 const SERVER: PublicConfig = {
+  ...FALLBACK_CONFIG,
   trial_days: 5,
   plans: {
-    basic: { price_eur: 4, contact_limit: 4, gps: false },
-    premium: { price_eur: 7.5, contact_limit: 12, gps: true },
+    basic: { ...FALLBACK_CONFIG.plans.basic, price_eur: 4, contact_limit: 4 },
+    premium: { ...FALLBACK_CONFIG.plans.premium, price_eur: 7.5, contact_limit: 12 },
   },
   sms_price_eur: 0.1,
-  countdown_choices: [0, 3, 5, 10],
 };
 
 describe('the server’s prices, limits and trial length', () => {

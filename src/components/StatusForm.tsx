@@ -1,0 +1,39 @@
+import type { FormHTMLAttributes, ReactNode } from 'react';
+import type { Message } from '../api/errors';
+import { useMessageText } from '../lib/message';
+
+interface StatusFormProps extends FormHTMLAttributes<HTMLFormElement> {
+  /** Shown above the messages (a form's own title). */
+  heading?: ReactNode;
+  /** Said politely (role="status") above the fields. */
+  success?: Message | null;
+  /** Said at once (role="alert") above the fields. */
+  error?: Message | null;
+  submitLabel: string;
+  /** The submit button is disabled while in flight or when the form cannot be sent. */
+  disabled: boolean;
+}
+
+/** A form checked by the app (noValidate): its success and error messages, the fields, then one wide submit button. */
+export function StatusForm({ heading, success, error, submitLabel, disabled, children, ...form }: StatusFormProps) {
+  const text = useMessageText();
+  return (
+    <form noValidate {...form}>
+      {heading}
+      {success && (
+        <p className="form-success" role="status">
+          {text(success)}
+        </p>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {text(error)}
+        </p>
+      )}
+      {children}
+      <button type="submit" className="button primary wide" disabled={disabled}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
