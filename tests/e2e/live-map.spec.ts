@@ -7,6 +7,10 @@ import { expect, test } from './tiles.js';
 const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 40 };
 const NAME = 'Zé Açoriano';
 
+/** A user of the English app whose one contact, Ana, has the number `phone`. */
+const seedWithAna = (base: string, phone: string) =>
+  seedUser(base, { language: 'en', contacts: [{ name: 'Ana', phone_number: phone }] });
+
 /** A real alert from Lisbon plus a second fix 200 m north: a position, its circle and a trail. */
 async function alertWithTrail(base: string, user: SeededUser) {
   const captured = Date.now() - 60_000;
@@ -41,10 +45,7 @@ test('the live page draws the map from the configured tiles, with the marker, ci
   server,
   tiles,
 }) => {
-  const user = await seedUser(server.url, {
-    language: 'en',
-    contacts: [{ name: 'Ana', phone_number: '+351915100001' }],
-  });
+  const user = await seedWithAna(server.url, '+351915100001');
   await setProfile(server.url, user.username, { display_name: NAME, time_zone: 'America/New_York' });
   const alert = await alertWithTrail(server.url, user);
 
@@ -97,10 +98,7 @@ test('without tiles the map still shows the position, and without the map chunk 
   server,
   tiles,
 }) => {
-  const user = await seedUser(server.url, {
-    language: 'en',
-    contacts: [{ name: 'Ana', phone_number: '+351915100002' }],
-  });
+  const user = await seedWithAna(server.url, '+351915100002');
   const alert = await alertWithTrail(server.url, user);
   const context = await browser.newContext({ baseURL: server.url });
   try {

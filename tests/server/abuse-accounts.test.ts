@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { login, nextIp, PASSWORD, verifiedAccount } from './accounts-helpers.js';
-import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { alertsOf, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -25,8 +25,7 @@ describe(`accounts that cannot be abused (${dbLabel})`, () => {
         detail: 'Confirm your e-mail address before your contacts can be alerted.',
       });
     }
-    const rows = await t.app.db.selectFrom('alerts').select('id').where('user_id', '=', owner.user.id).execute();
-    expect(rows).toHaveLength(0);
+    expect(await alertsOf(t.app, owner.user.id)).toHaveLength(0);
     await t.app.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', owner.user.id).execute();
     expect((await postAlert(t.app, owner.token, { mode: 'real', location: null })).statusCode).toBe(201);
   });

@@ -8,7 +8,7 @@ import { loadConfig, resolveJwtSecret } from '../../server/config.js';
 import { openDatabase } from '../../server/db/index.js';
 import { SECRET_PATH_MAX_PER_MINUTE } from '../../server/plugins/security.js';
 import { login, verifiedAccount } from './accounts-helpers.js';
-import { lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { alertsOf, lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { sendRealAlert } from './live-fixtures.js';
 
@@ -112,8 +112,7 @@ describe(`one Idempotency-Key, one request; the per-address ceiling on the route
         detail: 'This Idempotency-Key was already used for a different alert. Use a new key for a new alert.',
       });
     }
-    const rows = await t.app.db.selectFrom('alerts').select('id').where('user_id', '=', owner.user.id).execute();
-    expect(rows).toHaveLength(1);
+    expect(await alertsOf(t.app, owner.user.id)).toHaveLength(1);
   });
 
   it('counts percent-encoded paths against the same per-address ceiling', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIX_MAX_AGE_MS, FIX_MAX_AHEAD_MS } from '../../server/features/alerts/fix-time.js';
-import { LISBON, lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { alertsOf, LISBON, lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { getLive, moved, postAck, postPosition, sendRealAlert } from './live-fixtures.js';
 
@@ -19,8 +19,7 @@ describe(`fix times within a window around the server's time, reads that never f
       expect(res.statusCode, `${captured_at}: ${res.body}`).toBe(400);
       expect(res.json()).toMatchObject({ code: 'invalid', location: [expect.stringMatching(/^The fix time/)] });
     }
-    const rows = await t.app.db.selectFrom('alerts').select('id').where('user_id', '=', owner.user.id).execute();
-    expect(rows).toHaveLength(0);
+    expect(await alertsOf(t.app, owner.user.id)).toHaveLength(0);
     // Inside the window, at either end: accepted (a press queued offline for up to a day).
     expect((await postAlert(t.app, owner.token, withFix(now + FIX_MAX_AHEAD_MS - 1000))).statusCode).toBe(201);
     const alert = await postAlert(t.app, owner.token, withFix(new Date(now - FIX_MAX_AGE_MS + 1000).toISOString()));

@@ -1,27 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NEW_PASSWORD, PASSWORD } from './accounts-helpers.js';
-import { buildTestApp, dbLabel } from './helper.js';
+import { dbLabel, suiteApp } from './helper.js';
 
 /** The app with its real request logging at trace level, captured in memory. */
 describe(`accounts: secrets stay out of the logs (${dbLabel})`, () => {
   const lines: string[] = [];
-  let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
-
-  beforeAll(async () => {
-    const t = await buildTestApp({}, undefined, { logLines: lines });
-    app = t.app;
-    cleanup = () => t.close();
-  });
-  afterAll(async () => {
-    await cleanup();
-  });
+  const t = suiteApp({}, undefined, { logLines: lines });
 
   it('logs requests without passwords, verification keys, reset tokens, JWTs or links', async () => {
     const post = async (url: string, payload: object) => {
-      const res = await app.inject({ method: 'POST', url, payload });
-      await app.background.idle();
+      const res = await t.app.inject({ method: 'POST', url, payload });
+      await t.app.background.idle();
       return res;
     };
     await post('/api/users/registration/', {
@@ -31,14 +20,14 @@ describe(`accounts: secrets stay out of the logs (${dbLabel})`, () => {
       password2: PASSWORD,
       accept_terms: true,
     });
-    const verifyLink = app.outbox.emails[0]!.text.match(/https?:\/\/\S+/)![0];
+    const verifyLink = t.app.outbox.emails[0]!.text.match(/https?:\/\/\S+/)![0];
     const key = verifyLink.split('/').at(-2)!;
-    await app.inject({ method: 'GET', url: new URL(verifyLink).pathname });
+    await t.app.inject({ method: 'GET', url: new URL(verifyLink).pathname });
     const tokens = (await post('/api/users/auth/login/', { username: 'quiet', password: PASSWORD })).json();
     await post('/api/users/auth/login/', { username: 'quiet', password: 'Wrong-Pass-99' });
     await post('/api/users/auth/refresh/', { refresh: tokens.refresh });
     await post('/api/users/reset-password/', { email: 'quiet@example.com' });
-    const resetLink = app.outbox.emails[0]!.text.match(/https?:\/\/\S+/)![0];
+    const resetLink = t.app.outbox.emails[0]!.text.match(/https?:\/\/\S+/)![0];
     const [, , uid, token] = new URL(resetLink).pathname.split('/');
     const confirmed = await post('/api/users/reset-password-confirm/', {
       uid,

@@ -55,7 +55,8 @@ function registrationRecord() {
       password2: field(fc.constant(PASSWORD)),
       accept_terms: field(fc.constant(true)),
     },
-    { requiredKeys: [] },
+    // Every key: field() already leaves each out now and then, and leaving keys out on top
+    // of that made a complete body too rare for the run to store a user at all.
   );
 }
 

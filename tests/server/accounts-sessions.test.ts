@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../server/features/accounts/sessions.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { login, nextIp, PASSWORD, post, verifiedAccount } from './accounts-helpers.js';
-import { buildTestApp, dbLabel, moveTime, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, moveTime, NO_SUBSCRIPTION, PREMIUM_TRIAL, type TestApp } from './helper.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -182,32 +182,12 @@ describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
       display_name: null,
       time_zone: null,
       token: null,
-      profile: {
-        has_premium: false,
-        is_in_trial: false,
-        trial_days_left: 0,
-        trial_start: null,
-        has_used_trial: false,
-        plan: null,
-        contact_limit: 0,
-        gps_enabled: false,
-        alert_countdown_seconds: 5,
-        token: null,
-      },
+      profile: { ...NO_SUBSCRIPTION, alert_countdown_seconds: 5, token: null },
     });
     await activateSubscription(t.app.db, { userId: body.id, plan: 'premium', now: t.clock.now(), trialDays: 3 });
     const after = (await me(account.access)).json();
     expect(after.token).toEqual(expect.any(String));
-    expect(after.profile).toMatchObject({
-      has_premium: true,
-      is_in_trial: true,
-      trial_days_left: 3,
-      has_used_trial: true,
-      plan: 'premium',
-      contact_limit: 10,
-      gps_enabled: true,
-      token: after.token,
-    });
+    expect(after.profile).toMatchObject({ ...PREMIUM_TRIAL, contact_limit: 10, gps_enabled: true, token: after.token });
   });
 
   it('changes language and countdown with PATCH and refuses other values', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { PlanName } from '../../server/db/schema.js';
+import { expect } from 'vitest';
+import type { NewAlert, PlanName } from '../../server/db/schema.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { newId } from '../../server/lib/ids.js';
 import { createUser, type TestUser } from './helper.js';
@@ -43,6 +44,62 @@ export async function ownerWithContacts(
   const row = await app.db.selectFrom('users').select('token').where('id', '=', owner.user.id).executeTakeFirst();
   return { ...owner, token: row?.token as string };
 }
+
+/**
+ * A user on `plan` who added `contacts` through the API (each answered 201), with the ids of those
+ * contacts and the personal token the plan issued.
+ */
+export async function subscriberWithContacts(
+  app: FastifyInstance,
+  plan: PlanName,
+  contacts: [name: string, phone: string][],
+): Promise<Owner & { contactIds: string[] }> {
+  const owner = await createUser(app);
+  await activateSubscription(app.db, { userId: owner.user.id, plan, now: app.clock.now() });
+  const contactIds: string[] = [];
+  for (const [name, phone] of contacts) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/emergency/contacts/',
+      headers: owner.headers,
+      payload: { name, phone_number: phone },
+    });
+    expect(res.statusCode).toBe(201);
+    contactIds.push(res.json().id as string);
+  }
+  const row = await app.db
+    .selectFrom('users')
+    .select('token')
+    .where('id', '=', owner.user.id)
+    .executeTakeFirstOrThrow();
+  return { ...owner, token: row.token!, contactIds };
+}
+
+/** An alerts row without a location, to insert directly; `fields` override the defaults. */
+export const alertRow = (userId: string, fields: Partial<NewAlert> = {}): NewAlert => ({
+  id: newId(),
+  public_id: newId(),
+  user_id: userId,
+  mode: 'real',
+  idempotency_key: newId(),
+  latitude: null,
+  longitude: null,
+  accuracy: null,
+  captured_at: null,
+  location_error: null,
+  message: 'help',
+  created_at: Date.now(),
+  resolved_at: null,
+  ...fields,
+});
+
+/** The ids of the alerts stored for a user. */
+export const alertsOf = (app: FastifyInstance, userId: string) =>
+  app.db.selectFrom('alerts').select('id').where('user_id', '=', userId).execute();
+
+/** The ids of the SMS usage records counted for a user. */
+export const usageOf = (app: FastifyInstance, userId: string) =>
+  app.db.selectFrom('usage_records').select('id').where('user_id', '=', userId).execute();
 
 /** 14:03 UTC on the last day that time has passed by `now`: a fix from the last 24 hours, as the server accepts. */
 function lastFixTime(now = Date.now()): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, LISBON, ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { alertsOf, eventually, LISBON, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, createUser, dbLabel, suiteApp, type TestApp } from './helper.js';
 
 describe(`alert pipeline (${dbLabel})`, () => {
@@ -191,7 +191,7 @@ describe(`alert pipeline (${dbLabel})`, () => {
       payload: '{"mode":',
     });
     expect(notJson.statusCode).toBe(400);
-    expect(await t.app.db.selectFrom('alerts').select('id').where('user_id', '=', owner.user.id).execute()).toEqual([]);
+    expect(await alertsOf(t.app, owner.user.id)).toEqual([]);
   });
 
   it('accepts an epoch fix time and says why the location is missing', async () => {

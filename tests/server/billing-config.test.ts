@@ -30,6 +30,19 @@ const me = async (t: TestApp, user: TestUser) => {
   return (res.json() as { profile: Record<string, unknown> }).profile;
 };
 
+type Plan = [price_eur: number, contact_limit: number];
+
+/** The whole answer of GET /api/config/ for these settings: basic is without GPS, premium with it, and the countdowns fixed. */
+const configAnswer = (settings: { trial_days: number; basic: Plan; premium: Plan; sms_price_eur: number }) => ({
+  trial_days: settings.trial_days,
+  plans: {
+    basic: { price_eur: settings.basic[0], contact_limit: settings.basic[1], gps: false },
+    premium: { price_eur: settings.premium[0], contact_limit: settings.premium[1], gps: true },
+  },
+  sms_price_eur: settings.sms_price_eur,
+  countdown_choices: [0, 3, 5, 10],
+});
+
 describe(`GET /api/config/ with the default settings (${dbLabel})`, () => {
   const t = suiteApp();
 
@@ -37,15 +50,7 @@ describe(`GET /api/config/ with the default settings (${dbLabel})`, () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/config/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=300');
-    expect(res.json()).toEqual({
-      trial_days: 3,
-      plans: {
-        basic: { price_eur: 3, contact_limit: 3, gps: false },
-        premium: { price_eur: 5, contact_limit: 10, gps: true },
-      },
-      sms_price_eur: 0.08,
-      countdown_choices: [0, 3, 5, 10],
-    });
+    expect(res.json()).toEqual(configAnswer({ trial_days: 3, basic: [3, 3], premium: [5, 10], sms_price_eur: 0.08 }));
   });
 });
 
@@ -61,15 +66,7 @@ describe(`plans set in the environment (${dbLabel})`, () => {
 
   it('come back from /api/config/', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/config/' });
-    expect(res.json()).toEqual({
-      trial_days: 5,
-      plans: {
-        basic: { price_eur: 4, contact_limit: 4, gps: false },
-        premium: { price_eur: 7.5, contact_limit: 12, gps: true },
-      },
-      sms_price_eur: 0.1,
-      countdown_choices: [0, 3, 5, 10],
-    });
+    expect(res.json()).toEqual(configAnswer({ trial_days: 5, basic: [4, 4], premium: [7.5, 12], sms_price_eur: 0.1 }));
   });
 
   it('govern the trial: 5 days, shown at checkout, then paid premium', async () => {

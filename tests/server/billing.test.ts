@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelAtProvider } from '../../server/features/billing/cancel.js';
 import { subscriptionProfile } from '../../server/features/billing/subscriptions.js';
 import { recordSmsUsage } from '../../server/features/billing/usage.js';
-import { buildTestApp, createUser, dbLabel, type TestApp, type TestUser } from './helper.js';
+import { buildTestApp, createUser, dbLabel, PREMIUM_TRIAL, type TestApp, type TestUser } from './helper.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -63,11 +63,7 @@ describe(`billing with the simulated provider (${dbLabel})`, () => {
     const paid = await t.app.inject({ method: 'POST', url: `${url}/pay` });
     expect(paid.statusCode).toBe(200);
     expect(await profile(user.user.id)).toMatchObject({
-      has_premium: true,
-      is_in_trial: true,
-      trial_days_left: 3,
-      has_used_trial: true,
-      plan: 'premium',
+      ...PREMIUM_TRIAL,
       trial_start: new Date(t.clock.now()).toISOString(),
     });
     expect((await userRow(user.user.id)).token).toMatch(/^[\w-]{32}$/);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPortalAction } from '../../server/features/billing/simulated.js';
-import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { ownerWithContacts, postAlert, usageOf } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 
 const FIVE: [string, string][] = [
@@ -50,12 +50,7 @@ describe(`contacts beyond a lower plan's limit (${dbLabel})`, () => {
     await t.app.dispatcher.drain();
     const texted = t.app.outbox.sms.filter((sms) => FIVE.some(([, phone]) => phone === sms.to)).map((sms) => sms.to);
     expect(texted.sort()).toEqual(['+351912000001', '+351912000002', '+351912000003']);
-    const usage = await t.app.db
-      .selectFrom('usage_records')
-      .select('id')
-      .where('user_id', '=', owner.user.id)
-      .execute();
-    expect(usage).toHaveLength(3);
+    expect(await usageOf(t.app, owner.user.id)).toHaveLength(3);
 
     // The emergency page caches the same three for "Send from my phone".
     const page = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/` });

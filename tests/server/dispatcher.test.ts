@@ -7,7 +7,7 @@ import { insertAlert } from '../../server/features/alerts/repository.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
-import { eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { alertRow, eventually, ownerWithContacts, postAlert, usageOf } from './alerts-fixtures.js';
 import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -41,21 +41,7 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     }));
     await insertAlert(
       t.app.db,
-      {
-        id: alertId,
-        public_id: newId(),
-        user_id: userId,
-        mode: 'real',
-        idempotency_key: newId(),
-        latitude: null,
-        longitude: null,
-        accuracy: null,
-        captured_at: null,
-        location_error: null,
-        message: 'EMERGENCY: test needs help now.',
-        created_at: now,
-        resolved_at: null,
-      },
+      alertRow(userId, { id: alertId, message: 'EMERGENCY: test needs help now.', created_at: now }),
       deliveries,
     );
     return alertId;
@@ -238,11 +224,6 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     expect(sent[1]?.length).toBeGreaterThan(0);
     const rows = await deliveriesOf(alertId);
     expect(rows.every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
-    const usage = await t.app.db
-      .selectFrom('usage_records')
-      .select('id')
-      .where('user_id', '=', owner.user.id)
-      .execute();
-    expect(usage).toHaveLength(200);
+    expect(await usageOf(t.app, owner.user.id)).toHaveLength(200);
   });
 });

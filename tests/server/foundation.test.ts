@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { redactUrl } from '../../server/lib/redact.js';
-import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { createUser, dbLabel, suiteApp } from './helper.js';
 
 /** Test-only routes: one authenticated, one that parses a JSON body. */
 function testRoutes(app: FastifyInstance) {
@@ -13,13 +13,10 @@ function testRoutes(app: FastifyInstance) {
 }
 
 describe(`foundation (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({}, testRoutes);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = suiteApp({}, testRoutes);
+  /** Posts a raw body of the given content type to the echo route. */
+  const echo = (contentType: string, payload: string) =>
+    t.app.inject({ method: 'POST', url: '/api/test-only/echo', headers: { 'content-type': contentType }, payload });
 
   it('answers health with the database state and version', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -45,31 +42,16 @@ describe(`foundation (${dbLabel})`, () => {
   });
 
   it('rejects malformed JSON with a clear 400', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/test-only/echo',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"a":',
-    });
+    const res = await echo('application/json', '{"a":');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ detail: 'Malformed JSON body.', code: 'parse_error' });
   });
 
   it('rejects bodies over the size limit with 413 and unknown content types with 415', async () => {
-    const big = await t.app.inject({
-      method: 'POST',
-      url: '/api/test-only/echo',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ a: 'x'.repeat(100_000) }),
-    });
+    const big = await echo('application/json', JSON.stringify({ a: 'x'.repeat(100_000) }));
     expect(big.statusCode).toBe(413);
     expect(big.json().code).toBe('payload_too_large');
-    const xml = await t.app.inject({
-      method: 'POST',
-      url: '/api/test-only/echo',
-      headers: { 'content-type': 'application/xml' },
-      payload: '<a/>',
-    });
+    const xml = await echo('application/xml', '<a/>');
     expect(xml.statusCode).toBe(415);
     expect(xml.json().code).toBe('unsupported_media_type');
   });
@@ -93,13 +75,7 @@ describe(`foundation (${dbLabel})`, () => {
 });
 
 describe(`authentication hook (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({}, testRoutes);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = suiteApp({}, testRoutes);
 
   it('accepts a fresh access token and rejects it after 15 minutes', async () => {
     const { headers, user } = await createUser(t.app);

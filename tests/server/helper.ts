@@ -7,7 +7,7 @@ import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, vi } from 'vitest';
-import { buildApp, loggerOptions } from '../../server/app.js';
+import { type AppOptions, buildApp, loggerOptions } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
 import type { User } from '../../server/db/schema.js';
@@ -25,7 +25,7 @@ export interface TestApp {
   config: Config;
   dataDir: string;
   database: DatabaseHandle;
-  /** The embedded SMS adapter, with failNext() for fault tests. */
+  /** The embedded SMS adapter, with failNext() for fault tests (unless `providers` gave another). */
   sms: OutboxSms;
   close(): Promise<void>;
 }
@@ -66,6 +66,15 @@ const collect = (lines: string[]) =>
     },
   });
 
+interface TestAppOptions {
+  /** Capture the real request logging, at trace level, in these lines. */
+  logLines?: string[];
+  /** Serve a stand-in build (index, alert and live pages). */
+  pages?: boolean;
+  /** Real provider adapters (pointed at local fakes) instead of the embedded ones, made from the app's config. */
+  providers?: (config: Config) => Pick<AppOptions, 'sms' | 'payments'>;
+}
+
 /**
  * Builds the whole app on a fresh database with a manual clock; `env` overrides
  * settings, `setup` may add test-only routes before the app is ready.
@@ -73,7 +82,7 @@ const collect = (lines: string[]) =>
 export async function buildTestApp(
   env: Record<string, string> = {},
   setup?: (app: FastifyInstance) => void | Promise<void>,
-  options: { logLines?: string[] /** Serve a stand-in build (index, alert and live pages). */; pages?: boolean } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-test-'));
   const distDir = path.join(dataDir, options.pages ? 'dist' : 'no-dist');
@@ -94,6 +103,7 @@ export async function buildTestApp(
     // With logLines, the real request logging at trace level, captured in memory.
     logger: options.logLines ? { ...(loggerOptions('trace') as object), stream: collect(options.logLines) } : false,
     distDir,
+    ...options.providers?.(config),
   });
   await setup?.(app);
   await app.ready();
@@ -187,3 +197,14 @@ export async function createUser(
   const access = await app.tokens.signAccess(user.id, sessionId);
   return { user, access, sessionId, headers: { authorization: `Bearer ${access}` } };
 }
+
+export { NO_SUBSCRIPTION } from '../fixtures/profiles.js';
+
+/** What a premium subscription shows on the first day of its 3-day trial. */
+export const PREMIUM_TRIAL = {
+  has_premium: true,
+  is_in_trial: true,
+  trial_days_left: 3,
+  has_used_trial: true,
+  plan: 'premium',
+} as const;

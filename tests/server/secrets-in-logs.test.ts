@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redactLogFields, redactPhoneNumbers } from '../../server/lib/redact.js';
 import type { OutboxSms } from '../../server/providers/sms/outbox.js';
-import { buildTestApp, dbLabel, TEST_JWT_SECRET } from './helper.js';
+import { dbLabel, suiteApp, TEST_JWT_SECRET } from './helper.js';
 
 const PASSWORD = 'Journey-Pass-31';
 const NEW_PASSWORD = 'Journey-Pass-32';
@@ -15,8 +14,7 @@ const linkIn = (text: string) => text.match(/https?:\/\/\S+/)![0];
 /** The whole product, from sign-up to an alert and its statuses, with trace-level logs captured. */
 describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
   const lines: string[] = [];
-  let app: FastifyInstance;
-  let cleanup: () => Promise<void>;
+  const t = suiteApp({}, undefined, { logLines: lines });
   const secrets: Record<string, string> = {
     password: PASSWORD,
     'new password': NEW_PASSWORD,
@@ -24,17 +22,8 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
     'JWT secret': TEST_JWT_SECRET,
   };
 
-  beforeAll(async () => {
-    const t = await buildTestApp({}, undefined, { logLines: lines });
-    app = t.app;
-    cleanup = () => t.close();
-  });
-  afterAll(async () => {
-    await cleanup();
-  });
-
   const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, access?: string) => {
-    const res = await app.inject({
+    const res = await t.app.inject({
       method,
       url,
       ...(payload ? { payload } : {}),
@@ -44,7 +33,7 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
       },
     });
     // E-mails some answers leave for afterwards (app.background) are out before the next step.
-    await app.background.idle();
+    await t.app.background.idle();
     return res;
   };
 
@@ -57,7 +46,7 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
       accept_terms: true,
     });
     expect(registered.statusCode).toBe(201);
-    const verifyLink = linkIn(app.outbox.emails[0]!.text);
+    const verifyLink = linkIn(t.app.outbox.emails[0]!.text);
     secrets['verification link'] = verifyLink;
     secrets['verification key'] = verifyLink.split('/').filter(Boolean).at(-1)!;
     expect((await call('GET', new URL(verifyLink).pathname)).statusCode).toBe(302);
@@ -74,7 +63,7 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
     expect((await call('GET', '/api/users/me/', undefined, second.access)).statusCode).toBe(200);
 
     expect((await call('POST', '/api/users/reset-password/', { email: 'journey@example.com' })).statusCode).toBe(200);
-    const resetLink = linkIn(app.outbox.emails[0]!.text);
+    const resetLink = linkIn(t.app.outbox.emails[0]!.text);
     const [, , uid, resetToken] = new URL(resetLink).pathname.split('/');
     secrets['reset link'] = resetLink;
     secrets['reset token'] = resetToken!;
@@ -101,7 +90,7 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
 
     const checkout = await call('POST', '/api/billing/checkout/', { plan: 'premium' }, session.access);
     expect(checkout.statusCode).toBe(200);
-    const paid = await app.inject({ method: 'POST', url: `${checkout.json().url}/pay`, payload: {} });
+    const paid = await t.app.inject({ method: 'POST', url: `${checkout.json().url}/pay`, payload: {} });
     expect(paid.statusCode).toBe(200);
 
     for (const [i, phone] of PHONES.entries()) {
@@ -118,13 +107,13 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
     expect((await call('GET', `/public/${token}/manifest.webmanifest`)).statusCode).toBe(200);
 
     // The provider refuses the first attempt, echoing the number as real providers do.
-    (app.sms as OutboxSms).failNext(1, `The 'To' number ${PHONES[0]} is not a valid phone number.`);
+    (t.app.sms as OutboxSms).failNext(1, `The 'To' number ${PHONES[0]} is not a valid phone number.`);
     const alert = await call('POST', `/api/emergency/public/${token}/alerts/`, {
       mode: 'real',
       location: { latitude: 38.7223, longitude: -9.1393, accuracy: 8, captured_at: Date.now() },
     });
     expect(alert.statusCode).toBe(201);
-    await app.dispatcher.drain();
+    await t.app.dispatcher.drain();
     expect((await call('GET', `/api/emergency/public/${token}/alerts/${alert.json().id}/`)).statusCode).toBe(200);
     const history = await call('GET', '/api/emergency/alerts/', undefined, session.access);
     expect(history.statusCode).toBe(200);
@@ -133,7 +122,7 @@ describe(`no secret reaches the logs on a whole journey (${dbLabel})`, () => {
     secrets['rotated token'] = rotated.json().token;
     expect((await call('GET', `/api/emergency/public/${token}/`)).statusCode).toBe(404);
     await call('POST', '/api/users/auth/logout/', undefined, session.access);
-    await app.close();
+    await t.app.close();
   });
 
   it('logged every request, and none of the secrets, in full or in part of a URL', () => {

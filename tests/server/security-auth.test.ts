@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../server/features/accounts/sessions.js';
-import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from '../../server/plugins/auth.js';
+import { subscriberWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, createUser, dbLabel, TEST_PASSWORD, type TestApp, type TestUser } from './helper.js';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
@@ -161,16 +161,8 @@ describe(`authorisation between users (${dbLabel})`, () => {
 
   it("answers another user's contact exactly like an unknown one: 404, never 403, and leaves it in place", async () => {
     const alice = await createUser(t.app);
-    const bob = await createUser(t.app);
-    await activateSubscription(t.app.db, { userId: bob.user.id, plan: 'basic', now: t.clock.now() });
-    const added = await t.app.inject({
-      method: 'POST',
-      url: '/api/emergency/contacts/',
-      headers: bob.headers,
-      payload: { name: 'Maria Silva', phone_number: '+351912345678' },
-    });
-    expect(added.statusCode).toBe(201);
-    const bobsContact = added.json().id as string;
+    const bob = await subscriberWithContacts(t.app, 'basic', [['Maria Silva', '+351912345678']]);
+    const [bobsContact] = bob.contactIds;
 
     const foreign = await t.app.inject({
       method: 'DELETE',
@@ -294,27 +286,11 @@ describe(`alert links: other users' alerts and rotated tokens (${dbLabel})`, () 
     await t.close();
   });
 
-  /** A subscriber with one contact; returns their token. */
-  async function subscriber(): Promise<{ user: TestUser; token: string }> {
-    const user = await createUser(t.app);
-    await activateSubscription(t.app.db, { userId: user.user.id, plan: 'premium', now: t.clock.now() });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/emergency/contacts/',
-      headers: user.headers,
-      payload: {
-        name: 'TEST Rui',
-        phone_number: `+3519133${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`,
-      },
-    });
-    expect(res.statusCode).toBe(201);
-    const row = await t.app.db
-      .selectFrom('users')
-      .select('token')
-      .where('id', '=', user.user.id)
-      .executeTakeFirstOrThrow();
-    return { user, token: row.token! };
-  }
+  /** A premium subscriber with one contact, and their token. */
+  const subscriber = () =>
+    subscriberWithContacts(t.app, 'premium', [
+      ['TEST Rui', `+3519133${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`],
+    ]);
   const sendTest = (token: string) =>
     t.app.inject({
       method: 'POST',
@@ -345,7 +321,7 @@ describe(`alert links: other users' alerts and rotated tokens (${dbLabel})`, () 
     const own = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${bob.token}/alerts/${id}/` });
     expect(own.statusCode).toBe(200);
     // Alice's history never lists Bob's alert.
-    const history = await t.app.inject({ method: 'GET', url: '/api/emergency/alerts/', headers: alice.user.headers });
+    const history = await t.app.inject({ method: 'GET', url: '/api/emergency/alerts/', headers: alice.headers });
     expect(history.statusCode).toBe(200);
     expect(JSON.stringify(history.json())).not.toContain(id);
     await t.app.dispatcher.drain();
@@ -360,7 +336,7 @@ describe(`alert links: other users' alerts and rotated tokens (${dbLabel})`, () 
     const rotated = await t.app.inject({
       method: 'POST',
       url: '/api/users/token/rotate/',
-      headers: owner.user.headers,
+      headers: owner.headers,
     });
     expect(rotated.statusCode).toBe(200);
     const fresh = rotated.json().token as string;
@@ -397,20 +373,8 @@ describe(`location privacy: what a leaked emergency link shows (${dbLabel})`, ()
   });
 
   it('never reveals where the owner is or was to someone holding only the link', async () => {
-    const owner = await createUser(t.app);
-    await activateSubscription(t.app.db, { userId: owner.user.id, plan: 'premium', now: t.clock.now() });
-    const added = await t.app.inject({
-      method: 'POST',
-      url: '/api/emergency/contacts/',
-      headers: owner.headers,
-      payload: { name: 'Rui Costa', phone_number: '+351934567890' },
-    });
-    expect(added.statusCode).toBe(201);
-    const { token } = await t.app.db
-      .selectFrom('users')
-      .select('token')
-      .where('id', '=', owner.user.id)
-      .executeTakeFirstOrThrow();
+    const owner = await subscriberWithContacts(t.app, 'premium', [['Rui Costa', '+351934567890']]);
+    const { token } = owner;
     const where = { latitude: 41.14961, longitude: -8.61099, accuracy: 7, captured_at: t.clock.now() };
     const sent = await t.app.inject({
       method: 'POST',

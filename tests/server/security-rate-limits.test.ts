@@ -1,9 +1,9 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { SECRET_PATH_MAX_PER_MINUTE } from '../../server/plugins/security.js';
-import { buildTestApp, createUser, dbLabel, type TestApp, type TestUser } from './helper.js';
+import { type Owner, subscriberWithContacts } from './alerts-fixtures.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 
 /** A client address of its own per check, so one limit never spills into the next. */
 const newClient = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -16,30 +16,15 @@ function expectThrottled(res: LightMyRequestResponse, what: string): void {
 
 describe(`rate limits on every public endpoint (${dbLabel})`, () => {
   let t: TestApp;
-  let owner: TestUser;
+  let owner: Owner;
   let token: string;
   beforeAll(async () => {
     t = await buildTestApp();
-    owner = await createUser(t.app);
-    await activateSubscription(t.app.db, { userId: owner.user.id, plan: 'premium', now: t.clock.now() });
-    for (const [name, phone] of [
+    owner = await subscriberWithContacts(t.app, 'premium', [
       ['TEST Ana', '+351911111111'],
       ['Rui Costa', '+351922222222'],
-    ]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/emergency/contacts/',
-        headers: owner.headers,
-        payload: { name, phone_number: phone },
-      });
-      expect(res.statusCode).toBe(201);
-    }
-    const row = await t.app.db
-      .selectFrom('users')
-      .select('token')
-      .where('id', '=', owner.user.id)
-      .executeTakeFirstOrThrow();
-    token = row.token!;
+    ]);
+    token = owner.token;
   });
   afterAll(async () => {
     await t.app.dispatcher.drain();

@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
 import { cancelAtProvider } from '../../server/features/billing/cancel.js';
 import { subscriptionProfile } from '../../server/features/billing/subscriptions.js';
 import { recordSmsUsage, reportPendingUsage } from '../../server/features/billing/usage.js';
-import { ManualClock } from '../../server/lib/clock.js';
+import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import { createStripePayments } from '../../server/providers/payments/stripe.js';
-import { createUser, dbLabel, freshDatabase, type TestUser } from './helper.js';
+import { alertRow } from './alerts-fixtures.js';
+import { buildTestApp, createUser, dbLabel, PREMIUM_TRIAL, type TestApp, type TestUser } from './helper.js';
 
 const SECRET = 'whsec_test_secret';
 const DAY = 24 * 60 * 60 * 1000;
@@ -95,46 +91,30 @@ async function startFakeStripe() {
 
 describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, () => {
   let stripeFake: Awaited<ReturnType<typeof startFakeStripe>>;
+  let t: TestApp;
   let app: FastifyInstance;
   let clock: ManualClock;
-  let cleanup: () => Promise<void>;
   const signer = new Stripe('sk_test_signer');
 
   beforeAll(async () => {
     stripeFake = await startFakeStripe();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-stripe-'));
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      APP_URL: 'http://alerta.test',
+    const env = {
       STRIPE_SECRET_KEY: 'sk_test_fake',
       STRIPE_WEBHOOK_SECRET: SECRET,
       STRIPE_PRICE_BASIC: 'price_basic',
       STRIPE_PRICE_PREMIUM: 'price_premium',
       STRIPE_PRICE_SMS: 'price_sms',
       STRIPE_SMS_METER: 'alerta_sms',
-    });
-    clock = new ManualClock(Date.now());
-    const { handle, drop } = await freshDatabase(dataDir);
-    app = await buildApp({
-      config,
-      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
-      database: handle,
-      clock,
-      logger: false,
-      distDir: path.join(dataDir, 'no-dist'),
-      payments: createStripePayments(config, { host: '127.0.0.1', port: stripeFake.port, protocol: 'http' }),
-    });
-    await app.ready();
-    cleanup = async () => {
-      await app.close();
-      await handle.close();
-      await drop();
-      rmSync(dataDir, { recursive: true, force: true });
     };
+    t = await buildTestApp(env, undefined, {
+      providers: (config) => ({
+        payments: createStripePayments(config, { host: '127.0.0.1', port: stripeFake.port, protocol: 'http' }),
+      }),
+    });
+    ({ app, clock } = t);
   });
   afterAll(async () => {
-    await cleanup();
+    await t.close();
     await stripeFake.close();
   });
   beforeEach(() => {
@@ -190,6 +170,15 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     created,
     data: { object },
   });
+  /** A `customer.subscription.<change>` event about the subscription `subscriptionId` of `userId`. */
+  const subscriptionEvent = (
+    id: string,
+    change: 'created' | 'updated' | 'deleted',
+    subscriptionId: string,
+    userId: string,
+    fields: Record<string, unknown> = {},
+    created?: number,
+  ) => event(id, `customer.subscription.${change}`, subscription(subscriptionId, userId, fields), created);
 
   it('opens a Checkout Session with the plan and metered SMS prices and the trial on the first premium', async () => {
     const user = await createUser(app);
@@ -269,13 +258,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     const res = await deliver(completed);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: true, duplicate: false });
-    expect(await profile(user.user.id)).toMatchObject({
-      has_premium: true,
-      is_in_trial: true,
-      trial_days_left: 3,
-      has_used_trial: true,
-      plan: 'premium',
-    });
+    expect(await profile(user.user.id)).toMatchObject(PREMIUM_TRIAL);
     const token = (
       await app.db.selectFrom('users').select('token').where('id', '=', user.user.id).executeTakeFirstOrThrow()
     ).token;
@@ -306,7 +289,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
 
   it('rejects a bad signature with 400 and changes nothing', async () => {
     const user = await createUser(app);
-    const forged = event('evt_forged', 'customer.subscription.created', subscription('sub_forged', user.user.id));
+    const forged = subscriptionEvent('evt_forged', 'created', 'sub_forged', user.user.id);
     const res = await deliver(forged, 'whsec_wrong');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ detail: 'Invalid webhook signature.', code: 'invalid_signature' });
@@ -337,12 +320,14 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     const user = await createUser(app);
     const t0 = seconds(clock.now());
     // The update (active) arrives before the creation (trialing) that preceded it.
-    await deliver(event('evt_o2', 'customer.subscription.updated', subscription('sub_order', user.user.id), t0 + 10));
+    await deliver(subscriptionEvent('evt_o2', 'updated', 'sub_order', user.user.id, {}, t0 + 10));
     await deliver(
-      event(
+      subscriptionEvent(
         'evt_o1',
-        'customer.subscription.created',
-        subscription('sub_order', user.user.id, { status: 'trialing', trial_start: t0, trial_end: t0 + 3 * 86400 }),
+        'created',
+        'sub_order',
+        user.user.id,
+        { status: 'trialing', trial_start: t0, trial_end: t0 + 3 * 86400 },
         t0,
       ),
     );
@@ -366,15 +351,8 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     expect((await subscriptionRows(user.user.id))[0]).toMatchObject({ status: 'active' });
 
     // Deleted, then a stale update from before the deletion: the plan stays stopped.
-    await deliver(
-      event(
-        'evt_o4',
-        'customer.subscription.deleted',
-        subscription('sub_order', user.user.id, { status: 'canceled' }),
-        t0 + 40,
-      ),
-    );
-    await deliver(event('evt_o3', 'customer.subscription.updated', subscription('sub_order', user.user.id), t0 + 30));
+    await deliver(subscriptionEvent('evt_o4', 'deleted', 'sub_order', user.user.id, { status: 'canceled' }, t0 + 40));
+    await deliver(subscriptionEvent('evt_o3', 'updated', 'sub_order', user.user.id, {}, t0 + 30));
     expect(await profile(user.user.id)).toMatchObject({ has_premium: false, plan: null });
     expect((await subscriptionRows(user.user.id))[0]).toMatchObject({ status: 'canceled' });
   });
@@ -382,7 +360,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
   it('follows payment failure into past due, recovery, and the end Stripe decides (unpaid)', async () => {
     const user = await createUser(app);
     const t0 = seconds(clock.now());
-    await deliver(event('evt_p1', 'customer.subscription.created', subscription('sub_pay', user.user.id), t0));
+    await deliver(subscriptionEvent('evt_p1', 'created', 'sub_pay', user.user.id, {}, t0));
     const invoice = (id: string) => ({
       id,
       object: 'invoice',
@@ -394,14 +372,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     await deliver(event('evt_p3', 'invoice.paid', invoice('in_1'), t0 + 20));
     expect((await subscriptionRows(user.user.id))[0]).toMatchObject({ status: 'active' });
     await deliver(event('evt_p4', 'invoice.payment_failed', invoice('in_2'), t0 + 30));
-    await deliver(
-      event(
-        'evt_p5',
-        'customer.subscription.updated',
-        subscription('sub_pay', user.user.id, { status: 'unpaid' }),
-        t0 + 40,
-      ),
-    );
+    await deliver(subscriptionEvent('evt_p5', 'updated', 'sub_pay', user.user.id, { status: 'unpaid' }, t0 + 40));
     expect(await profile(user.user.id)).toMatchObject({ has_premium: false });
     // A late success for the earlier invoice does not bring it back.
     await deliver(event('evt_p6', 'invoice.paid', invoice('in_1'), t0 + 35));
@@ -415,12 +386,14 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
       object: 'list',
       data: [{ id: 'si_plan', price: { id: 'price_basic' }, current_period_end: t0 + 30 * 86400 }],
     };
-    await deliver(event('evt_c1', 'customer.subscription.created', subscription('sub_change', user.user.id), t0));
+    await deliver(subscriptionEvent('evt_c1', 'created', 'sub_change', user.user.id, {}, t0));
     await deliver(
-      event(
+      subscriptionEvent(
         'evt_c2',
-        'customer.subscription.updated',
-        subscription('sub_change', user.user.id, { items: basicItems, cancel_at_period_end: true }),
+        'updated',
+        'sub_change',
+        user.user.id,
+        { items: basicItems, cancel_at_period_end: true },
         t0 + 5,
       ),
     );
@@ -434,7 +407,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
     const user = await createUser(app);
     const none = await app.inject({ method: 'POST', url: '/api/billing/portal/', headers: user.headers });
     expect(none.statusCode).toBe(400);
-    await deliver(event('evt_bp', 'customer.subscription.created', subscription('sub_portal', user.user.id)));
+    await deliver(subscriptionEvent('evt_bp', 'created', 'sub_portal', user.user.id));
     const res = await app.inject({ method: 'POST', url: '/api/billing/portal/', headers: user.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ url: 'https://billing.stripe.test/p/session/bps_1' });
@@ -447,24 +420,9 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
 
   it('reports each billable SMS once as a meter event keyed by the delivery; the first real alert is free', async () => {
     const user = await createUser(app);
-    await deliver(event('evt_u', 'customer.subscription.created', subscription('sub_usage', user.user.id)));
-    const alert = (mode: 'real' | 'test', created: number) => ({
-      id: newId(),
-      public_id: newId(),
-      user_id: user.user.id,
-      mode,
-      idempotency_key: newId(),
-      latitude: null,
-      longitude: null,
-      accuracy: null,
-      captured_at: null,
-      location_error: null,
-      message: 'help',
-      created_at: created,
-      resolved_at: null,
-    });
-    const first = alert('real', clock.now());
-    const second = alert('real', clock.now() + 1000);
+    await deliver(subscriptionEvent('evt_u', 'created', 'sub_usage', user.user.id));
+    const first = alertRow(user.user.id, { created_at: clock.now() });
+    const second = alertRow(user.user.id, { created_at: clock.now() + 1000 });
     await app.db.insertInto('alerts').values([first, second]).execute();
     const usage = (deliveryId: string, alertId: string) => ({
       userId: user.user.id,
@@ -554,13 +512,13 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
 
   it('cancels at Stripe when the account is deleted, also when Stripe already removed it', async () => {
     const user = await createUser(app);
-    await deliver(event('evt_del', 'customer.subscription.created', subscription('sub_gone', user.user.id)));
+    await deliver(subscriptionEvent('evt_del', 'created', 'sub_gone', user.user.id));
     await cancelAtProvider(app, user.user.id);
     expect(stripeFake.calls.at(-1)).toMatchObject({ method: 'DELETE', path: '/v1/subscriptions/sub_gone' });
     expect((await profile(user.user.id)).has_premium).toBe(false);
 
     const other = await createUser(app);
-    await deliver(event('evt_del2', 'customer.subscription.created', subscription('sub_missing', other.user.id)));
+    await deliver(subscriptionEvent('evt_del2', 'created', 'sub_missing', other.user.id));
     stripeFake.fail(404, {
       error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' },
     });
@@ -569,7 +527,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
   });
   it('deleting the account cancels at Stripe first, and keeps the account when Stripe refuses', async () => {
     const user = await createUser(app);
-    await deliver(event('evt_acct', 'customer.subscription.created', subscription('sub_acct', user.user.id)));
+    await deliver(subscriptionEvent('evt_acct', 'created', 'sub_acct', user.user.id));
     stripeFake.fail(400, { error: { type: 'invalid_request_error', code: 'account_invalid', message: 'Nope' } });
     const refused = await app.inject({ method: 'DELETE', url: '/api/users/delete-account/', headers: user.headers });
     expect(refused.statusCode).toBe(502);
@@ -583,7 +541,7 @@ describe(`Stripe adapter against a local fake of the Stripe API (${dbLabel})`, (
   });
   it('invoices the SMS used when the account goes: unreported SMS metered first, then cancelled with invoice_now', async () => {
     const user = await createUser(app);
-    await deliver(event('evt_inv', 'customer.subscription.created', subscription('sub_inv', user.user.id)));
+    await deliver(subscriptionEvent('evt_inv', 'created', 'sub_inv', user.user.id));
     await app.db
       .insertInto('usage_records')
       .values({

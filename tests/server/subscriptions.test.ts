@@ -4,7 +4,7 @@ import {
   currentSubscription,
   subscriptionProfile,
 } from '../../server/features/billing/subscriptions.js';
-import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, createUser, dbLabel, NO_SUBSCRIPTION, PREMIUM_TRIAL, type TestApp } from './helper.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -24,30 +24,13 @@ describe(`subscription state (${dbLabel})`, () => {
 
   it('has no plan, no token and no trial before any subscription', async () => {
     const { user } = await createUser(t.app);
-    expect(await profile(user.id)).toEqual({
-      has_premium: false,
-      is_in_trial: false,
-      trial_days_left: 0,
-      trial_start: null,
-      has_used_trial: false,
-      plan: null,
-      contact_limit: 0,
-      gps_enabled: false,
-    });
+    expect(await profile(user.id)).toEqual(NO_SUBSCRIPTION);
   });
 
   it('counts trial days down, renews into premium, and issues a token once', async () => {
     const { user } = await createUser(t.app);
     await activateSubscription(t.app.db, { userId: user.id, plan: 'premium', now: t.clock.now(), trialDays: 3 });
-    expect(await profile(user.id)).toMatchObject({
-      has_premium: true,
-      is_in_trial: true,
-      trial_days_left: 3,
-      has_used_trial: true,
-      plan: 'premium',
-      contact_limit: 10,
-      gps_enabled: true,
-    });
+    expect(await profile(user.id)).toMatchObject({ ...PREMIUM_TRIAL, contact_limit: 10, gps_enabled: true });
     t.clock.advance(DAY + 1);
     expect((await profile(user.id)).trial_days_left).toBe(2);
     t.clock.advance(2 * DAY);

@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { ManualClock } from '../../server/lib/clock.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { dbLabel, freshDatabase } from './helper.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 
 const SID = 'AC00000000000000000000000000000001';
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';
@@ -84,41 +78,28 @@ class LoopbackClient extends twilio.RequestClient {
 }
 
 describe(`Twilio SMS adapter and status callbacks (${dbLabel})`, () => {
+  let t: TestApp;
   let app: FastifyInstance;
   let fake: Awaited<ReturnType<typeof fakeTwilio>>;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     fake = await fakeTwilio();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-twilio-'));
     const env = { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: '+15005550006' };
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL, ...env });
-    const { handle, drop } = await freshDatabase(dataDir);
-    app = await buildApp({
-      config,
-      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
-      database: handle,
-      clock: new ManualClock(Date.now()),
-      logger: false,
-      distDir: path.join(dataDir, 'no-dist'),
-      sms: createTwilioSms({
-        accountSid: SID,
-        authToken: AUTH_TOKEN,
-        from: '+15005550006',
-        statusCallbackUrl: `${APP_URL}/api/sms/status/`,
-        httpClient: new LoopbackClient(fake.url),
+    t = await buildTestApp({ APP_URL, ...env }, undefined, {
+      providers: () => ({
+        sms: createTwilioSms({
+          accountSid: SID,
+          authToken: AUTH_TOKEN,
+          from: '+15005550006',
+          statusCallbackUrl: `${APP_URL}/api/sms/status/`,
+          httpClient: new LoopbackClient(fake.url),
+        }),
       }),
     });
-    await app.ready();
-    cleanup = async () => {
-      await app.close();
-      await handle.close();
-      await drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
+    app = t.app;
   });
   afterAll(async () => {
-    await cleanup();
+    await t.close();
     await new Promise((resolve) => fake.server.close(resolve));
   });
 

@@ -5,17 +5,11 @@ import { MINUTE } from '../../lib/time.js';
 import { perToken, perTokenCharge } from './limits.js';
 import { alertingOwner, alertStatus, emergencyPage, sendAlert, type TokenOwner } from './service.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The owner of the token in the path, for the send route; set before its body is validated. */
-    alertOwner: TokenOwner;
-  }
-}
-
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
 export default async function alertRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.decorateRequest('alertOwner', null as unknown as TokenOwner);
+  // Resolved from the path before the body is validated (preValidation), for the handler.
+  app.decorateRequest('alertOwner', null);
 
   app.get(
     '/api/emergency/public/:token/',
@@ -32,13 +26,13 @@ export default async function alertRoutes(fastify: FastifyInstance) {
       // The token is the credential: an unknown one, a lapsed plan or an unconfirmed e-mail
       // are answered before the request itself is looked at.
       preValidation: async (request) => {
-        request.alertOwner = await alertingOwner(app, request.params.token);
+        request.setDecorator('alertOwner', await alertingOwner(app, request.params.token));
       },
     },
     async (request, reply) => {
       const { created, alert } = await sendAlert(
         app,
-        request.alertOwner,
+        request.getDecorator<TokenOwner>('alertOwner'),
         { key: request.headers['idempotency-key'], body: request.body },
         () => testLimit(request),
       );

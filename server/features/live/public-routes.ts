@@ -6,13 +6,6 @@ import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { acknowledge, followedAlert, followLiveView, type OwnedAlert } from './service.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The alert a live link names; set before the body is validated. */
-    followedAlert: OwnedAlert;
-  }
-}
-
 /** Per client address and alert, the public id hashed. */
 const clientKey = (name: string) => (request: FastifyRequest) =>
   `${name}:${request.ip}:${createHash('sha256')
@@ -26,7 +19,8 @@ const clientKey = (name: string) => (request: FastifyRequest) =>
  */
 export default async function livePublicRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.decorateRequest('followedAlert', null as unknown as OwnedAlert);
+  // Resolved from the path before the body is validated (preValidation), for the handler.
+  app.decorateRequest('followedAlert', null);
 
   app.get(
     '/api/live/:publicId/',
@@ -43,7 +37,7 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
       schema: liveApi.ack,
       // An unknown link is answered before the body is looked at.
       preValidation: async (request) => {
-        request.followedAlert = await followedAlert(app, request.params.publicId);
+        request.setDecorator('followedAlert', await followedAlert(app, request.params.publicId));
       },
       config: { rateLimit: limit(app, { max: 5, timeWindow: 10 * MINUTE, keyGenerator: clientKey('live-ack') }) },
     },
@@ -51,6 +45,6 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
       reply
         .code(201)
 
-        .send(await acknowledge(app, request.followedAlert, request.body.name)),
+        .send(await acknowledge(app, request.getDecorator<OwnedAlert>('followedAlert'), request.body.name)),
   );
 }

@@ -5,23 +5,17 @@ import { MINUTE } from '../../lib/time.js';
 import { perToken } from '../alerts/limits.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The token owner's alert named in the path; set before the body is validated. */
-    senderAlert: OwnedAlert;
-  }
-}
-
 /**
  * The emergency page's side of the live page (the token is the credential): position
  * updates while it stays open, the sender's view of who is on the way, and "I'm safe".
  */
 export default async function liveSenderRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.decorateRequest('senderAlert', null as unknown as OwnedAlert);
+  // Resolved from the path before the body is validated (preValidation), for the handler.
+  app.decorateRequest('senderAlert', null);
   // An unknown token or alert is answered before the body is looked at.
   const preValidation = async (request: FastifyRequest<{ Params: { token: string; id: string } }>) => {
-    request.senderAlert = await senderAlert(app, request.params.token, request.params.id);
+    request.setDecorator('senderAlert', await senderAlert(app, request.params.token, request.params.id));
   };
 
   // Every 30 s, or sooner when moving (at most every 10 s): 30 a minute leaves room for a queue replay.
@@ -32,7 +26,7 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
       reply
         .code(201)
 
-        .send(await addLivePosition(app, request.senderAlert, request.body)),
+        .send(await addLivePosition(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body)),
   );
 
   app.get(
@@ -45,6 +39,7 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/emergency/public/:token/alerts/:id/resolve/',
     { schema: liveApi.resolve, preValidation, config: { rateLimit: perToken(app, 'live-resolve', 10, MINUTE) } },
-    async (request, reply) => reply.send(await resolveAlert(app, request.senderAlert, request.body.notify)),
+    async (request, reply) =>
+      reply.send(await resolveAlert(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body.notify)),
   );
 }

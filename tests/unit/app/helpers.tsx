@@ -6,6 +6,7 @@ import { App } from '../../../src/App';
 import type { Profile, User } from '../../../src/api/types';
 import i18n from '../../../src/i18n';
 import { resetStore } from '../../../src/store';
+import { NO_SUBSCRIPTION } from '../../fixtures/profiles';
 
 /** One faked API answer: a status and a JSON body (or none). */
 export interface Answer {
@@ -39,14 +40,7 @@ export function fakeApi(routes: Record<string, Handler | Answer>) {
 /** A profile with no subscription, overridable field by field. */
 export function profile(fields: Partial<Profile> = {}): Profile {
   return {
-    has_premium: false,
-    is_in_trial: false,
-    trial_days_left: 0,
-    trial_start: null,
-    has_used_trial: false,
-    plan: null,
-    contact_limit: 0,
-    gps_enabled: false,
+    ...NO_SUBSCRIPTION,
     alert_countdown_seconds: 5,
     token: null,
     ...fields,
