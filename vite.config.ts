@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { preactForEmergencyPage, precompress } from './scripts/vite-plugins.js';
+import { preactForEmergencyPage, precompress, sharedHead } from './scripts/vite-plugins.js';
 
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
 export default defineConfig({
   plugins: [
+    sharedHead(),
     preactForEmergencyPage(),
     react(),
     precompress(),

@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
-import type { Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
+import { THEME_COLOR } from '../common/pwa.js';
 
 const gzip = promisify(gzipCallback);
 const brotli = promisify(brotliCompress);
@@ -70,6 +71,49 @@ export function precompress(): Plugin {
           await Promise.all([writeFile(`${full}.gz`, gz), writeFile(`${full}.br`, br)]);
         }),
       );
+    },
+  };
+}
+
+// After each entry's own charset and title, at the end of its head.
+const meta = (name: string, content: string): HtmlTagDescriptor => ({
+  tag: 'meta',
+  attrs: { name, content },
+  injectTo: 'head',
+});
+const link = (attrs: Record<string, string>): HtmlTagDescriptor => ({ tag: 'link', attrs, injectTo: 'head' });
+
+/** What every page's head carries: the phone viewport, the theme colour and the favicons. */
+const EVERY_PAGE = [
+  meta('viewport', 'width=device-width, initial-scale=1, viewport-fit=cover'),
+  meta('theme-color', THEME_COLOR),
+  link({ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }),
+  link({ rel: 'icon', href: '/icons/favicon-32.png', sizes: '32x32', type: 'image/png' }),
+];
+
+/** What a page that can be added to a home screen adds: the iPhone's icon and full-screen start. */
+const INSTALLABLE = [
+  link({ rel: 'apple-touch-icon', sizes: '180x180', href: '/icons/apple-touch-icon.png' }),
+  meta('apple-mobile-web-app-capable', 'yes'),
+  meta('mobile-web-app-capable', 'yes'),
+  meta('apple-mobile-web-app-status-bar-style', 'default'),
+];
+
+/** The entries a person installs: the app and the emergency page (the live page is opened from an SMS). */
+const INSTALLABLE_ENTRIES = new Set(['index.html', 'alert.html']);
+
+/**
+ * Writes the head tags the three HTML entries share into each, from one list, so an icon or
+ * the theme colour changes in one place. Each entry keeps only its own: charset, title,
+ * description, manifest, robots.
+ */
+export function sharedHead(): Plugin {
+  return {
+    name: 'alerta:shared-head',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (_html, context) =>
+        INSTALLABLE_ENTRIES.has(path.basename(context.filename)) ? [...EVERY_PAGE, ...INSTALLABLE] : EVERY_PAGE,
     },
   };
 }
