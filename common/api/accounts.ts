@@ -12,11 +12,11 @@ import { detailAnswer, errorResponses, noContent } from './shared.js';
 
 export const USERNAME_MAX = 30;
 export const PASSWORD_MAX = 256;
-export const EMAIL_MAX = 254;
+/** The longest address SMTP carries. */
+const EMAIL_MAX = 254;
 
 export const ACCOUNT_TEXTS = {
   usernameTaken: 'A user with that username already exists.',
-  emailTaken: 'A user is already registered with this e-mail address.',
   termsRequired: 'You must accept the terms and privacy policy.',
   invalidUsername: 'Enter a valid username. This value may contain only letters, numbers, and ./+/-/_ characters.',
 } as const;
