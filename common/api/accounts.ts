@@ -46,12 +46,15 @@ export const emailField = z
   })
   .meta({ format: 'email' });
 
-/** A username: compatibility forms folded and lowercased, so "ｊｏｅ" and "Joe" are "joe". */
+/** Compatibility forms folded and lowercased, so "ｊｏｅ" and "Joe" are "joe". */
+const foldIdentifier = (value: string) => value.normalize('NFKC').toLowerCase();
+
+/** A username, folded. */
 const usernameField = z
   .string()
   .trim()
   .min(1)
-  .overwrite((value) => value.normalize('NFKC').toLowerCase())
+  .overwrite(foldIdentifier)
   .max(USERNAME_MAX)
   .refine((value) => value === '' || value.length > USERNAME_MAX || USERNAME.test(value), {
     message: ACCOUNT_TEXTS.invalidUsername,
@@ -69,37 +72,38 @@ const termsField = z
   })
   .meta({ type: 'boolean', description: 'Must be true.' });
 
-type Ctx = z.core.$RefinementCtx<unknown>;
 const usable = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '' && value.length <= PASSWORD_MAX;
 
 /**
- * The password rules of SPEC §5 on a new password and its repetition, each under its field
- * with its code. `commonList` is the server's list of common passwords.
+ * A new password under the rules of SPEC §5, each problem with its code; `commonList` is the
+ * server's list of common passwords. Checked on the field alone, so it answers together with
+ * any other field's problem.
  */
-function checkNewPassword(
-  ctx: Ctx,
-  fields: [string, string],
-  [password, repeated]: [unknown, unknown],
-  commonList?: ReadonlySet<string>,
-): void {
-  if (!usable(password)) return;
-  for (const problem of passwordProblems(password, { commonList })) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [fields[0]],
-      message: PASSWORD_ERRORS[problem],
-      params: { code: PASSWORD_ERROR_CODES[problem] },
-    });
-  }
-  if (usable(repeated) && password !== repeated) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [fields[1]],
-      message: PASSWORD_ERRORS.mismatch,
-      params: { code: PASSWORD_ERROR_CODES.mismatch },
-    });
-  }
+const newPasswordField = (commonList?: ReadonlySet<string>) =>
+  passwordField.superRefine((password, ctx) => {
+    if (!usable(password)) return;
+    for (const problem of passwordProblems(password, { commonList })) {
+      ctx.addIssue({
+        code: 'custom',
+        message: PASSWORD_ERRORS[problem],
+        params: { code: PASSWORD_ERROR_CODES[problem] },
+      });
+    }
+  });
+
+/** The repetition of a new password must match it (said once both are there). */
+function repeated<T extends Record<string, unknown>>(first: keyof T & string, second: keyof T & string) {
+  return (body: T, ctx: z.core.$RefinementCtx<T>) => {
+    if (usable(body[first]) && usable(body[second]) && body[first] !== body[second]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [second],
+        message: PASSWORD_ERRORS.mismatch,
+        params: { code: PASSWORD_ERROR_CODES.mismatch },
+      });
+    }
+  };
 }
 
 /**
@@ -110,18 +114,18 @@ export const registrationRequest = z
   .object({
     username: usernameField,
     email: emailField.describe('Required: alerts go out only from a verified address.'),
-    password1: passwordField,
+    password1: newPasswordField(),
     password2: passwordField,
     accept_terms: termsField,
   })
-  .superRefine((body, ctx) => checkNewPassword(ctx, ['password1', 'password2'], [body.password1, body.password2]))
+  .superRefine(repeated('password1', 'password2'))
   .meta({ id: 'Registration' });
 
 export type RegistrationRequest = z.input<typeof registrationRequest>;
 
 export const loginRequest = z
   .object({
-    username: text({ trim: true }).describe('Username or e-mail address, in any case.'),
+    username: text({ trim: true }).overwrite(foldIdentifier).describe('Username or e-mail address, in any case.'),
     password: text(),
   })
   .meta({ id: 'Login' });
@@ -149,10 +153,8 @@ export const resetConfirmRequest = withDetail(
 export const newPasswordCheck = (commonList?: ReadonlySet<string>) =>
   withDetail(
     z
-      .looseObject({ new_password1: z.string(), new_password2: z.string() })
-      .superRefine((body, ctx) =>
-        checkNewPassword(ctx, ['new_password1', 'new_password2'], [body.new_password1, body.new_password2], commonList),
-      ),
+      .looseObject({ new_password1: newPasswordField(commonList), new_password2: z.string() })
+      .superRefine(repeated('new_password1', 'new_password2')),
   );
 
 const choice = <T extends readonly (string | number)[]>(values: T) => z.literal(values);

@@ -16,6 +16,9 @@ export const ERROR_CODES = [
   'not_a_string',
   'not_an_object',
   'max_length',
+  'min_value',
+  'max_value',
+  'not_a_number',
   'invalid_choice',
   'invalid_email',
   'parse_error',
@@ -30,9 +33,7 @@ export const ERROR_CODES = [
   'forbidden',
   'no_active_account',
   'email_not_verified',
-  'email_required',
   'username_exists',
-  'email_exists',
   'invalid_username',
   'password_too_short',
   'password_too_common',
@@ -95,6 +96,9 @@ export const FIELD_TEXTS = {
   notString: 'Not a valid string.',
   invalidEmail: 'Enter a valid email address.',
   tooLong: (max: number) => `Ensure this field has no more than ${max} characters.`,
+  notNumber: 'A valid number is required.',
+  minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
+  maxValue: (max: number) => `Ensure this value is less than or equal to ${max}.`,
   notObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
   invalidChoice: (value: string) => `"${value.slice(0, 50)}" is not a valid choice.`,
 } as const;
@@ -155,19 +159,23 @@ export function describeIssue(issue: IssueLike): { code: ErrorCode; text: string
   if (typeof own === 'string' && (ERROR_CODES as readonly string[]).includes(own)) {
     return { code: own as ErrorCode, text: issue.message };
   }
+  // A field left out or sent as null is that, whatever it should have held (a choice, a number).
+  if (issue.input === undefined && issue.code !== 'custom') return { code: 'required', text: FIELD_TEXTS.required };
+  if (issue.input === null && issue.code !== 'custom') return { code: 'null', text: FIELD_TEXTS.null };
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return { code: 'required', text: FIELD_TEXTS.required };
-      if (issue.input === null) return { code: 'null', text: FIELD_TEXTS.null };
       if (issue.expected === 'object')
         return { code: 'not_an_object', text: FIELD_TEXTS.notObject(kindOf(issue.input)) };
       if (issue.expected === 'string') return { code: 'not_a_string', text: FIELD_TEXTS.notString };
+      if (issue.expected === 'number') return { code: 'not_a_number', text: FIELD_TEXTS.notNumber };
       return { code: 'invalid', text: issue.message };
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return { code: 'blank', text: FIELD_TEXTS.blank };
+      if (issue.origin === 'number') return { code: 'min_value', text: FIELD_TEXTS.minValue(Number(issue.minimum)) };
       return { code: 'invalid', text: issue.message };
     case 'too_big':
       if (issue.origin === 'string') return { code: 'max_length', text: FIELD_TEXTS.tooLong(Number(issue.maximum)) };
+      if (issue.origin === 'number') return { code: 'max_value', text: FIELD_TEXTS.maxValue(Number(issue.maximum)) };
       return { code: 'invalid', text: issue.message };
     case 'invalid_format':
       if (issue.format === 'email') return { code: 'invalid_email', text: FIELD_TEXTS.invalidEmail };

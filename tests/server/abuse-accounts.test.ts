@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { createThrottles } from '../../server/features/accounts/throttle.js';
 import { login, nextIp, PASSWORD, verifiedAccount } from './accounts-helpers.js';
 import { alertsOf, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
@@ -46,6 +48,16 @@ describe(`accounts that cannot be abused (${dbLabel})`, () => {
     expect(Number(slowed.headers['retry-after'])).toBeLessThanOrEqual(30);
     moveTime(t, 30_000);
     expect((await login(t, 'target', PASSWORD, { ip: nextIp() })).statusCode).toBe(200);
+  });
+
+  it('keeps a lockout while a flood of made-up logins passes through the same counter', async () => {
+    const throttles = createThrottles(t.app);
+    // What the counters read of a login request: its address and the identifier typed.
+    const attempt = (username: string) =>
+      ({ ip: '10.77.0.1', body: { username }, routeOptions: { config: {} } }) as unknown as FastifyRequest;
+    for (let i = 0; i < 5; i += 1) await throttles.loginFailures.add(attempt('victim'));
+    for (let i = 0; i < 6000; i += 1) await throttles.loginFailures.add(attempt(`made-up-${i}`));
+    expect((await throttles.loginFailures.read(attempt('victim'))).count).toBe(5);
   });
 
   it('says nothing through the lockout about which e-mail belongs to a username', async () => {

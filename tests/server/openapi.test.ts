@@ -3,6 +3,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../common/api/errors.js';
 import { REFERENCE_PATH, renderReference } from '../../scripts/api-reference.js';
+import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
 
 type Operation = OpenAPIV3_1.OperationObject;
@@ -122,6 +123,48 @@ describe(`the OpenAPI document (${dbLabel})`, () => {
       non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
       code: 'not_an_object',
       codes: { non_field_errors: 'not_an_object' },
+    });
+  });
+
+  it('says a choice left out or null is required or null, and a number out of range its bound', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351964000009']] });
+    const missing = await postAlert(t.app, owner.token, { location: null });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({
+      mode: ['This field is required.'],
+      code: 'required',
+      codes: { mode: 'required' },
+    });
+    const nulls = await postAlert(t.app, owner.token, { mode: null, location: null });
+    expect(nulls.json()).toEqual({ mode: ['This field may not be null.'], code: 'null', codes: { mode: 'null' } });
+    const far = await postAlert(t.app, owner.token, {
+      mode: 'real',
+      location: { latitude: 91, longitude: 'east', accuracy: -1, captured_at: t.clock.now() },
+    });
+    expect(far.statusCode).toBe(400);
+    expect(far.json().location).toEqual([
+      'Ensure this value is less than or equal to 90.',
+      'A valid number is required.',
+      'Ensure this value is greater than or equal to 0.',
+    ]);
+    expect(far.json().codes).toEqual({ location: 'max_value' });
+  });
+
+  it('says what is wrong with a new password even when another field is missing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/registration/',
+      payload: { username: 'gap', password1: '1234', password2: '1234', accept_terms: true },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      email: ['This field is required.'],
+      password1: [
+        'This password is too short. It must contain at least 8 characters.',
+        'This password is entirely numeric.',
+      ],
+      code: 'required',
+      codes: { email: 'required', password1: 'password_too_short' },
     });
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX, type TokenPair } from '../../../common/api/accounts.js';
 import { detailError } from '../../lib/errors.js';
 import { REFRESH_TOKEN_TTL_MS } from '../../plugins/auth.js';
+import { throttled } from '../../plugins/security.js';
 import { verifyPassword } from './passwords.js';
 import {
   consumeRefreshToken,
@@ -12,7 +13,7 @@ import {
   revokeSession,
   successorOf,
 } from './repository.js';
-import { type Throttles, throttled } from './throttle.js';
+import type { Throttles } from './throttle.js';
 
 export const SESSION_TEXTS = {
   invalidCredentials: 'No active account found with the given credentials',
@@ -42,7 +43,7 @@ export async function login(
   input: { username: string; password: string },
 ): Promise<TokenPair> {
   const { password } = input;
-  const identifier = input.username.normalize('NFKC').toLowerCase();
+  const identifier = input.username;
 
   const here = await throttles.loginFailures.read(request);
   if (here.count >= throttles.loginFailures.max) throw throttled(here.seconds);

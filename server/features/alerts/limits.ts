@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { limit } from '../../plugins/security.js';
-import { throttled } from '../accounts/throttle.js';
+import { Counter, limit } from '../../plugins/security.js';
 
 /** Rate-limit keys hold a hash of the token in the path, never the secret itself. */
 export const tokenKey = (request: FastifyRequest) =>
@@ -20,10 +19,6 @@ export const perToken = (app: FastifyInstance, name: string, max: number, timeWi
  * `timeWindow` ms. Lifted with the other limits.
  */
 export function perTokenCharge(app: FastifyInstance, name: string, max: number, timeWindow: number) {
-  if (app.config.BENCH_NO_RATE_LIMIT) return async (_request: FastifyRequest) => {};
-  const check = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${tokenKey(request)}` });
-  return async (request: FastifyRequest) => {
-    const result = await check(request);
-    if (!result.isAllowed && result.isExceeded) throw throttled(result.ttlInSeconds);
-  };
+  const counter = new Counter(app, name, max, timeWindow, tokenKey);
+  return (request: FastifyRequest) => counter.take(request);
 }
