@@ -89,7 +89,3 @@ export function passwordProblems(
   else if (!checks.hasDigit) problems.push('noDigit');
   return problems;
 }
-
-/** The server's error texts for a password, in a stable order; empty when it is acceptable. */
-export const passwordErrors = (password: string, options: { commonList?: ReadonlySet<string> } = {}): string[] =>
-  passwordProblems(password, options).map((problem) => PASSWORD_ERRORS[problem]);

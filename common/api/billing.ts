@@ -1,5 +1,5 @@
 /**
- * Billing routes of DESIGN.md §3 and the health check: request and response schemas. Billing
+ * Billing routes of DESIGN.md §3: request and response schemas. Billing
  * refusals are `{"error": text, "code": code}`, the shape the pricing and trial pages show.
  */
 import { z } from 'zod';
@@ -30,14 +30,6 @@ export const webhookReceipt = z
   })
   .meta({ id: 'WebhookReceipt' });
 
-export const health = z
-  .object({
-    status: z.enum(['ok', 'unavailable']),
-    db: z.enum(['ok', 'unreachable']),
-    version: z.string(),
-  })
-  .meta({ id: 'Health' });
-
 const billing = { tags: ['billing'], security: [{ bearer: [] }] } as const;
 
 export const billingApi = {
@@ -64,13 +56,5 @@ export const billingApi = {
     description:
       'The payment provider’s events (Stripe). The body is the raw event exactly as sent, verified against its `Stripe-Signature` header before anything is read from it; each event is applied once.',
     response: { 200: webhookReceipt, ...errorResponses(400) },
-  },
-} as const;
-
-export const healthApi = {
-  get: {
-    tags: ['health'],
-    description: 'Whether the server and its database answer, and the running version.',
-    response: { 200: health, ...errorResponses(503) },
   },
 } as const;

@@ -45,10 +45,6 @@ export function fieldErrors(
   return new ApiError(status, { ...errors, code: first, codes });
 }
 
-/** `{"non_field_errors": [message], "code": code}`. */
-export const nonFieldError = (message: string, code: ErrorCode, status = 400) =>
-  fieldErrors({ non_field_errors: [message] }, code, status);
-
 export const notFound = (detail = 'Not found.') => detailError(404, detail, 'not_found');
 export const notAuthenticated = () =>
   detailError(401, 'Authentication credentials were not provided or are invalid.', 'not_authenticated');

@@ -3,9 +3,10 @@ import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { User } from '../db/schema.js';
 import { notAuthenticated } from '../lib/errors.js';
+import { DAY } from '../lib/time.js';
 
 export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const REFRESH_TOKEN_TTL_MS = 30 * DAY;
 const ISSUER = 'alerta';
 
 export interface AccessClaims {

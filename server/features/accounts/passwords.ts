@@ -1,11 +1,4 @@
 import { hash, verify } from '@node-rs/argon2';
-import { passwordErrors } from '../../../common/password-rules.js';
-import { commonPasswords } from './common-passwords.js';
-
-/** The password rules of SPEC §5 with the full common-password list: the exact texts, or none. */
-export const checkPassword = (password: string): string[] =>
-  passwordErrors(password, { commonList: commonPasswords() });
-
 /** An argon2id hash (the library's default algorithm, OWASP parameters). */
 export const hashPassword = (password: string): Promise<string> => hash(password);
 

@@ -6,6 +6,7 @@ import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
 import { isCommonPassword, PASSWORD_ERROR_CODES, PASSWORD_ERRORS } from '../../../common/password-rules.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { DAY } from '../../lib/time.js';
 import { commonPasswords } from './common-passwords.js';
 import { registrationNoticeMail, verificationMail } from './mail.js';
 import { hashPassword } from './passwords.js';
@@ -20,7 +21,7 @@ import {
 } from './repository.js';
 
 /** Verification links work for 3 days. */
-export const VERIFY_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+export const VERIFY_TTL_MS = 3 * DAY;
 
 type Registration = z.output<typeof registrationRequest>;
 

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { newPasswordCheck, type resetConfirmRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
 import { detailError, parseWith } from '../../lib/errors.js';
+import { HOUR } from '../../lib/time.js';
 import { commonPasswords } from './common-passwords.js';
 import { resetMail } from './mail.js';
 import { hashPassword } from './passwords.js';
@@ -26,7 +27,7 @@ export const RESET_TEXTS = {
 let newPassword: ReturnType<typeof newPasswordCheck> | undefined;
 
 /** Reset links work for 1 hour. */
-export const RESET_TTL_MS = 60 * 60 * 1000;
+export const RESET_TTL_MS = HOUR;
 
 /** The web app's page the e-mail links to. */
 export const resetLink = (app: FastifyInstance, uid: string, token: string) =>

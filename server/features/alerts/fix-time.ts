@@ -1,9 +1,10 @@
 import { PENDING_ALERT_MAX_AGE_MS } from '../../../common/constants.js';
+import { HOUR, MINUTE } from '../../lib/time.js';
 
 /** How far a fix time may lie behind the server's clock: a press queued offline is replayed for up to 24 hours. */
-export const FIX_MAX_AGE_MS = PENDING_ALERT_MAX_AGE_MS + 60 * 60_000;
+export const FIX_MAX_AGE_MS = PENDING_ALERT_MAX_AGE_MS + HOUR;
 /** How far a fix time may lie ahead of the server's clock (a phone's clock a little fast). */
-export const FIX_MAX_AHEAD_MS = 10 * 60_000;
+export const FIX_MAX_AHEAD_MS = 10 * MINUTE;
 
 /**
  * The one rule for every fix time (the alert's and the live updates'): within

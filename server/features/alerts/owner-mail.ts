@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Language } from '../../../common/constants.js';
 import { canonicalTimeZone } from '../../../common/profile-rules.js';
 import type { Alert, User } from '../../db/schema.js';
+import { DAY } from '../../lib/time.js';
 import { render } from '../accounts/mail.js';
 import { createOneTimeToken } from '../accounts/repository.js';
 
 /** The "this wasn't me" link of an alert e-mail works once, for 7 days. */
-export const NOT_ME_TTL_MS = 7 * 24 * 60 * 60_000;
+export const NOT_ME_TTL_MS = 7 * DAY;
 
 /** The page the e-mail's button opens; it asks for one more click, so a mail scanner opening links changes nothing. */
 export const notMeLink = (appUrl: string, key: string) => `${appUrl}/api/users/not-me/${key}/`;

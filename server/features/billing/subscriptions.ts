@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database, PlanName, Subscription, User } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
+import { DAY } from '../../lib/time.js';
 import { type PlanConfig, planTerms } from './plans.js';
 import { type Db, insertSubscription, markTrialUsed, setTokenIfMissing, userSubscriptions } from './repository.js';
 
 export type { Db };
-export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Length of a paid billing period. */
-export const PERIOD_MS = 30 * DAY_MS;
+export const PERIOD_MS = 30 * DAY;
 
 /** The profile fields `/me` derives from the subscription state (DESIGN.md §3). */
 export interface SubscriptionProfile {
@@ -64,7 +64,7 @@ export function profileOf(
   return {
     has_premium: active,
     is_in_trial: inTrial,
-    trial_days_left: inTrial && subscription.trial_end ? Math.ceil((subscription.trial_end - now) / DAY_MS) : 0,
+    trial_days_left: inTrial && subscription.trial_end ? Math.ceil((subscription.trial_end - now) / DAY) : 0,
     trial_start: trialStart === null ? null : new Date(trialStart).toISOString(),
     has_used_trial: user.trial_used_at !== null,
     plan,
@@ -107,7 +107,7 @@ export interface ActivateOptions {
  */
 export async function activateSubscription(db: Kysely<Database>, options: ActivateOptions): Promise<Subscription> {
   const { userId, plan, now } = options;
-  const trialEnd = options.trialDays ? now + options.trialDays * DAY_MS : null;
+  const trialEnd = options.trialDays ? now + options.trialDays * DAY : null;
   const row: Subscription = {
     id: newId(),
     user_id: userId,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database, Subscription } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { DAY } from '../../lib/time.js';
 import type { ProviderSubscription, WebhookEvent } from '../../providers/payments/port.js';
 import {
   findCheckout,
@@ -13,7 +14,7 @@ import {
   updateSubscription,
   userOfCustomer,
 } from './repository.js';
-import { DAY_MS, isActive, markActivated, PERIOD_MS } from './subscriptions.js';
+import { isActive, markActivated, PERIOD_MS } from './subscriptions.js';
 
 type Trx = Transaction<Database>;
 
@@ -117,7 +118,7 @@ async function completeCheckout(
     return;
   }
   const trial = checkout?.with_trial === 1 && (await trialUsedAt(trx, userId)) === null;
-  const trialEnd = trial ? eventAt + trialDays * DAY_MS : null;
+  const trialEnd = trial ? eventAt + trialDays * DAY : null;
   await insertSubscription(trx, {
     id: newId(),
     user_id: userId,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BACKGROUND_COLOR, MANIFEST_ICONS, PRODUCT_NAME, THEME_COLOR } from '../../../common/pwa.js';
 import { notFound } from '../../lib/errors.js';
+import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { ownerByToken } from '../alerts/repository.js';
 
@@ -54,7 +55,7 @@ export default async function emergencyPageRoutes(app: FastifyInstance) {
   for (const mode of ['public', 'test'] as const) {
     app.get(
       `/${mode}/:token/manifest.webmanifest`,
-      { config: { rateLimit: limit(app, { max: 60, timeWindow: 60_000 }) } },
+      { config: { rateLimit: limit(app, { max: 60, timeWindow: MINUTE }) } },
       async (request, reply) => {
         const parsed = params.safeParse(request.params);
         if (!parsed.success) throw notFound();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthApi } from '../../../common/api/billing.js';
+import { healthApi } from '../../../common/api/health.js';
 import { pingDatabase } from '../../db/index.js';
 
 /**

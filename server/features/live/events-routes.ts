@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { currentLiveView, followedAlert } from './service.js';
 
@@ -9,7 +10,7 @@ const RECHECK_MS = 5000;
 /** A comment keeps proxies from closing a quiet stream (ms). */
 const HEARTBEAT_MS = 15_000;
 /** Streams end after this long; EventSource reconnects on its own (ms). */
-const STREAM_MAX_MS = 10 * 60_000;
+const STREAM_MAX_MS = 10 * MINUTE;
 
 /**
  * `GET /api/live/{public_id}/events`: server-sent events, one `live` event with the page's
@@ -28,7 +29,7 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
     {
       schema: liveApi.events,
       config: {
-        rateLimit: limit(app, { max: 30, timeWindow: 60_000, keyGenerator: (request) => `live-events:${request.ip}` }),
+        rateLimit: limit(app, { max: 30, timeWindow: MINUTE, keyGenerator: (request) => `live-events:${request.ip}` }),
       },
     },
     async (request, reply) => {

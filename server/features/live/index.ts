@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIVE_RETENTION_MS } from '../../../common/constants.js';
+import { HOUR } from '../../lib/time.js';
 import liveEventsRoutes from './events-routes.js';
 import { LiveHub } from './hub.js';
 import livePageRoutes from './page-routes.js';
@@ -9,7 +10,7 @@ import { purgeLiveHistory } from './repository.js';
 import liveSenderRoutes from './sender-routes.js';
 
 /** How often old live positions and responders are deleted (real ms). */
-const CLEANUP_EVERY_MS = 60 * 60_000;
+const CLEANUP_EVERY_MS = HOUR;
 
 declare module 'fastify' {
   interface FastifyInstance {

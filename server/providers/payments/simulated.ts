@@ -1,8 +1,9 @@
 import { randomToken } from '../../lib/ids.js';
+import { HOUR } from '../../lib/time.js';
 import { type PaymentsPort, WebhookError } from './port.js';
 
 /** How long a simulated portal link stays valid, like a provider's short-lived portal session. */
-const PORTAL_SESSION_MS = 60 * 60 * 1000;
+const PORTAL_SESSION_MS = HOUR;
 
 export interface SimulatedPayments extends PaymentsPort {
   readonly name: 'simulated';

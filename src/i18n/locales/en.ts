@@ -135,7 +135,6 @@ const en: Messages = {
   errors: {
     emailNotVerified: 'Email not verified. Please confirm your email before logging in.',
     usernameExists: 'A user with that username already exists.',
-    emailExists: 'An account with this e-mail already exists.',
     passwordTooShort: 'The password is too short: use at least 8 characters.',
     passwordTooCommon: 'This password is too common.',
     passwordAllDigits: 'The password cannot be only digits.',

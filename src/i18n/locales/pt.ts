@@ -133,7 +133,6 @@ const pt = {
   errors: {
     emailNotVerified: 'E-mail não confirmado. Confirme o seu e-mail antes de entrar.',
     usernameExists: 'Já existe um utilizador com este nome.',
-    emailExists: 'Já existe uma conta com este e-mail.',
     passwordTooShort: 'A palavra-passe é demasiado curta: use pelo menos 8 caracteres.',
     passwordTooCommon: 'Esta palavra-passe é demasiado comum.',
     passwordAllDigits: 'A palavra-passe não pode ter só algarismos.',

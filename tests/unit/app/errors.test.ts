@@ -9,7 +9,6 @@ const CATALOGUE: [code: string, key: string][] = [
   ['email_not_verified', 'errors.emailNotVerified'],
   ['no_active_account', 'errors.invalidCredentials'],
   ['username_exists', 'errors.usernameExists'],
-  ['email_exists', 'errors.emailExists'],
   ['invalid_username', 'errors.invalidUsername'],
   ['password_mismatch', 'errors.passwordsDontMatch'],
   ['password_too_short', 'errors.passwordTooShort'],
