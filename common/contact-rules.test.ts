@@ -183,7 +183,6 @@ describe('validateContact and parseContact', () => {
     for (const phone of ['+351 912 345 678', '+351912345678', '00351 912345678']) {
       expect(validateContact({ name: 'Maria', phone_number: phone }, ['+351912345678'])).toEqual({
         phone_number: {
-          key: 'setup.phone_already_exists',
           code: 'duplicate_phone',
           message: 'This number is already in your contacts.',
         },
@@ -193,20 +192,19 @@ describe('validateContact and parseContact', () => {
 
   it('reports every field at once with its i18n key and English text', () => {
     expect(validateContact({ name: '', phone_number: '12', relationship: 'r'.repeat(51) }, [])).toEqual({
-      name: { key: 'setup.required_name', code: 'name_required', message: CONTACT_MESSAGES.requiredName },
-      phone_number: { key: 'setup.phone_too_short', code: 'phone_too_short', message: TOO_SHORT },
+      name: { code: 'name_required', message: CONTACT_MESSAGES.requiredName },
+      phone_number: { code: 'phone_too_short', message: TOO_SHORT },
       relationship: {
-        key: 'setup.invalid_relationship',
         code: 'invalid_relationship',
         message: CONTACT_MESSAGES.relationshipTooLong,
       },
     });
     expect(validateContact({ name: 'A1', phone_number: 'abc' }, [])).toEqual({
-      name: { key: 'setup.invalid_name', code: 'invalid_name', message: CONTACT_MESSAGES.invalidName },
-      phone_number: { key: 'setup.invalid_phone_format', code: 'phone_format', message: FORMAT },
+      name: { code: 'invalid_name', message: CONTACT_MESSAGES.invalidName },
+      phone_number: { code: 'phone_format', message: FORMAT },
     });
     expect(validateContact({ name: 'Maria' }, [])).toEqual({
-      phone_number: { key: 'setup.required_phone', code: 'phone_required', message: 'Phone number is required.' },
+      phone_number: { code: 'phone_required', message: 'Phone number is required.' },
     });
   });
 
@@ -218,7 +216,6 @@ describe('validateContact and parseContact', () => {
     expect(
       validateContact({ name: 'Maria', phone_number: '+351912345678', relationship: 'Mãe\u0007' }, []).relationship,
     ).toEqual({
-      key: 'setup.invalid_relationship',
       code: 'invalid_relationship',
       message: CONTACT_MESSAGES.invalidRelationship,
     });
@@ -226,7 +223,7 @@ describe('validateContact and parseContact', () => {
 
   it('lifts the 15-digit limit with longNumbers', () => {
     const input = { name: 'Escritório', phone_number: '+49 30 1234567890123' };
-    expect(validateContact(input, []).phone_number?.key).toBe('setup.phone_too_long');
+    expect(validateContact(input, []).phone_number?.code).toBe('phone_too_long');
     expect(validateContact(input, [], { longNumbers: true })).toEqual({});
   });
 });

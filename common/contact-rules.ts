@@ -4,7 +4,7 @@
  * smallest metadata), never by hand.
  */
 import { type ParseError, parsePhoneNumberWithError, validatePhoneNumberLength } from 'libphonenumber-js';
-import type { ErrorCode } from './api/errors.js';
+import type { ErrorBody, ErrorCode } from './api/errors.js';
 import { CONTACT_NAME_MAX, CONTACT_NAME_MIN, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from './constants.js';
 
 /** Longest number accepted when long numbers are enabled: a 3-digit country code and the 17 national digits libphonenumber allows. */
@@ -117,13 +117,22 @@ export function normalisePhone(input: string | null | undefined, options: PhoneO
 }
 
 export type ContactField = 'name' | 'phone_number' | 'relationship';
-/** One field's problem: the web app's i18n key, the API's stable code and its English text. */
+/** One field's problem: the API's stable code (the web app translates it) and its English text. */
 export interface ContactFieldError {
-  key: string;
   code: ErrorCode;
   message: string;
 }
 export type ContactErrors = Partial<Record<ContactField, ContactFieldError>>;
+
+/** The 400 body of a contact's problems, as the API answers it and the form shows it. */
+export function contactErrorBody(errors: ContactErrors): ErrorBody {
+  const entries = Object.entries(errors) as [ContactField, ContactFieldError][];
+  return {
+    ...Object.fromEntries(entries.map(([field, error]) => [field, [error.message]])),
+    code: entries[0]?.[1].code ?? 'invalid',
+    codes: Object.fromEntries(entries.map(([field, error]) => [field, error.code])),
+  };
+}
 
 export interface ContactInput {
   name?: string | null;
@@ -137,11 +146,11 @@ export interface CleanContact {
   relationship: string;
 }
 
-const PHONE_KEYS: Record<PhoneError, { key: string; code: ErrorCode }> = {
-  required: { key: 'setup.required_phone', code: 'phone_required' },
-  format: { key: 'setup.invalid_phone_format', code: 'phone_format' },
-  too_short: { key: 'setup.phone_too_short', code: 'phone_too_short' },
-  too_long: { key: 'setup.phone_too_long', code: 'phone_too_long' },
+const PHONE_CODES: Record<PhoneError, ErrorCode> = {
+  required: 'phone_required',
+  format: 'phone_format',
+  too_short: 'phone_too_short',
+  too_long: 'phone_too_long',
 };
 
 /** The relationship label as stored: invisible marks removed, NFC, trimmed, spacing collapsed. */
@@ -160,15 +169,14 @@ export function parseContact(
   if (nameError) {
     errors.name =
       nameError === 'setup.required_name'
-        ? { key: nameError, code: 'name_required', message: CONTACT_MESSAGES.requiredName }
-        : { key: nameError, code: 'invalid_name', message: CONTACT_MESSAGES.invalidName };
+        ? { code: 'name_required', message: CONTACT_MESSAGES.requiredName }
+        : { code: 'invalid_name', message: CONTACT_MESSAGES.invalidName };
   }
   const phone = normalisePhone(input.phone_number, options);
   if (!phone.ok) {
-    errors.phone_number = { ...PHONE_KEYS[phone.error], message: phone.message };
+    errors.phone_number = { code: PHONE_CODES[phone.error], message: phone.message };
   } else if (new Set(existingE164s).has(phone.e164)) {
     errors.phone_number = {
-      key: 'setup.phone_already_exists',
       code: 'duplicate_phone',
       message: CONTACT_MESSAGES.duplicate,
     };
@@ -176,13 +184,11 @@ export function parseContact(
   const relationship = normaliseRelationship(input.relationship);
   if (characters(relationship) > RELATIONSHIP_MAX) {
     errors.relationship = {
-      key: 'setup.invalid_relationship',
       code: 'invalid_relationship',
       message: CONTACT_MESSAGES.relationshipTooLong,
     };
   } else if (/[\p{Cc}\p{Co}\p{Cn}]/u.test(relationship)) {
     errors.relationship = {
-      key: 'setup.invalid_relationship',
       code: 'invalid_relationship',
       message: CONTACT_MESSAGES.invalidRelationship,
     };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { contactInput } from '../../../common/api/contacts.js';
-import { CONTACT_MESSAGES, type ContactErrors, parseContact } from '../../../common/contact-rules.js';
+import { CONTACT_MESSAGES, contactErrorBody, parseContact } from '../../../common/contact-rules.js';
 import type { User } from '../../db/schema.js';
 import { ApiError, detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -18,12 +18,6 @@ import {
 } from './repository.js';
 
 export const SUBSCRIPTION_REQUIRED_TO_ADD = 'An active subscription is required to add contacts.';
-
-const toFieldErrors = (errors: ContactErrors) =>
-  fieldErrors(
-    Object.fromEntries(Object.entries(errors).map(([field, error]) => [field, [error.message]])),
-    Object.fromEntries(Object.entries(errors).map(([field, error]) => [field, error.code])),
-  );
 
 /** The list in alerting order, each marked whether the plan's limit lets alerts reach it. */
 export async function contactsView(app: FastifyInstance, user: User): Promise<ContactView[]> {
@@ -71,7 +65,7 @@ export async function addContact(
         existing.map((row) => row.phone_number),
         options,
       );
-      if (!parsed.ok) throw toFieldErrors(parsed.errors);
+      if (!parsed.ok) throw new ApiError(400, contactErrorBody(parsed.errors));
       const row = { id: newId(), user_id: user.id, ...parsed.contact, created_at: now };
       await insertContact(trx, row);
       return row;

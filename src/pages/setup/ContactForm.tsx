@@ -5,10 +5,10 @@ import flags from 'react-phone-number-input/flags';
 import en from 'react-phone-number-input/locale/en.json';
 import pt from 'react-phone-number-input/locale/pt.json';
 import 'react-phone-number-input/style.css';
-import { parseContact } from '../../../common/contact-rules';
+import { contactErrorBody, parseContact } from '../../../common/contact-rules';
 import { failureOf } from '../../api/client';
 import { addContact } from '../../api/endpoints';
-import { type Message, mapContactError } from '../../api/errors';
+import { mapContactError, mapErrorData } from '../../api/errors';
 import type { Contact, Profile } from '../../api/types';
 import { Field } from '../../components/Field';
 import { StatusForm } from '../../components/StatusForm';
@@ -45,9 +45,9 @@ export function ContactForm({ contacts, profile, onAdded }: ContactFormProps) {
       contacts.map((contact) => contact.phone_number),
     );
     if (!parsed.ok) {
-      const found: Record<string, Message> = {};
-      for (const [name, problem] of Object.entries(parsed.errors)) found[name] = { key: problem.key };
-      showFailure({ message: { key: 'setup.fix_errors' }, fields: found });
+      // The same problems the server would answer, said the same way.
+      const { fields } = mapErrorData(contactErrorBody(parsed.errors));
+      showFailure({ message: { key: 'setup.fix_errors' }, fields });
       return;
     }
     if (!profile?.has_premium) {
