@@ -5,6 +5,7 @@ import {
   describeIssue,
   type ErrorBody,
   type ErrorCode,
+  type IssueLike,
   refusalOf,
   validationBody,
 } from '../../common/api/errors.js';
@@ -52,29 +53,36 @@ export const notAuthenticated = () =>
 /** The texts name what was sent ("panic" is not a valid choice, got list, may not be null): zod reports it only when asked. */
 const PARSE_OPTIONS = { reportInput: true } as const;
 
+/**
+ * The 400 of a failed parse: a schema's fixed refusal (`refusedAs`), a header's first problem
+ * as the `detail` (a header is no form field), else every field's problems (with `detail` too
+ * for schemas marked `withDetail`).
+ */
+function validationError(schema: $ZodType, issues: readonly IssueLike[], httpPart?: string): ApiError {
+  const refusal = refusalOf(schema);
+  if (refusal) return new ApiError(400, refusal);
+  const [first] = issues;
+  if (httpPart === 'headers' && first) {
+    const { code, text } = describeIssue(first);
+    return detailError(400, text, code);
+  }
+  return new ApiError(400, validationBody(issues, { detail: answersWithDetail(schema) }));
+}
+
 /** Parses `input` with a zod schema; on failure throws the 400 every route's validation answers. */
 export function parseWith<T extends $ZodType>(schema: T, input: unknown) {
   const result = safeParse(schema, input ?? {}, PARSE_OPTIONS);
   if (result.success) return result.data;
-  throw new ApiError(400, validationBody(result.error.issues, { detail: answersWithDetail(schema) }));
+  throw validationError(schema, result.error.issues);
 }
 
 /**
  * Fastify's validator for the zod schemas of `common/api/`: the one validation path of every
  * route. A missing body is an empty object, so each required field is named in the answer.
- * A header is no form field: its first problem is the answer's `detail`.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
     const result = safeParse(schema, data ?? {}, PARSE_OPTIONS);
-    if (result.success) return { value: result.data };
-    const refusal = refusalOf(schema);
-    if (refusal) return { error: new ApiError(400, refusal) };
-    const [first] = result.error.issues;
-    if (httpPart === 'headers' && first) {
-      const { code, text } = describeIssue(first);
-      return { error: detailError(400, text, code) };
-    }
-    return { error: new ApiError(400, validationBody(result.error.issues, { detail: answersWithDetail(schema) })) };
+    return result.success ? { value: result.data } : { error: validationError(schema, result.error.issues, httpPart) };
   };
