@@ -147,6 +147,15 @@ export function smsSegments(text: string): SmsSegments {
   };
 }
 
+/**
+ * How many SMS parts a text is sent and billed as: GSM-7 160 septets in one part, else 153
+ * a part (extension characters count 2); otherwise UCS-2 70 UTF-16 code units, else 67 a
+ * part. An escape pair or a surrogate pair is never split across parts. 0 for "".
+ */
+export function smsParts(text: string): number {
+  return smsSegments(text).segments;
+}
+
 /** Fills parts without splitting a character (an escape pair or a surrogate pair). */
 function pack(units: number[], single: number, multi: number): { segments: number; length: number } {
   const length = units.reduce((sum, n) => sum + n, 0);
