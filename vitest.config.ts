@@ -16,7 +16,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: ['tests/unit/**/*.test.{ts,tsx}', 'common/**/*.test.ts', 'src/**/*.test.{ts,tsx}'],
+          include: [
+            'tests/unit/**/*.test.{ts,tsx}',
+            'common/**/*.test.ts',
+            'src/**/*.test.{ts,tsx}',
+            'sw/**/*.test.ts',
+          ],
           setupFiles: ['tests/unit/setup.ts'],
         },
       },

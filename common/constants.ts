@@ -51,6 +51,13 @@ export const ACCESS_TOKEN_KEY = 'alerta.access';
 export const REFRESH_TOKEN_KEY = 'alerta.refresh';
 /** localStorage key of the user as last fetched (shown when the server cannot be reached at start). */
 export const USER_CACHE_KEY = 'alerta.user';
+/**
+ * localStorage key of this device's key (`{key, user}`): issued by the server to the signed-in
+ * owner, read by the emergency page of the same origin and sent as `X-Alerta-Device-Key`.
+ */
+export const DEVICE_KEY_STORAGE_KEY = 'alerta.device-key';
+/** The alert POST's header carrying the owner's device key. */
+export const DEVICE_KEY_HEADER = 'X-Alerta-Device-Key';
 /** How long a toast stays on screen (ms). */
 export const TOAST_MS = 5000;
 

@@ -1,4 +1,5 @@
 /// <reference lib="WebWorker" />
+import { DEVICE_KEY_HEADER } from '../common/constants';
 import { sendOrQueue, wasHandled } from './alert-queue';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -12,6 +13,8 @@ export interface PressedAlert {
   body: string;
   /** How long the page may still wait for a fix before this worker sends it instead (ms). */
   wait_ms: number;
+  /** The owner's device key, sent as `X-Alerta-Device-Key` (the page reads it from localStorage; a worker cannot). */
+  device_key?: string;
 }
 
 const held = new Map<string, PressedAlert>();
@@ -33,7 +36,12 @@ export async function holdPressed(alert: PressedAlert): Promise<void> {
   await sendOrQueue(
     new Request(new URL(latest.url, self.location.origin), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': latest.key },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'idempotency-key': latest.key,
+        ...(latest.device_key ? { [DEVICE_KEY_HEADER]: latest.device_key } : {}),
+      },
       body: latest.body,
     }),
   );
@@ -45,5 +53,13 @@ export function pressedFrom(data: unknown): PressedAlert | null {
   if (!d || typeof d.url !== 'string' || typeof d.key !== 'string' || typeof d.body !== 'string') return null;
   // Only this origin's alert route: a message cannot make the worker post anywhere else.
   if (!/^\/api\/emergency\/public\/[^/]+\/alerts\/$/.test(d.url)) return null;
-  return { url: d.url, key: d.key, body: d.body, wait_ms: Number(d.wait_ms) || 0 };
+  const deviceKey =
+    typeof d.device_key === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(d.device_key) ? d.device_key : null;
+  return {
+    url: d.url,
+    key: d.key,
+    body: d.body,
+    wait_ms: Number(d.wait_ms) || 0,
+    ...(deviceKey ? { device_key: deviceKey } : {}),
+  };
 }

@@ -60,7 +60,15 @@ const idempotencyKey = z
     description: 'A UUID v4 naming this alert: the same key again answers the first alert and sends nothing.',
   });
 
-export const alertHeaders = z.looseObject({ 'idempotency-key': idempotencyKey });
+export const alertHeaders = z.looseObject({
+  'idempotency-key': idempotencyKey,
+  // Never refused: a key that does not check out only leaves the alert link-only.
+  'x-alerta-device-key': z.unknown().optional().meta({
+    type: 'string',
+    description:
+      'Optional: a device key the owner’s session issued (`POST /api/users/me/device-keys/`), proof that the alert is the owner’s. Unknown or foreign keys are ignored.',
+  }),
+});
 
 export const alertLocation = z
   .object({
@@ -112,13 +120,22 @@ export type EmergencyPage = z.output<typeof emergencyPage>;
 export const SHOWN_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed'] as const;
 export type ShownStatus = (typeof SHOWN_STATUSES)[number];
 
+/** Why an SMS was withheld: this account's own alerts reached the number in the window, or the number's ceiling for all senders. */
+export const WITHHELD_REASONS = ['recently_alerted', 'number_busy'] as const;
+
 const delivery = z.object({
   contact_name: z.string(),
   status: z.enum(SHOWN_STATUSES),
   withheld: z
     .literal(true)
     .optional()
-    .describe('Not sent: the number already received the most SMS allowed in a short time.'),
+    .describe('Not sent: the number already received the most SMS allowed in a short time (see `withheld_reason`).'),
+  withheld_reason: z
+    .enum(WITHHELD_REASONS)
+    .optional()
+    .describe(
+      'With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.',
+    ),
 });
 
 export const alertView = z
@@ -127,12 +144,37 @@ export const alertView = z
     public_id: z.string().describe('Names the live page, `/a/{public_id}`.'),
     mode: z.enum(['real', 'test']),
     created_at: z.string(),
-    recently_alerted: z.boolean().describe('True when the SMS budget withheld at least one SMS.'),
+    proven: z
+      .boolean()
+      .describe(
+        'True when the request carried the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key` the owner’s session issued): its SMS spend the owner’s own budget.',
+      ),
+    recently_alerted: z
+      .boolean()
+      .describe(
+        'True only when at least one SMS was withheld because this account’s own earlier alerts already reached that contact in the last minutes (`withheld_reason: recently_alerted`).',
+      ),
+    number_busy: z
+      .boolean()
+      .describe(
+        'True when at least one SMS was withheld by the number’s hourly ceiling for all senders (`withheld_reason: number_busy`): that contact was not alerted by this alert. Link-only alerts only, or a contact added less than an hour ago.',
+      ),
     deliveries: z.array(delivery),
   })
   .meta({ id: 'Alert' });
 
 export type AlertView = z.output<typeof alertView>;
+
+/** `POST /api/users/me/device-keys/` answer: the key, shown once (the server keeps only its hash). */
+export const deviceKeyAnswer = z
+  .object({
+    device_key: z
+      .string()
+      .describe(
+        'A random key (32 bytes, base64url) for the emergency page to send as `X-Alerta-Device-Key` with its alerts: proof that they are the owner’s.',
+      ),
+  })
+  .meta({ id: 'DeviceKey' });
 
 /** An alert as its owner's history shows it. */
 export const ownerAlert = z
@@ -191,7 +233,7 @@ export const alertsApi = {
   send: {
     ...emergency,
     description:
-      'Sends an alert: one SMS per contact (test alerts: the chosen or TEST contacts), written with its deliveries in one transaction. The same Idempotency-Key again answers 200 with the first alert and sends nothing; with another body, 422. Test alerts: 5 an hour per token; a real alert is never refused by a rate limit.',
+      'Sends an alert: one SMS per contact (test alerts: the chosen or TEST contacts), written with its deliveries in one transaction. The same Idempotency-Key again answers 200 with the first alert and sends nothing; with another body (or another `contact_id`), 422. Test alerts: 5 an hour per token; a real alert is never refused by a rate limit. The owner’s proof — `Authorization: Bearer <access>` of the owner’s session, or `X-Alerta-Device-Key: <key>` from `POST /api/users/me/device-keys/` — makes the alert the owner’s: never 429 (neither the per-address ceiling nor the test limit) and its SMS spend a budget of its own. A proof that does not check out is ignored: the alert is link-only.',
     params: tokenParams,
     headers: alertHeaders,
     body: alertRequest,
@@ -202,6 +244,13 @@ export const alertsApi = {
     description: 'An alert with the current status of each delivery, readable by its link even after the plan ends.',
     params: tokenAlertParams,
     response: { 200: alertView, ...errorResponses(404, 429) },
+  },
+  deviceKey: {
+    tags: ['accounts'],
+    security: [{ bearer: [] }],
+    description:
+      'Issues a device key to the signed-in owner’s emergency page (on sign-in, or when the page is opened or installed signed in). The page sends it as `X-Alerta-Device-Key` with its alerts: proof that they are the owner’s. Kept hashed; at most 20 per account (a new one drops the oldest); deleted with the account.',
+    response: { 201: deviceKeyAnswer, ...errorResponses(401) },
   },
   history: {
     ...emergency,

@@ -124,6 +124,8 @@ export interface AlertsTable {
   last_update_at: number | null;
   /** What the first request with this idempotency key asked for, hashed (migration 2026112310-abuse-limits). */
   request_hash: string | null;
+  /** 1 when the request carried the owner's proof (session or device key): its SMS spend the owner's own budget (migration 2026112501-owner-proof). */
+  proven: Generated<number>;
 }
 
 /** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
@@ -147,7 +149,14 @@ export interface DeliveriesTable {
   updated_at: number;
   /** Defaults to `alert` in the database (migration 2026112203-live). */
   kind: Generated<DeliveryKind>;
+  /** SMS parts the body takes (GSM-7 160/153, UCS-2 70/67): budgets and billing count parts (migration 2026112501-owner-proof). */
+  parts: Generated<number>;
+  /** Why a `withheld` delivery was not sent (sms-budget.ts); null on older rows, read as `recently_alerted`. */
+  withheld_reason: WithheldReason | null;
 }
+
+/** `recently_alerted`: this account's own alerts already reached the number; `number_busy`: the number's ceiling for all accounts and links. */
+export type WithheldReason = 'recently_alerted' | 'number_busy';
 
 /** One row per SMS reported to billing, keyed by delivery so a retry never bills twice. */
 export interface UsageRecordsTable {
@@ -157,6 +166,17 @@ export interface UsageRecordsTable {
   billable: number;
   reported_at: number | null;
   created_at: number;
+  /** SMS parts of the delivery: what the meter counts (migration 2026112501-owner-proof). */
+  parts: Generated<number>;
+}
+
+/** A key the owner's session issued to their emergency page: the owner's proof beside the link. Stored as a SHA-256 hash. */
+export interface DeviceKeysTable {
+  id: string;
+  user_id: string;
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
 }
 
 /** A position sent by the emergency page while it stays open after an alert (live page trail). */
@@ -192,6 +212,7 @@ export interface Database {
   usage_records: UsageRecordsTable;
   alert_locations: AlertLocationsTable;
   alert_responders: AlertRespondersTable;
+  device_keys: DeviceKeysTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -93,12 +93,22 @@ export default fp(
         if (!SECRET_PATH.test(routedPath(request.url))) return;
         const result = await perClient(request);
         if (result.isAllowed || !result.isExceeded) return;
+        // A route may let through a request whose proof it verifies (the owner's alert): never a header alone.
+        const pass = request.routeOptions.config.passesCeiling;
+        if (pass && (await pass(request))) return;
         throw throttled(result.ttlInSeconds);
       });
     }
   },
   { name: 'security' },
 );
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** True for a request the per-address ceiling must let through: one whose proof the route has verified. */
+    passesCeiling?: (request: FastifyRequest) => Promise<boolean>;
+  }
+}
 
 export interface LimitOptions {
   max: number;

@@ -106,9 +106,11 @@ describe('emergency page', () => {
           public_id: 'p1',
           mode: 'real',
           created_at: '2026-11-23T10:00:00Z',
+          proven: false,
           recently_alerted: true,
+          number_busy: false,
           deliveries: [
-            { contact_name: 'Rui', status: 'failed', withheld: true },
+            { contact_name: 'Rui', status: 'failed', withheld: true, withheld_reason: 'recently_alerted' },
             { contact_name: 'Eva', status: 'sent' },
           ],
         },

@@ -12,6 +12,7 @@ import {
   UpdateBanner,
   useGeo,
 } from './parts';
+import { OwnerSignIn } from './SignIn';
 import { isIos } from './sms';
 
 /** "14:05" in the page's language, or empty when the time cannot be read. */
@@ -130,6 +131,7 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       {!busy && <InstallButton s={s} ios={isIos()} />}
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>
+      {!busy && phase.name !== 'invalid' && <OwnerSignIn s={s} />}
     </main>
   );
 }

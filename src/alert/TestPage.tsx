@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { FIRST_FIX_WAIT_MS, STATUS_POLL_MS } from '../../common/constants';
 import { isTestContact } from '../../common/sms-text';
+import { readDeviceKey } from '../lib/device-key';
 import { type AlertResult, fetchAlert, fetchPage, newKey, type PageData, postAlert } from './api';
 import type { GeoState, PositionWatch } from './geo';
 import { pickLanguage, type Strings, stringsFor } from './i18n';
 import { canInstall, isInstalled, onInstallChange } from './install';
 import { ContactList, InstallButton, messageText, UpdateBanner, useGeo } from './parts';
+import { OwnerSignIn } from './SignIn';
 import { isIos } from './sms';
 import { loadPage, savePage } from './storage';
 import { offlineReady, offlineUnavailable } from './sw-client';
@@ -159,11 +161,16 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   const sendTest = async () => {
     setSending(true);
     const location = page?.gps_enabled === false ? { location: null } : await geo.forAlert(FIRST_FIX_WAIT_MS);
-    const answer = await postAlert(token, newKey(), {
-      mode: 'test',
-      ...location,
-      ...(testContact?.id ? { contact_id: testContact.id } : {}),
-    });
+    const answer = await postAlert(
+      token,
+      newKey(),
+      {
+        mode: 'test',
+        ...location,
+        ...(testContact?.id ? { contact_id: testContact.id } : {}),
+      },
+      readDeviceKey()?.key,
+    );
     setSending(false);
     if (!answer.ok) {
       setTestNote(answer.status === 429 && answer.retryAfter ? s.retryAt(answer.retryAfter) : s.testSmsFailed);
@@ -250,6 +257,7 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
       <InstallButton s={s} ios={isIos()} />
       <UpdateBanner s={s} />
       <p className="hint">{s.notEmergency}</p>
+      <OwnerSignIn s={s} />
     </main>
   );
 }

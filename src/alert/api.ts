@@ -1,4 +1,5 @@
 import type { AlertView, EmergencyPage } from '../../common/api/alerts';
+import { DEVICE_KEY_HEADER } from '../../common/constants';
 import type { AlertBody } from './storage';
 
 /**
@@ -42,14 +43,30 @@ async function call<T>(url: string, init?: RequestInit): Promise<Answer<T> & { c
 /** The owner, contacts and settings behind a token. */
 export const fetchPage = (token: string) => call<PageData>(base(token), { cache: 'no-store' });
 
+/** The alert POST's headers: its Idempotency-Key and, when this device has one, the owner's device key. */
+export function alertHeaders(key: string, deviceKey?: string | null): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'idempotency-key': key,
+    ...(deviceKey ? { [DEVICE_KEY_HEADER]: deviceKey } : {}),
+  };
+}
+
 /**
- * Sends an alert. `queued` means the service worker kept it to send when the network returns
- * (202 from the worker, never from the server).
+ * Sends an alert, with the owner's device key when this device has one (the alert is then the
+ * owner's own: never refused by a rate limit or withheld by strangers' budgets). `queued` means
+ * the service worker kept it to send when the network returns (202 from the worker, never
+ * from the server); the queued request keeps its headers, the key too.
  */
-export async function postAlert(token: string, key: string, body: AlertBody): Promise<Answer<AlertResult | 'queued'>> {
+export async function postAlert(
+  token: string,
+  key: string,
+  body: AlertBody,
+  deviceKey?: string | null,
+): Promise<Answer<AlertResult | 'queued'>> {
   const answer = await call<AlertResult & { code?: string }>(alertsUrl(token), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    headers: alertHeaders(key, deviceKey),
     body: JSON.stringify(body),
   });
   if (answer.ok && answer.code === 202) return { ok: true, value: 'queued' };

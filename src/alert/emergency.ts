@@ -8,6 +8,7 @@ import {
   STATUS_POLL_FOR_MS,
   STATUS_POLL_MS,
 } from '../../common/constants';
+import { readDeviceKey } from '../lib/device-key';
 import {
   type AlertResult,
   type Answer,
@@ -127,7 +128,13 @@ export class Emergency {
     await saveAlert(alert);
     this.set({ alert });
     if (gps && !alert.body.location) {
-      holdPress(alertsUrl(this.token), alert.key, alert.body, FIRST_FIX_WAIT_MS + PRESS_HOLD_MARGIN_MS);
+      holdPress(
+        alertsUrl(this.token),
+        alert.key,
+        alert.body,
+        FIRST_FIX_WAIT_MS + PRESS_HOLD_MARGIN_MS,
+        readDeviceKey()?.key,
+      );
       alert = { ...alert, body: { mode: 'real', ...(await this.geo.forAlert(FIRST_FIX_WAIT_MS)) } };
       await saveAlert(alert);
       this.set({ alert });
@@ -166,13 +173,16 @@ export class Emergency {
     }
   }
 
-  /** Posts the stored alert with its key; the same key on every try means it is sent once. */
+  /**
+   * Posts the stored alert with its key; the same key on every try means it is sent once. The
+   * device key is read at each try: signing in on this page while an alert waits makes it the owner's.
+   */
   private async deliver(): Promise<void> {
     const alert = this.state.alert;
     if (!alert || alert.result || this.delivering) return;
     this.delivering = true;
     try {
-      this.handleAnswer(await postAlert(this.token, alert.key, alert.body));
+      this.handleAnswer(await postAlert(this.token, alert.key, alert.body, readDeviceKey()?.key));
     } finally {
       this.delivering = false;
     }

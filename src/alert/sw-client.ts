@@ -100,12 +100,13 @@ export async function replayQueued(timeoutMs = 8000): Promise<void> {
 
 /**
  * Hands a press to the service worker while this page waits for a GPS fix: if the tab is
- * closed before the page sends it, the worker sends `body` itself after `waitMs`.
+ * closed before the page sends it, the worker sends `body` itself after `waitMs`, with the
+ * owner's device key when there is one (a worker cannot read localStorage).
  */
-export function holdPress(url: string, key: string, body: AlertBody, waitMs: number): void {
+export function holdPress(url: string, key: string, body: AlertBody, waitMs: number, deviceKey?: string): void {
   navigator.serviceWorker?.controller?.postMessage({
     type: 'ALERT_PRESSED',
-    alert: { url, key, body: JSON.stringify(body), wait_ms: waitMs },
+    alert: { url, key, body: JSON.stringify(body), wait_ms: waitMs, ...(deviceKey ? { device_key: deviceKey } : {}) },
   });
 }
 

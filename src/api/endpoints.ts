@@ -29,6 +29,12 @@ export const login = (username: string, password: string) =>
 /** Ends this login on the server: its refresh token stops working. */
 export const endSession = () => api.post('users/auth/logout/');
 
+/**
+ * A new key for this device, issued to the signed-in owner: the emergency page sends it with
+ * its alerts so the server knows they are the owner's own.
+ */
+export const issueDeviceKey = () => api.post('users/me/device-keys/', { json: {} }).json<{ device_key: string }>();
+
 export const fetchMe = () => api.get('users/me/').json<User>();
 
 export const updateMe = (fields: MeUpdate) => api.patch('users/me/', { json: fields }).json<User>();

@@ -1,5 +1,6 @@
 import { failureOf } from '../api/client';
-import { endSession, fetchMe, login } from '../api/endpoints';
+import { endSession, fetchMe, issueDeviceKey, login } from '../api/endpoints';
+import { forgetDeviceKey, readDeviceKey, saveDeviceKey } from '../lib/device-key';
 import { goTo } from '../lib/navigation';
 import { useStore } from './index';
 import { cachedUser } from './session';
@@ -17,8 +18,10 @@ export async function loadUser(): Promise<void> {
     return;
   }
   try {
-    setUser(await fetchMe());
+    const user = await fetchMe();
+    setUser(user);
     setStatus('ready');
+    void ensureDeviceKey(user.username);
   } catch (error) {
     const { status } = await failureOf(error);
     if (status === 401 || !useStore.getState().access) {
@@ -45,6 +48,30 @@ export async function logOut(): Promise<void> {
     // Without a network the tokens are still forgotten here; the server session then just expires.
     console.warn('Ending the session on the server failed', error);
   }
+  forgetDeviceKey();
   useStore.getState().clearSession();
   goTo('/login');
+}
+
+let issuing: Promise<void> | null = null;
+
+/**
+ * Gives this device a key for the signed-in owner, once: asked only when none is stored (or the
+ * stored one is another account's). The emergency page of this origin sends it with its alerts.
+ * Without an answer nothing is stored and the next start of the app asks again.
+ */
+export function ensureDeviceKey(username: string): Promise<void> {
+  if (readDeviceKey()?.user === username) return Promise.resolve();
+  issuing ??= (async () => {
+    try {
+      const { device_key } = await issueDeviceKey();
+      // Logged out (or another account) while the key was on its way: it is not this device's.
+      if (useStore.getState().user?.username === username && device_key) saveDeviceKey(device_key, username);
+    } catch (error) {
+      console.warn('No device key for now', error);
+    }
+  })().finally(() => {
+    issuing = null;
+  });
+  return issuing;
 }

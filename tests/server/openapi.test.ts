@@ -19,6 +19,7 @@ const DOCUMENTED = [
   'POST /api/users/auth/logout/',
   'GET /api/users/me/',
   'PATCH /api/users/me/',
+  'POST /api/users/me/device-keys/',
   'POST /api/users/reset-password/',
   'POST /api/users/reset-password-confirm/',
   'DELETE /api/users/delete-account/',
@@ -46,6 +47,7 @@ const DOCUMENTED = [
 /** Routes that take no JSON body: everything else that writes documents one. */
 const NO_BODY = new Set([
   'POST /api/users/auth/logout/',
+  'POST /api/users/me/device-keys/',
   'POST /api/users/token/rotate/',
   'POST /api/emergency/contacts/{id}/alert-first/',
   'POST /api/billing/portal/',

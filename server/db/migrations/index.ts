@@ -5,6 +5,7 @@ import * as live from './2026112203-live.js';
 import * as abuseLimits from './2026112310-abuse-limits.js';
 import * as contactPriority from './2026112320-contact-priority.js';
 import * as displayName from './2026112330-display-name.js';
+import * as ownerProof from './2026112501-owner-proof.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026112310-abuse-limits': abuseLimits,
   '2026112320-contact-priority': contactPriority,
   '2026112330-display-name': displayName,
+  '2026112501-owner-proof': ownerProof,
 };

@@ -1,12 +1,17 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { smsSegments } from '../../../common/sms-text.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
+/** SMS parts a text is sent (and billed) as: at least one. */
+export const partsOf = (body: string) => Math.max(1, smsSegments(body).segments);
+
 /**
  * The one way a delivery row is made: one SMS of `body` to one recipient, queued and due
- * now, for the dispatcher to claim. `kind` tells the alert's own SMS from the all-clear.
+ * now, for the dispatcher to claim, with the SMS parts it takes (what budgets and billing
+ * count). `kind` tells the alert's own SMS from the all-clear.
  */
 export function queuedDelivery(input: {
   alertId: string;
@@ -23,6 +28,7 @@ export function queuedDelivery(input: {
     contact_name: recipient.contact_name,
     phone_number: recipient.phone_number,
     body,
+    parts: partsOf(body),
     status: 'queued',
     attempts: 0,
     next_attempt_at: now,

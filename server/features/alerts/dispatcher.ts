@@ -111,7 +111,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     await markSent(db, delivery.id, providerMessageId, now);
     await recordSmsUsage(
       db,
-      { userId: delivery.user_id, deliveryId: delivery.id, alertId: delivery.alert_id, now },
+      { userId: delivery.user_id, deliveryId: delivery.id, alertId: delivery.alert_id, parts: delivery.parts, now },
       options.payments,
     );
   }

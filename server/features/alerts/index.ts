@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
+import deviceKeyRoutes from './owner-proof.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
 
@@ -49,6 +50,7 @@ export default fp(
 
     await app.register(alertRoutes);
     await app.register(alertHistoryRoutes);
+    await app.register(deviceKeyRoutes);
     // Documented always; answered (404 otherwise) only when Twilio is configured.
     await app.register(smsStatusRoutes, { authToken: app.config.TWILIO_AUTH_TOKEN });
   },

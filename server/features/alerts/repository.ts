@@ -3,7 +3,7 @@ import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/ale
 import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Delivery, DeliveryStatus, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
-import { numbersWithinBudget, WITHHELD_REASON } from './sms-budget.js';
+import { budgetDecisions, withheldText } from './sms-budget.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -11,12 +11,18 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>
   status === 'undelivered' || status === 'withheld' ? 'failed' : status;
 
-/** A delivery as the API shows it; `withheld` when the number's SMS budget kept it from being sent. */
-const deliveryView = (d: Delivery) => ({
-  contact_name: d.contact_name,
-  status: shownStatus(d.status),
-  ...(d.status === 'withheld' ? { withheld: true as const } : {}),
-});
+/** Why a withheld delivery was not sent; rows from before reasons were kept were all the account's own budget. */
+const withheldReason = (d: Delivery) => (d.status === 'withheld' ? (d.withheld_reason ?? 'recently_alerted') : null);
+
+/** A delivery as the API shows it; `withheld` (and why) when an SMS budget kept it from being sent. */
+const deliveryView = (d: Delivery) => {
+  const reason = withheldReason(d);
+  return {
+    contact_name: d.contact_name,
+    status: shownStatus(d.status),
+    ...(reason ? { withheld: true as const, withheld_reason: reason } : {}),
+  };
+};
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -67,9 +73,10 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Writes an alert and its deliveries in one transaction. With `budget`, deliveries to a
- * number whose SMS budget is spent are stored `withheld` (never sent), counted in the same
- * transaction. When the same idempotency key won a concurrent race, returns that alert
- * instead with `created: false`.
+ * number whose SMS budget is spent are stored `withheld` (never sent) with the reason,
+ * counted in the same transaction (a proven alert against the owner's own budget). When
+ * the same idempotency key won a concurrent race, returns that alert instead with
+ * `created: false`.
  */
 export async function insertAlert(
   db: Kysely<Database>,
@@ -82,14 +89,19 @@ export async function insertAlert(
       const { budget } = options;
       let rows = deliveries;
       if (budget && deliveries.length > 0) {
-        const allowed = await numbersWithinBudget(trx, budget.dialect, {
+        const decisions = await budgetDecisions(trx, budget.dialect, {
           userId: alert.user_id,
           phones: deliveries.map((d) => d.phone_number),
           now: budget.now,
+          proven: alert.proven === 1,
+          parts: Math.max(...deliveries.map((d) => d.parts ?? 1)),
         });
-        rows = deliveries.map((d) =>
-          allowed.has(d.phone_number) ? d : { ...d, status: 'withheld' as const, last_error: WITHHELD_REASON },
-        );
+        rows = deliveries.map((d) => {
+          const reason = decisions.get(d.phone_number) ?? null;
+          return reason === null
+            ? d
+            : { ...d, status: 'withheld' as const, withheld_reason: reason, last_error: withheldText(reason) };
+        });
       }
       const row = await trx.insertInto('alerts').values(alert).returningAll().executeTakeFirstOrThrow();
       await insertDeliveries(trx, rows);
@@ -127,18 +139,23 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
 }
 
 /**
- * The public answer for an alert: `{id, public_id, mode, created_at, recently_alerted,
- * deliveries: [{contact_name, status, withheld?}]}`; `recently_alerted` when the SMS budget
- * withheld at least one SMS (the contacts were alerted a moment ago).
+ * The public answer for an alert: `{id, public_id, mode, created_at, proven,
+ * recently_alerted, number_busy, deliveries: [{contact_name, status, withheld?,
+ * withheld_reason?}]}`. `recently_alerted` only when this account's own earlier alerts
+ * reached a contact in the window (its own budget withheld the SMS); `number_busy` when the
+ * number's ceiling for all senders did.
  */
 export async function publicAlertView(db: Db, alert: Alert): Promise<AlertView> {
   const deliveries = await deliveriesOf(db, [alert.id]);
+  const reasons = deliveries.map(withheldReason);
   return {
     id: alert.id,
     public_id: alert.public_id,
     mode: alert.mode,
     created_at: iso(alert.created_at),
-    recently_alerted: deliveries.some((d) => d.status === 'withheld'),
+    proven: alert.proven === 1,
+    recently_alerted: reasons.includes('recently_alerted'),
+    number_busy: reasons.includes('number_busy'),
     deliveries: deliveries.map(deliveryView),
   };
 }

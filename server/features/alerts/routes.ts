@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { MINUTE } from '../../lib/time.js';
 import { perToken, perTokenCharge } from './limits.js';
+import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
 import { alertingOwner, alertStatus, emergencyPage, sendAlert, type TokenOwner } from './service.js';
 
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
@@ -17,12 +18,14 @@ export default async function alertRoutes(fastify: FastifyInstance) {
     async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
   );
 
-  // Test SMS 5 per hour per token, charged by the service for new test alerts only.
+  // Test SMS 5 per hour per token, charged by the service for new link-only test alerts only.
   const testLimit = perTokenCharge(app, 'send-test', 5, 60 * MINUTE);
   app.post(
     '/api/emergency/public/:token/alerts/',
     {
       schema: alertsApi.send,
+      // The owner's proven alert passes the per-address ceiling a flooder on their address filled.
+      config: { passesCeiling: (request) => provenForPathToken(app, request) },
       // The token is the credential: an unknown one, a lapsed plan or an unconfirmed e-mail
       // are answered before the request itself is looked at.
       preValidation: async (request) => {
@@ -30,16 +33,15 @@ export default async function alertRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      const owner = request.getDecorator<TokenOwner>('alertOwner');
+      const proven = await carriesOwnerProof(app, request, owner.user.id);
       const { created, alert } = await sendAlert(
         app,
-        request.getDecorator<TokenOwner>('alertOwner'),
-        { key: request.headers['idempotency-key'], body: request.body },
+        owner,
+        { key: request.headers['idempotency-key'], body: request.body, proven },
         () => testLimit(request),
       );
-      return reply
-        .code(created ? 201 : 200)
-
-        .send(alert);
+      return reply.code(created ? 201 : 200).send(alert);
     },
   );
 

@@ -91,11 +91,20 @@ export async function alertStatus(app: FastifyInstance, token: string, id: strin
 export const alertHistory = (app: FastifyInstance, user: User): Promise<OwnerAlert[]> =>
   ownerAlerts(app.db, user.id, HISTORY_LIMIT);
 
-/** The request in a fixed key order, hashed: a replayed key must come with the same request. */
+const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+
+/**
+ * The request in a fixed key order, hashed: a replayed key must come with the same request.
+ * Version 2 (`v2:` prefix) includes the chosen test contact; stored hashes without a prefix
+ * are version 1 (mode, location, location error) and are still compared as such.
+ */
 const hashOf = (body: AlertRequest) =>
-  createHash('sha256')
-    .update(JSON.stringify([body.mode, body.location ?? null, body.location_error ?? null]))
-    .digest('base64url');
+  `v2:${sha256([body.mode, body.location ?? null, body.location_error ?? null, body.contact_id ?? null])}`;
+const hashV1 = (body: AlertRequest) => sha256([body.mode, body.location ?? null, body.location_error ?? null]);
+
+/** Whether a stored request hash (either version) is of this request. */
+const sameRequest = (stored: string, body: AlertRequest) =>
+  stored === (stored.startsWith('v2:') ? hashOf(body) : hashV1(body));
 
 /**
  * Who gets the SMS, within the plan's limit only (after a downgrade the contacts beyond it
@@ -122,7 +131,13 @@ function recipientsOf(contacts: Contact[], body: AlertRequest): Contact[] {
  * The alert row: without GPS in the plan no position is kept and the text says nothing of
  * location; a real alert's SMS carries the live page, where contacts follow and answer.
  */
-function newAlert(app: FastifyInstance, owner: TokenOwner, key: string, body: AlertRequest, now: number): NewAlert {
+function newAlert(
+  app: FastifyInstance,
+  owner: TokenOwner,
+  request: { key: string; body: AlertRequest; proven: boolean },
+  now: number,
+): NewAlert {
+  const { key, body, proven } = request;
   const { user, profile } = owner;
   const location = profile.gps_enabled ? (body.location ?? null) : null;
   const locationError: LocationError | null = !profile.gps_enabled
@@ -156,6 +171,7 @@ function newAlert(app: FastifyInstance, owner: TokenOwner, key: string, body: Al
     resolved_at: null,
     last_update_at: null,
     request_hash: hashOf(body),
+    proven: proven ? 1 : 0,
   };
 }
 
@@ -163,20 +179,22 @@ function newAlert(app: FastifyInstance, owner: TokenOwner, key: string, body: Al
  * Sends an alert: the alert and one queued delivery per recipient in one transaction, the
  * dispatcher woken after commit and, for a real alert, the owner mailed. A key already used
  * answers its alert and sends nothing (422 when it came with another request).
- * `chargeTestLimit` counts a new test alert against the token's test limit (429 when over);
- * replays and real alerts never reach it: the SMS budgets per number bound what they send.
+ * `chargeTestLimit` counts a new link-only test alert against the token's test limit (429
+ * when over); replays, real alerts and the owner's proven alerts never reach it: the SMS
+ * budgets per number bound what they send. `proven`: the request carried the owner's proof.
  */
 export async function sendAlert(
   app: FastifyInstance,
   owner: TokenOwner,
-  request: { key: string; body: AlertRequest },
+  request: { key: string; body: AlertRequest; proven?: boolean },
   chargeTestLimit: () => Promise<void>,
 ): Promise<{ created: boolean; alert: AlertView }> {
   const { user, profile } = owner;
   const { key, body } = request;
+  const proven = request.proven ?? false;
   const existing = await alertByKey(app.db, user.id, key);
   if (existing) {
-    if (existing.request_hash !== null && existing.request_hash !== hashOf(body)) {
+    if (existing.request_hash !== null && !sameRequest(existing.request_hash, body)) {
       throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
     }
     return { created: false, alert: await publicAlertView(app.db, existing) };
@@ -186,10 +204,10 @@ export async function sendAlert(
     const problem = fixTimeProblem(body.location.captured_at, now);
     if (problem) throw fieldErrors({ location: [problem] });
   }
-  if (body.mode === 'test') await chargeTestLimit();
+  if (body.mode === 'test' && !proven) await chargeTestLimit();
 
   const recipients = recipientsOf(await alertedContacts(app.db, user.id, profile.contact_limit), body);
-  const row = newAlert(app, owner, key, body, now);
+  const row = newAlert(app, owner, { key, body, proven }, now);
   const deliveries = recipients.map((contact) =>
     queuedDelivery({
       alertId: row.id,

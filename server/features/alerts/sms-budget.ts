@@ -1,61 +1,152 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
 
 /**
- * How many SMS one number may receive. Counted from the deliveries table (alerts, tests and
- * all-clears alike), so neither a new link, a second client address nor an all-clear starts
- * a fresh count; a retried delivery is one SMS.
+ * How many SMS one number may receive, in messages and in SMS parts (a long or non-Latin
+ * text is sent, billed and counted as several parts). Counted from the deliveries table
+ * (alerts, tests and all-clears alike), so neither a new link, a second client address nor
+ * an all-clear starts a fresh count; a retried delivery is one SMS.
+ *
+ * - `perAccountNumber`: from one account to one number, counted SEPARATELY for alerts that
+ *   carried the owner's proof (session or device key: `alerts.proven`) and for link-only
+ *   ones, so a stranger holding the link never spends what the owner's own alert may send.
+ * - `perNumber`: to one number from all accounts and links together. It throttles link-only
+ *   alerts, and proven alerts of an account that is not yet in touch with the number (see
+ *   `inTouch`): strangers' accounts cannot use it up against the owner's alert to their mother.
  */
 export const SMS_BUDGET = {
-  /** From one account to one number. */
-  perAccountNumber: { max: 10, windowMs: 10 * MINUTE },
-  /** To one number from all accounts together (several accounts cannot add up). */
-  perNumber: { max: 30, windowMs: 60 * MINUTE },
+  perAccountNumber: { max: 10, maxParts: 20, windowMs: 10 * MINUTE },
+  perNumber: { max: 30, maxParts: 60, windowMs: 60 * MINUTE },
 } as const;
 
-/** The reason kept on a withheld delivery, shown in the owner's history. */
+/** The reason kept on a delivery withheld because this account's own alerts already reached the number. */
 export const WITHHELD_REASON =
   'Not sent: this number already received the most SMS allowed in a short time. The contacts were alerted recently and can follow the live link.';
 
+/** The reason kept on a delivery withheld by the number's ceiling for all accounts and links. */
+export const NUMBER_BUSY_REASON =
+  'Not sent: this number already received the most SMS allowed in an hour from all senders. An alert sent from your signed-in app or your installed emergency button is not held back by this.';
+
+/** The text kept on a withheld delivery, by its reason. */
+export const withheldText = (reason: WithheldReason) =>
+  reason === 'number_busy' ? NUMBER_BUSY_REASON : WITHHELD_REASON;
+
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** SMS counted for each number since `since`, of one account or of all. */
-async function sentCounts(db: Db, phones: string[], since: number, userId?: string): Promise<Map<string, number>> {
+interface Spent {
+  messages: number;
+  parts: number;
+}
+
+/** SMS and SMS parts counted for each number since `since`: of one account (proven or link-only alerts), or of all. */
+async function spent(
+  db: Db,
+  phones: string[],
+  since: number,
+  of?: { userId: string; proven: boolean },
+): Promise<Map<string, Spent>> {
   let query = db
     .selectFrom('deliveries')
     .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
-    .select(['deliveries.phone_number as phone', (eb) => eb.fn.countAll<number>().as('n')])
+    .select([
+      'deliveries.phone_number as phone',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      (eb) => eb.fn.sum<number>('deliveries.parts').as('p'),
+    ])
     .where('deliveries.phone_number', 'in', phones)
     .where('deliveries.created_at', '>', since)
     .where('deliveries.status', '!=', 'withheld')
     .groupBy('deliveries.phone_number');
-  if (userId) query = query.where('alerts.user_id', '=', userId);
+  if (of) query = query.where('alerts.user_id', '=', of.userId).where('alerts.proven', '=', of.proven ? 1 : 0);
   const rows = await query.execute();
-  return new Map(rows.map((row) => [row.phone, Number(row.n)]));
+  return new Map(rows.map((row) => [row.phone, { messages: Number(row.n), parts: Number(row.p) }]));
 }
 
 /**
- * Which of `phones` may get one more SMS from `userId` now. Call inside the transaction
- * that inserts the deliveries: on PostgreSQL it takes a transaction lock per number, so
- * concurrent alerts to one number are counted one after the other (SQLite's single writer
- * already serialises them).
+ * The numbers `userId` is in touch with: one of its contacts since before the ceiling's
+ * window (a contact added a minute ago does not count), or a number its alerts reached
+ * (sent or delivered) before that window. Neither can be set up within the hour a flood
+ * takes, so an account made to flood a number never counts as in touch with it in time.
  */
-export async function numbersWithinBudget(
+async function inTouch(db: Db, userId: string, phones: string[], before: number): Promise<Set<string>> {
+  const contacts = await db
+    .selectFrom('contacts')
+    .select('phone_number as phone')
+    .where('user_id', '=', userId)
+    .where('phone_number', 'in', phones)
+    .where('created_at', '<=', before)
+    .execute();
+  const found = new Set(contacts.map((row) => row.phone));
+  const rest = phones.filter((phone) => !found.has(phone));
+  if (rest.length === 0) return found;
+  const reached = await db
+    .selectFrom('deliveries')
+    .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
+    .select('deliveries.phone_number as phone')
+    .distinct()
+    .where('alerts.user_id', '=', userId)
+    .where('deliveries.phone_number', 'in', rest)
+    .where('deliveries.created_at', '<=', before)
+    .where('deliveries.status', 'in', ['sent', 'delivered'])
+    .execute();
+  for (const row of reached) found.add(row.phone);
+  return found;
+}
+
+const fits = (used: Spent | undefined, budget: { max: number; maxParts: number }, parts: number) =>
+  (used?.messages ?? 0) < budget.max && (used?.parts ?? 0) + parts <= budget.maxParts;
+
+export interface BudgetRequest {
+  userId: string;
+  phones: string[];
+  now: number;
+  /** Whether the SMS are of an alert that carried the owner's proof. */
+  proven?: boolean;
+  /** SMS parts of each message (the same text to every number). */
+  parts?: number;
+}
+
+/**
+ * For each of `phones`, null when one more SMS of `parts` parts from `userId` fits its
+ * budgets now, else why not: `recently_alerted` (this account's own budget for the number,
+ * proven and link-only apart) or `number_busy` (the number's ceiling). Call inside the
+ * transaction that inserts the deliveries: on PostgreSQL it takes a transaction lock per
+ * number, so concurrent alerts to one number are counted one after the other (SQLite's
+ * single writer already serialises them).
+ */
+export async function budgetDecisions(
   trx: Transaction<Database>,
   dialect: Dialect,
-  options: { userId: string; phones: string[]; now: number },
-): Promise<Set<string>> {
-  const phones = [...new Set(options.phones)].sort();
-  if (phones.length === 0) return new Set();
+  request: BudgetRequest,
+): Promise<Map<string, WithheldReason | null>> {
+  const phones = [...new Set(request.phones)].sort();
+  const decisions = new Map<string, WithheldReason | null>();
+  if (phones.length === 0) return decisions;
   if (dialect === 'postgres') {
     for (const phone of phones) await sql`select pg_advisory_xact_lock(hashtext(${`sms:${phone}`}))`.execute(trx);
   }
   const { perAccountNumber, perNumber } = SMS_BUDGET;
-  const mine = await sentCounts(trx, phones, options.now - perAccountNumber.windowMs, options.userId);
-  const all = await sentCounts(trx, phones, options.now - perNumber.windowMs);
-  return new Set(
-    phones.filter((phone) => (mine.get(phone) ?? 0) < perAccountNumber.max && (all.get(phone) ?? 0) < perNumber.max),
-  );
+  const proven = request.proven ?? false;
+  const parts = Math.max(1, request.parts ?? 1);
+  const mine = await spent(trx, phones, request.now - perAccountNumber.windowMs, { userId: request.userId, proven });
+  const all = await spent(trx, phones, request.now - perNumber.windowMs);
+  const exempt = proven ? await inTouch(trx, request.userId, phones, request.now - perNumber.windowMs) : new Set();
+  for (const phone of phones) {
+    if (!fits(mine.get(phone), perAccountNumber, parts)) decisions.set(phone, 'recently_alerted');
+    else if (!exempt.has(phone) && !fits(all.get(phone), perNumber, parts)) decisions.set(phone, 'number_busy');
+    else decisions.set(phone, null);
+  }
+  return decisions;
+}
+
+/** Which of `phones` may get one more SMS from `userId` now (see `budgetDecisions`). */
+export async function numbersWithinBudget(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  request: BudgetRequest,
+): Promise<Set<string>> {
+  const decisions = await budgetDecisions(trx, dialect, request);
+  return new Set([...decisions].filter(([, reason]) => reason === null).map(([phone]) => phone));
 }

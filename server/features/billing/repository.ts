@@ -167,7 +167,7 @@ export async function insertUsage(db: Db, row: Insertable<UsageRecordsTable>): P
 export function unreportedUsage(db: Db, filter: { deliveryId?: string; userId?: string } = {}) {
   let query = db
     .selectFrom('usage_records')
-    .select(['id', 'user_id', 'delivery_id', 'created_at'])
+    .select(['id', 'user_id', 'delivery_id', 'created_at', 'parts'])
     .where('billable', '=', 1)
     .where('reported_at', 'is', null)
     .orderBy('created_at', 'asc')
@@ -181,13 +181,17 @@ export async function markUsageReported(db: Db, id: string, at: number): Promise
   await db.updateTable('usage_records').set({ reported_at: at }).where('id', '=', id).execute();
 }
 
-/** Whether each of the user's SMS since `since` was billable. */
-export async function usageSince(db: Db, userId: string, since: number): Promise<boolean[]> {
+/** Each of the user's SMS since `since`: whether it was billable, and its SMS parts. */
+export async function usageSince(
+  db: Db,
+  userId: string,
+  since: number,
+): Promise<{ billable: boolean; parts: number }[]> {
   const rows = await db
     .selectFrom('usage_records')
-    .select('billable')
+    .select(['billable', 'parts'])
     .where('user_id', '=', userId)
     .where('created_at', '>=', since)
     .execute();
-  return rows.map((row) => row.billable === 1);
+  return rows.map((row) => ({ billable: row.billable === 1, parts: Number(row.parts) }));
 }

@@ -100,11 +100,12 @@ export function periodStart(subscription: Subscription, now: number): number {
   return Math.max(subscription.created_at, end - PERIOD_MS);
 }
 
-/** Billable and free SMS the user sent since `since`. */
+/** Billable and free SMS parts (what the provider bills) the user sent since `since`. */
 export async function smsUsageSince(app: FastifyInstance, userId: string, since: number) {
   const rows = await usageSince(app.db, userId, since);
-  const billable = rows.filter(Boolean).length;
-  return { billable, free: rows.length - billable };
+  const sum = (list: { parts: number }[]) => list.reduce((total, row) => total + row.parts, 0);
+  const billable = sum(rows.filter((row) => row.billable));
+  return { billable, free: sum(rows) - billable };
 }
 
 export type PortalAction = { type: 'plan'; plan: PlanName } | { type: 'cancel' } | { type: 'resume' };

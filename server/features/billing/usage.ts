@@ -8,12 +8,14 @@ export interface SmsUsage {
   userId: string;
   deliveryId: string;
   alertId: string;
+  /** SMS parts the message was sent as (what the provider bills): 1 when not given. */
+  parts?: number;
   now: number;
 }
 
 /**
- * Records one sent SMS for billing, once per delivery (a retry or a replayed call
- * records nothing more). SMS of the account's first real alert are recorded as not
+ * Records one sent SMS of `parts` SMS parts (each part is billed) for billing, once per
+ * delivery (a retry or a replayed call records nothing more). SMS of the account's first real alert are recorded as not
  * billable. Returns true when a row was written. With `payments`, a billable row is
  * reported to the provider's meter at once; otherwise (or when that fails) the
  * periodic `reportPendingUsage` reports it.
@@ -25,6 +27,7 @@ export async function recordSmsUsage(db: Kysely<Database>, usage: SmsUsage, paym
     user_id: usage.userId,
     delivery_id: usage.deliveryId,
     billable,
+    parts: Math.max(1, usage.parts ?? 1),
     reported_at: null,
     created_at: usage.now,
   });
@@ -53,7 +56,12 @@ export async function reportPendingUsage(
   for (const row of await unreportedUsage(db, { deliveryId, userId })) {
     const customerId = await latestCustomerId(db, row.user_id, payments.name);
     if (!customerId) continue;
-    const sent = await payments.reportUsage({ deliveryId: row.delivery_id, customerId, at: row.created_at });
+    const sent = await payments.reportUsage({
+      deliveryId: row.delivery_id,
+      customerId,
+      at: row.created_at,
+      parts: row.parts,
+    });
     if (!sent) break;
     await markUsageReported(db, row.id, now);
     reported += 1;

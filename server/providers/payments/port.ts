@@ -60,8 +60,8 @@ export interface PaymentsPort {
   changePlan(providerSubscriptionId: string, plan: PlanName): Promise<void>;
   /** Ends a subscription at once (account deletion), invoicing the metered usage; a subscription already gone is not an error. */
   cancelNow(providerSubscriptionId: string): Promise<void>;
-  /** Reports one sent SMS to metered billing; false when the provider keeps no meter (the usage row is the record). */
-  reportUsage(input: { deliveryId: string; customerId: string; at: number }): Promise<boolean>;
+  /** Reports one sent SMS of `parts` parts (the meter counts parts) to metered billing; false when the provider keeps no meter (the usage row is the record). */
+  reportUsage(input: { deliveryId: string; customerId: string; at: number; parts?: number }): Promise<boolean>;
   /** Verifies a webhook on its raw body and translates it; throws WebhookError. */
   verifyWebhook(raw: Buffer, signature: string | undefined): WebhookEvent;
   close?(): Promise<void>;

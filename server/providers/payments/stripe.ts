@@ -92,11 +92,12 @@ export function createStripePayments(config: StripeConfig, endpoint: StripeEndpo
       }
     },
 
-    async reportUsage({ deliveryId, customerId, at }) {
+    async reportUsage({ deliveryId, customerId, at, parts = 1 }) {
       if (!config.STRIPE_SMS_METER) return false;
       await stripe.billing.meterEvents.create({
         event_name: config.STRIPE_SMS_METER,
-        payload: { stripe_customer_id: customerId, value: '1' },
+        // One event per SMS, valued in SMS parts: a 4-part message is billed as 4.
+        payload: { stripe_customer_id: customerId, value: String(Math.max(1, parts)) },
         // Stripe keeps one meter event per identifier, so a retried report never bills twice.
         identifier: deliveryId,
         timestamp: Math.floor(at / 1000),

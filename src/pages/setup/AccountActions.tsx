@@ -5,6 +5,7 @@ import { describeFailure } from '../../api/client';
 import { deleteAccount, openPortal } from '../../api/endpoints';
 import type { Message } from '../../api/errors';
 import { Confirm } from '../../components/Confirm';
+import { forgetDeviceKey } from '../../lib/device-key';
 import { useMessageText } from '../../lib/message';
 import { goTo } from '../../lib/navigation';
 import { useStore } from '../../store';
@@ -35,6 +36,7 @@ export function AccountActions() {
     setError(null);
     try {
       await deleteAccount();
+      forgetDeviceKey();
       clearSession();
       // Logging out unmounts this panel, so the redirect must not belong to it.
       setTimeout(() => goTo('/register'), DELETE_ACCOUNT_REDIRECT_MS);

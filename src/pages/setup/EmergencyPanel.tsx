@@ -1,11 +1,11 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COUNTDOWN_CHOICES } from '../../../common/constants';
 import { rotateToken, updateMe } from '../../api/endpoints';
 import type { User } from '../../api/types';
 import { Confirm } from '../../components/Confirm';
 import { useStore } from '../../store';
-import { loadUser } from '../../store/actions';
+import { ensureDeviceKey, loadUser } from '../../store/actions';
 import { IphoneInstall } from './IphoneInstall';
 
 /** The user's token, from the user or their profile (both readings of the spec exist). */
@@ -46,6 +46,10 @@ export function EmergencyPanel({ user }: { user: User }) {
   const countdownId = useId();
   const [busy, setBusy] = useState(false);
   const token = tokenOf(user);
+  // This browser's emergency page sends the key with its alerts: they are then the owner's own.
+  useEffect(() => {
+    void ensureDeviceKey(user.username);
+  }, [user.username]);
   if (!token || !user.profile.has_premium) return null;
   const origin = window.location.origin;
 

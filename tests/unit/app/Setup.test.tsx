@@ -203,7 +203,7 @@ describe('Setup', () => {
     type('Relação (opcional)', 'Pai');
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
     expect(await screen.findByText('+351913000111')).toBeInTheDocument();
-    const post = fake.calls.find((call) => call.method === 'POST');
+    const post = fake.calls.find((call) => call.method === 'POST' && call.path === '/api/emergency/contacts/');
     expect(post?.body).toEqual({ name: 'João Silva', phone_number: '+351913000111', relationship: 'Pai' });
     expect(screen.getByLabelText('Nome')).toHaveValue('');
     expect(screen.getByLabelText('Telemóvel')).toHaveValue('');
@@ -224,7 +224,7 @@ describe('Setup', () => {
     fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '912345678' } });
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
     expect(screen.getByText('Este número já está nos seus contactos.')).toBeInTheDocument();
-    expect(fake.calls.some((call) => call.method === 'POST')).toBe(false);
+    expect(fake.calls.some((call) => call.method === 'POST' && call.path === '/api/emergency/contacts/')).toBe(false);
   });
 
   it('a 7-digit Portuguese number is too short, not badly formatted, in both languages', async () => {
@@ -237,7 +237,7 @@ describe('Setup', () => {
     await act(() => i18n.changeLanguage('en'));
     fireEvent.click(screen.getByRole('button', { name: 'Add contact' }));
     expect(screen.getByText('The number must have at least 9 digits.')).toBeInTheDocument();
-    expect(fake.calls.some((call) => call.method === 'POST')).toBe(false);
+    expect(fake.calls.some((call) => call.method === 'POST' && call.path === '/api/emergency/contacts/')).toBe(false);
   });
 
   it('needs a subscription to add', async () => {

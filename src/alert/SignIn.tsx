@@ -1,0 +1,109 @@
+import { type FormEvent, useState } from 'react';
+import { readDeviceKey, saveDeviceKey } from '../lib/device-key';
+import type { Strings } from './i18n';
+
+type Outcome = 'wrong' | 'notVerified' | 'later' | 'failed';
+
+async function postJson(path: string, body: unknown, access?: string): Promise<Response> {
+  return fetch(`/api/${path}`, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      ...(access ? { authorization: `Bearer ${access}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+async function outcomeOf(response: Response): Promise<Outcome> {
+  if (response.status === 429) return 'later';
+  if (response.status === 400 || response.status === 401) return 'wrong';
+  const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
+  return response.status === 403 && body?.code === 'email_not_verified' ? 'notVerified' : 'failed';
+}
+
+/**
+ * Signs the owner in from this page and keeps only a device key: the login asks the server for
+ * a key for this device, then ends at once. The page itself does it (not the app's /login) so
+ * the key lands in this page's own storage, which on an iPhone home-screen icon is not Safari's
+ * and not reachable from the app (outside the icon's scope). Resolves with the key, or why not.
+ */
+export async function signInForKey(identifier: string, password: string): Promise<{ key: string } | Outcome> {
+  try {
+    const login = await postJson('users/auth/login/', { username: identifier.trim().toLowerCase(), password });
+    if (!login.ok) return outcomeOf(login);
+    const { access } = (await login.json()) as { access: string };
+    const issued = await postJson('users/me/device-keys/', {}, access);
+    const me = await fetch('/api/users/me/', {
+      headers: { accept: 'application/json', authorization: `Bearer ${access}` },
+    });
+    // The key is all this page keeps: the login it came from ends now.
+    void postJson('users/auth/logout/', {}, access).catch(() => undefined);
+    if (!issued.ok || !me.ok) return 'failed';
+    const { device_key: key } = (await issued.json()) as { device_key: string };
+    const { username } = (await me.json()) as { username: string };
+    if (!key) return 'failed';
+    saveDeviceKey(key, username);
+    return { key };
+  } catch {
+    return 'failed';
+  }
+}
+
+/**
+ * "Is this your phone?": shown below the page only while this device has no key. Opens a small
+ * sign-in form; once signed in, this device's alerts go as the owner's own.
+ */
+export function OwnerSignIn({ s }: { s: Strings }) {
+  const [hasKey, setHasKey] = useState(() => readDeviceKey() !== null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Outcome | null>(null);
+  if (done)
+    return (
+      <p className="hint" role="status" data-testid="owner-signed-in">
+        {s.signedIn}
+      </p>
+    );
+  if (hasKey) return null;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setProblem(null);
+    const outcome = await signInForKey(String(form.get('username') ?? ''), String(form.get('password') ?? ''));
+    setBusy(false);
+    if (typeof outcome === 'string') setProblem(outcome);
+    else {
+      setHasKey(true);
+      setDone(true);
+    }
+  }
+
+  return (
+    <details className="owner-sign-in" data-testid="owner-sign-in">
+      <summary>{s.ownerSignIn}</summary>
+      <p className="hint">{s.ownerSignInHint}</p>
+      <form onSubmit={(event) => void submit(event)}>
+        <label>
+          {s.username}
+          <input name="username" autoComplete="username" autoCapitalize="none" required />
+        </label>
+        <label>
+          {s.password}
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        {problem && (
+          <p className="sign-in-problem" role="alert">
+            {s.signInProblem[problem]}
+          </p>
+        )}
+        <button type="submit" className="button secondary" disabled={busy}>
+          {busy ? s.signingIn : s.signIn}
+        </button>
+      </form>
+    </details>
+  );
+}

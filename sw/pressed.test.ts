@@ -1,0 +1,56 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { StorableRequest } from 'workbox-background-sync';
+import { holdPressed, pressedFrom } from './pressed';
+
+// What the worker would send: the request handed to its send-or-queue path.
+const workerSent = vi.hoisted(() => [] as Request[]);
+vi.mock('./alert-queue', () => ({
+  sendOrQueue: async (request: Request) => {
+    workerSent.push(request);
+    return new Response(null, { status: 201 });
+  },
+  wasHandled: () => false,
+}));
+
+const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
+
+beforeEach(() => {
+  workerSent.length = 0;
+});
+
+describe('the service worker keeps the key', () => {
+  const held = (extra: object = {}) => ({
+    url: `/api/emergency/public/${'a'.repeat(20)}/alerts/`,
+    key: '11111111-1111-4111-8111-111111111111',
+    body: '{"mode":"real","location":null}',
+    wait_ms: 0,
+    ...extra,
+  });
+
+  it('a held press is sent by the worker with the page’s device key', async () => {
+    const alert = pressedFrom(held({ device_key: KEY }));
+    expect(alert?.device_key).toBe(KEY);
+    await holdPressed(alert!);
+    expect(workerSent).toHaveLength(1);
+    expect(workerSent[0]?.headers.get('x-alerta-device-key')).toBe(KEY);
+    expect(workerSent[0]?.headers.get('idempotency-key')).toBe('11111111-1111-4111-8111-111111111111');
+  });
+
+  it('a held press without a key (or with a malformed one) goes without the header', async () => {
+    expect(pressedFrom(held({ device_key: 'bad key\r\nX-Evil: 1' }))?.device_key).toBeUndefined();
+    await holdPressed(pressedFrom(held({ key: '22222222-2222-4222-8222-222222222222' }))!);
+    expect(workerSent[0]?.headers.has('x-alerta-device-key')).toBe(false);
+  });
+
+  it('a queued alert is stored and replayed with its headers, the device key included', async () => {
+    const request = new Request('https://alerta.test/api/emergency/public/x/alerts/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k1', 'x-alerta-device-key': KEY },
+      body: '{}',
+    });
+    const stored = await StorableRequest.fromRequest(request);
+    const replayed = stored.toRequest();
+    expect(replayed.headers.get('x-alerta-device-key')).toBe(KEY);
+    expect(replayed.headers.get('idempotency-key')).toBe('k1');
+  });
+});
