@@ -179,6 +179,31 @@ export interface DeviceKeysTable {
   last_used_at: number | null;
 }
 
+/** Which e-mails go out one per burst: the owner's alert receipts and registration notices. */
+export type MailBurstKind = 'alert_receipt' | 'registration_notice';
+
+/**
+ * One row per (kind, address): the e-mails strangers can set off go out one per burst, at most
+ * one summary per 10 minutes and a daily cap (features/accounts/mail-bursts.ts, migration
+ * 2026112502-mail-receipts). `pending` are events not mailed yet, summarised at `due_at`.
+ */
+export interface MailBurstsTable {
+  id: string;
+  kind: MailBurstKind;
+  address: string;
+  user_id: string;
+  last_mail_at: number | null;
+  pending: number;
+  pending_since: number | null;
+  due_at: number | null;
+  /** Events a sweep has taken for a summary being sent, under `claimed_until`. */
+  claimed_count: number;
+  claimed_since: number | null;
+  claimed_until: number | null;
+  day_started_at: number;
+  day_count: number;
+}
+
 /** A position sent by the emergency page while it stays open after an alert (live page trail). */
 export interface AlertLocationsTable {
   id: string;
@@ -213,6 +238,7 @@ export interface Database {
   alert_locations: AlertLocationsTable;
   alert_responders: AlertRespondersTable;
   device_keys: DeviceKeysTable;
+  mail_bursts: MailBurstsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -224,3 +250,4 @@ export type Alert = Selectable<AlertsTable>;
 export type NewAlert = Insertable<AlertsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type NewDelivery = Insertable<DeliveriesTable>;
+export type MailBurst = Selectable<MailBurstsTable>;

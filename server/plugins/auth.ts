@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
@@ -26,6 +27,8 @@ export interface TokenService {
   signRefresh(userId: string, sessionId: string, jti: string): Promise<string>;
   verifyAccess(token: string): Promise<AccessClaims | null>;
   verifyRefresh(token: string): Promise<RefreshClaims | null>;
+  /** A secret derived from the server's secret and `label` (HMAC-SHA256, base64url): the same label gives the same secret. */
+  derive(label: string): string;
 }
 
 export function createTokenService(secret: string, now: () => number): TokenService {
@@ -62,6 +65,7 @@ export function createTokenService(secret: string, now: () => number): TokenServ
       const payload = await verify(token, 'access');
       return payload ? { sub: payload.sub as string, sid: payload.sid as string } : null;
     },
+    derive: (label) => createHmac('sha256', key).update(label).digest('base64url'),
     async verifyRefresh(token) {
       const payload = await verify(token, 'refresh');
       if (!payload || typeof payload.jti !== 'string') return null;

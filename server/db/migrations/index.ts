@@ -6,6 +6,7 @@ import * as abuseLimits from './2026112310-abuse-limits.js';
 import * as contactPriority from './2026112320-contact-priority.js';
 import * as displayName from './2026112330-display-name.js';
 import * as ownerProof from './2026112501-owner-proof.js';
+import * as mailReceipts from './2026112502-mail-receipts.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026112320-contact-priority': contactPriority,
   '2026112330-display-name': displayName,
   '2026112501-owner-proof': ownerProof,
+  '2026112502-mail-receipts': mailReceipts,
 };

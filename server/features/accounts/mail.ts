@@ -1,4 +1,5 @@
 import type { Language } from '../../../common/constants.js';
+import { canonicalTimeZone } from '../../../common/profile-rules.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { MailMessage } from '../../providers/mail/port.js';
 
@@ -117,6 +118,69 @@ const TAKEN: Record<Language, Template> = {
     ],
   },
 };
+
+/** A time in the reader's zone (UTC without one) with the zone's name, never throwing. */
+export function mailTime(at: number, language: Language, timeZone: string | null): string {
+  const zone = (timeZone && canonicalTimeZone(timeZone)) || 'UTC';
+  try {
+    const text = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'pt-PT', {
+      dateStyle: 'long',
+      timeStyle: 'short',
+      timeZone: zone,
+    }).format(new Date(at));
+    return `${text} (${zone})`;
+  } catch {
+    return new Date(at).toISOString();
+  }
+}
+
+/** Said under every summary: why one e-mail tells of several events. */
+export const SPACING_NOTE: Record<Language, (what: string) => string> = {
+  pt: (what) =>
+    `Para não encher a sua caixa de correio, o Alerta envia no máximo um e-mail sobre ${what} a cada 10 minutos e 20 por dia; os restantes são contados no e-mail seguinte.`,
+  en: (what) =>
+    `To keep your inbox usable, Alerta sends at most one e-mail about ${what} every 10 minutes and 20 a day; the others are counted in the next e-mail.`,
+};
+
+const TAKEN_AGAIN: Record<Language, { subject: string; intro: (count: number, since: string) => string }> = {
+  pt: {
+    subject: 'Novas tentativas de registo com o seu e-mail no Alerta',
+    intro: (count, since) =>
+      `${count === 1 ? 'Houve mais 1 tentativa' : `Houve mais ${count} tentativas`} de criar uma conta no Alerta com este endereço de e-mail desde ${since}. Nenhuma conta nova foi criada. Para entrar, abra esta ligação:`,
+  },
+  en: {
+    subject: 'More attempts to sign up to Alerta with your e-mail',
+    intro: (count, since) =>
+      `${count === 1 ? '1 more attempt' : `${count} more attempts`} to create an Alerta account with this e-mail address ${count === 1 ? 'was' : 'were'} made since ${since}. No new account was created. To log in, open this link:`,
+  },
+};
+
+const ATTEMPTS: Record<Language, string> = { pt: 'tentativas de registo', en: 'sign-up attempts' };
+
+/** The summary of `count` more registration attempts on an address since `since`, in the holder's language. */
+export function registrationSummaryMail(
+  language: Language,
+  to: string,
+  username: string,
+  link: string,
+  count: number,
+  since: string,
+): MailMessage {
+  const taken = TAKEN[language];
+  const again = TAKEN_AGAIN[language];
+  return render(
+    {
+      ...taken,
+      subject: again.subject,
+      intro: again.intro(count, since),
+      outro: [...taken.outro, SPACING_NOTE[language](ATTEMPTS[language])],
+    },
+    language,
+    to,
+    username,
+    link,
+  );
+}
 
 /** The notice to an address someone tried to register again (no account is made), in pt or en. */
 export const registrationNoticeMail = (language: Language, to: string, username: string, link: string): MailMessage =>

@@ -4,11 +4,13 @@ import { ACCOUNT_TEXTS, type registrationRequest } from '../../../common/api/acc
 import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
 import { isCommonPassword, PASSWORD_ERROR_CODES, PASSWORD_ERRORS } from '../../../common/password-rules.js';
+import type { User } from '../../db/schema.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
 import { commonPasswords } from './common-passwords.js';
-import { registrationNoticeMail, verificationMail } from './mail.js';
+import { mailTime, registrationNoticeMail, registrationSummaryMail, verificationMail } from './mail.js';
+import { noteMailEvent } from './mail-bursts.js';
 import { hashPassword } from './passwords.js';
 import {
   consumeOneTimeToken,
@@ -100,15 +102,40 @@ export async function register(
   return SENT;
 }
 
-/** Tells the holder of an address that someone tried to register it again; a failure is logged, never said. */
+/**
+ * Tells the holder of an address that someone tried to register it again: the first attempt of
+ * a burst at once, the others in one summary 10 minutes after, at most 20 a day
+ * (mail-bursts.ts). A failure is logged, never said.
+ */
 async function noticeTakenEmail(app: FastifyInstance, email: string, language: Language): Promise<void> {
   try {
     const user = await findByEmail(app.db, email);
     if (!user?.email) return;
+    const decision = await noteMailEvent(app.db, {
+      kind: 'registration_notice',
+      address: user.email,
+      userId: user.id,
+      now: app.clock.now(),
+    });
+    if (decision !== 'send') return;
     await app.mail.send(registrationNoticeMail(language, user.email, user.username, `${app.config.APP_URL}/login`));
   } catch (error) {
     app.log.error({ reason: (error as Error).message }, 'registration notice could not be sent');
   }
+}
+
+/** The summary the sweep sends of the registration attempts gathered on an address, in its holder's language. */
+export function registrationSummary(app: FastifyInstance, user: User, count: number, since: number) {
+  if (!user.email) return null;
+  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  return registrationSummaryMail(
+    language,
+    user.email,
+    user.username,
+    `${app.config.APP_URL}/login`,
+    count,
+    mailTime(since, language, user.time_zone),
+  );
 }
 
 /** Mails a verification link; a mail failure is logged (without the link) and the user can resend. */

@@ -31,6 +31,8 @@ export interface DispatcherOptions {
   maxDelayMs?: number;
   /** Source of jitter in [0, 1); injectable for tests. */
   random?: () => number;
+  /** Other due work each sweep (and `runOnce`, `drain`) runs too: the summary e-mails (accounts/mail-bursts.ts). */
+  alsoOnSweep?: () => Promise<void>;
 }
 
 export interface Dispatcher {
@@ -87,6 +89,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let again = false;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | null = null;
+
+  /** Runs `alsoOnSweep` once at a time; a failure is logged and the next sweep tries again. */
+  function sweepAlso(): Promise<void> {
+    if (!options.alsoOnSweep) return Promise.resolve();
+    sweeping ??= options
+      .alsoOnSweep()
+      .catch((error: unknown) => log?.error({ err: error }, 'sweep could not finish its other work'))
+      .finally(() => {
+        sweeping = null;
+      });
+    return sweeping as Promise<void>;
+  }
+
+  /** A sweep that starts now (after any in flight), so it sees the clock as it is. */
+  async function sweepFresh(): Promise<void> {
+    while (sweeping) await sweeping;
+    await sweepAlso();
+  }
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     let providerMessageId: string;
@@ -166,7 +187,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       kick();
       if (sweepMs > 0) {
         timer = setInterval(() => {
-          if (!stopped) kick();
+          if (stopped) return;
+          kick();
+          void sweepAlso();
         }, sweepMs);
         timer.unref();
       }
@@ -176,19 +199,24 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (timer) clearInterval(timer);
       timer = undefined;
       let giveUp: NodeJS.Timeout | undefined;
-      await Promise.race([settle(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);
+      await Promise.race([
+        Promise.all([settle(), sweeping]),
+        new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs))),
+      ]);
       clearTimeout(giveUp);
     },
     kick() {
       if (!stopped) kick();
     },
     async runOnce() {
+      await sweepFresh();
       await settle();
       const claimed = await claimAndStart();
       await settle();
       return claimed;
     },
     async drain() {
+      await sweepFresh();
       do {
         await settle();
       } while ((await claimAndStart()) > 0 || inFlight.size > 0);

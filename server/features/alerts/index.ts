@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { summarySweep } from '../accounts/mail-bursts.js';
+import { registrationSummary } from '../accounts/registration.js';
 import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
+import { ownerSummaryMail } from './owner-mail.js';
 import deviceKeyRoutes from './owner-proof.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
@@ -28,6 +31,8 @@ export default fp(
       clock: app.clock,
       log: app.log,
       concurrency: app.config.SMS_CONCURRENCY,
+      // The same sweep sends the summary e-mails that bursts of receipts and notices gathered.
+      alsoOnSweep: summarySweep(app, { alert_receipt: ownerSummaryMail, registration_notice: registrationSummary }),
     });
     app.decorate('dispatcher', dispatcher);
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Language } from '../../../common/constants.js';
-import { canonicalTimeZone } from '../../../common/profile-rules.js';
 import type { Alert, User } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
-import { render } from '../accounts/mail.js';
-import { createOneTimeToken } from '../accounts/repository.js';
+import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
+import { noteMailEvent } from '../accounts/mail-bursts.js';
+import { hashSecret } from '../accounts/repository.js';
 
-/** The "this wasn't me" link of an alert e-mail works once, for 7 days. */
+/** The "this wasn't me" link of an alert e-mail works once, for 7 days, and not after the links were replaced. */
 export const NOT_ME_TTL_MS = 7 * DAY;
+/** A later e-mail carries the same link while it has at least this long to go. */
+const NOT_ME_REUSE_MS = DAY;
 
 /** The page the e-mail's button opens; it asks for one more click, so a mail scanner opening links changes nothing. */
 export const notMeLink = (appUrl: string, key: string) => `${appUrl}/api/users/not-me/${key}/`;
@@ -30,6 +33,12 @@ const TEXTS = {
     ifYou: 'Se foi você, não precisa de fazer nada.',
     ifNot:
       'Se não foi você, alguém tem a sua ligação de emergência: o botão acima cria novas ligações e as antigas deixam de funcionar de imediato. Depois abra a nova ligação no seu telemóvel.',
+    moreSubject: 'Alerta: mais alertas de emergência foram enviados com a sua ligação',
+    more: (count: number, since: string) =>
+      count === 1
+        ? `Foi enviado mais 1 alerta de emergência real a partir da sua ligação desde ${since}.`
+        : `Foram enviados mais ${count} alertas de emergência reais a partir da sua ligação desde ${since}.`,
+    alerts: 'alertas',
   },
   en: {
     subject: 'Alerta: an emergency alert was sent with your link',
@@ -43,23 +52,14 @@ const TEXTS = {
     ifYou: 'If it was you, there is nothing to do.',
     ifNot:
       "If it wasn't you, someone has your emergency link: the button above makes new links and the old ones stop working at once. Then open the new link on your phone.",
+    moreSubject: 'Alerta: more emergency alerts were sent with your link',
+    more: (count: number, since: string) =>
+      count === 1
+        ? `1 more real emergency alert was sent from your link since ${since}.`
+        : `${count} more real emergency alerts were sent from your link since ${since}.`,
+    alerts: 'alerts',
   },
 } as const;
-
-/** The time in the owner's zone (UTC without one), never throwing. */
-function when(at: number, language: Language, timeZone: string | null): string {
-  const zone = (timeZone && canonicalTimeZone(timeZone)) || 'UTC';
-  try {
-    const text = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'pt-PT', {
-      dateStyle: 'long',
-      timeStyle: 'short',
-      timeZone: zone,
-    }).format(new Date(at));
-    return `${text} (${zone})`;
-  } catch {
-    return new Date(0).toISOString();
-  }
-}
 
 /** About a kilometre: enough to recognise the place, not the door. */
 const approx = (value: number) => value.toFixed(2);
@@ -79,7 +79,7 @@ export function alertMail(user: User, alert: Alert, sent: Sent[], link: string) 
     {
       subject: t.subject,
       greeting: t.greeting,
-      intro: t.intro(when(Number(alert.created_at), language, user.time_zone)),
+      intro: t.intro(mailTime(Number(alert.created_at), language, user.time_zone)),
       button: t.button,
       outro: [place, t.contacts(contacts), t.ifYou, t.ifNot],
     },
@@ -90,19 +90,90 @@ export function alertMail(user: User, alert: Alert, sent: Sent[], link: string) 
   );
 }
 
+/** The summary of `count` more real alerts since `since`: how many, and the same "this wasn't me" button. */
+export function alertSummaryMail(user: User, count: number, since: number, link: string) {
+  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  const t = TEXTS[language];
+  return render(
+    {
+      subject: t.moreSubject,
+      greeting: t.greeting,
+      intro: t.more(count, mailTime(since, language, user.time_zone)),
+      button: t.button,
+      outro: [SPACING_NOTE[language](t.alerts), t.ifYou, t.ifNot],
+    },
+    language,
+    user.email ?? '',
+    user.username,
+    link,
+  );
+}
+
+/** The secret of a "this wasn't me" key, derived from its row id: only its hash is stored, yet a later e-mail can carry it again. */
+const notMeSecret = (app: FastifyInstance, id: string) => app.tokens.derive(`not-me:${id}`);
+
 /**
- * Mails the owner about a real alert, with a single-use "this wasn't me" link. Failures
- * are logged, never thrown: the alert itself has gone out already.
+ * The owner's "this wasn't me" key for an e-mail: the one already out while it is unused and has
+ * a day or more to go, else a new one (the user's expired ones are deleted then). So one key
+ * serves a whole burst and its summaries, and a user has a bounded few, however many alerts.
+ */
+export async function notMeKeyFor(app: FastifyInstance, userId: string): Promise<string> {
+  const now = app.clock.now();
+  const open = await app.db
+    .selectFrom('one_time_tokens')
+    .select(['id', 'token_hash'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'rotate_token')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now + NOT_ME_REUSE_MS)
+    .orderBy('created_at', 'desc')
+    .execute();
+  for (const row of open) {
+    const secret = notMeSecret(app, row.id);
+    if (hashSecret(secret) === row.token_hash) return secret;
+  }
+  await app.db
+    .deleteFrom('one_time_tokens')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'rotate_token')
+    .where('expires_at', '<=', now)
+    .execute();
+  const id = newId();
+  const secret = notMeSecret(app, id);
+  await app.db
+    .insertInto('one_time_tokens')
+    .values({
+      id,
+      token_hash: hashSecret(secret),
+      user_id: userId,
+      purpose: 'rotate_token',
+      expires_at: now + NOT_ME_TTL_MS,
+      used_at: null,
+      created_at: now,
+    })
+    .execute();
+  return secret;
+}
+
+/** The summary the sweep sends for the owner's gathered alerts; nothing for an unverified address. */
+export async function ownerSummaryMail(app: FastifyInstance, user: User, count: number, since: number) {
+  if (!user.email || !user.email_verified) return null;
+  const key = await notMeKeyFor(app, user.id);
+  return alertSummaryMail(user, count, since, notMeLink(app.config.APP_URL, key));
+}
+
+/**
+ * Mails the owner about a real alert, with the "this wasn't me" link: the first alert of a burst
+ * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). Failures are
+ * logged, never thrown: the alert itself has gone out already.
  */
 export async function mailOwnerAboutAlert(app: FastifyInstance, user: User, alert: Alert, sent: Sent[]) {
   if (!user.email || !user.email_verified) return;
   try {
-    const key = await createOneTimeToken(app.db, {
-      userId: user.id,
-      purpose: 'rotate_token',
-      now: app.clock.now(),
-      ttlMs: NOT_ME_TTL_MS,
-    });
+    const now = app.clock.now();
+    const decision = await noteMailEvent(app.db, { kind: 'alert_receipt', address: user.email, userId: user.id, now });
+    if (decision !== 'send') return;
+    const key = await notMeKeyFor(app, user.id);
     await app.mail.send(alertMail(user, alert, sent, notMeLink(app.config.APP_URL, key)));
   } catch (error) {
     app.log.error({ reason: (error as Error).message }, 'alert e-mail to the owner could not be sent');

@@ -4,7 +4,7 @@ import { accountsApi } from '../../../common/api/accounts.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import { HOUR } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
-import { notMeKeyUsable, ROTATIONS_PER_HOUR, rotateByNotMeKey, rotateOwnToken } from './token.js';
+import { notMeKeyState, ROTATIONS_PER_HOUR, rotateByNotMeKey, rotateOwnToken } from './token.js';
 
 const NOT_ME = {
   ask: `<h1>Não fui eu · This wasn't me</h1>
@@ -13,6 +13,9 @@ const NOT_ME = {
   done: `<h1>Novas ligações criadas · New links made</h1>
 <p>As ligações antigas já não funcionam. Abra o Alerta, em Configuração, e abra a nova ligação no seu telemóvel. · The old links no longer work. Open Alerta, Setup, and open the new link on your phone.</p>
 <p><a href="/setup">Alerta</a></p>`,
+  used: `<h1>Ligação já usada · Link already used</h1>
+<p>Esta ligação já foi usada, ou foram criadas novas ligações depois deste e-mail: já não muda nada. · This link was used already, or new links were made after this e-mail: it changes nothing now.</p>
+<p>Se continua a receber alertas que não enviou, crie novas ligações em Configuração. · If you still get alerts you did not send, make new links from Setup.</p><p><a href="/setup">Alerta</a></p>`,
   expired: `<h1>Ligação inválida ou expirada · Invalid or expired link</h1>
 <p>Pode criar novas ligações em Configuração. · You can make new links from Setup.</p><p><a href="/setup">Alerta</a></p>`,
 };
@@ -33,7 +36,8 @@ const html = (reply: FastifyReply, status: number, body: string) =>
  * URL-safe), at most ROTATIONS_PER_HOUR times an hour per account. The public alert routes
  * look the owner up by the token, so the old links stop working the moment this commits.
  * `/api/users/not-me/{key}/`: the owner's alert e-mail button; the page asks once more
- * (a POST), so a mail scanner that opens links never replaces the token.
+ * (a POST), so a mail scanner that opens links never replaces the token. A key spent, or
+ * mailed before the links were last replaced, answers 410; an unknown or expired one 404.
  */
 export default async function tokenRoutes(app: FastifyInstance) {
   const perAccount = limit(app, {
@@ -55,7 +59,9 @@ export default async function tokenRoutes(app: FastifyInstance) {
     await forms.register(formbody);
     forms.get<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
       const { key } = request.params;
-      if (!(await notMeKeyUsable(app, key))) return html(reply, 404, NOT_ME.expired);
+      const state = await notMeKeyState(app, key);
+      if (state === 'used') return html(reply, 410, NOT_ME.used);
+      if (state === 'unknown') return html(reply, 404, NOT_ME.expired);
       return html(
         reply,
         200,
@@ -63,8 +69,9 @@ export default async function tokenRoutes(app: FastifyInstance) {
       );
     });
     forms.post<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
-      const rotated = await rotateByNotMeKey(app, request.params.key);
-      return rotated ? html(reply, 200, NOT_ME.done) : html(reply, 404, NOT_ME.expired);
+      const result = await rotateByNotMeKey(app, request.params.key);
+      if (result === 'rotated') return html(reply, 200, NOT_ME.done);
+      return result === 'used' ? html(reply, 410, NOT_ME.used) : html(reply, 404, NOT_ME.expired);
     });
   });
 }

@@ -2,17 +2,29 @@ import type { FastifyInstance } from 'fastify';
 import type { User } from '../../db/schema.js';
 import { detailError } from '../../lib/errors.js';
 import { randomToken } from '../../lib/ids.js';
-import { consumeOneTimeToken, findOneTimeToken, replaceToken } from '../accounts/repository.js';
+import {
+  consumeAllOneTimeTokens,
+  consumeOneTimeToken,
+  findOneTimeToken,
+  replaceToken,
+} from '../accounts/repository.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 
 export const SUBSCRIPTION_REQUIRED = 'An active subscription is required.';
 /** New links a person can make per hour from the app. */
 export const ROTATIONS_PER_HOUR = 5;
 
-/** Replaces a user's personal alert token (when they have one): the old links stop working the moment this commits. */
+/**
+ * Replaces a user's personal alert token (when they have one): the old links stop working the
+ * moment this commits, and so does every "this wasn't me" link already mailed (whoever holds an
+ * old e-mail cannot replace the new links).
+ */
 export async function rotateToken(app: FastifyInstance, userId: string): Promise<string> {
   const token = randomToken(24);
-  await replaceToken(app.db, userId, token);
+  await app.db.transaction().execute(async (trx) => {
+    await replaceToken(trx, userId, token);
+    await consumeAllOneTimeTokens(trx, userId, 'rotate_token', app.clock.now());
+  });
   return token;
 }
 
@@ -26,17 +38,24 @@ export async function rotateOwnToken(app: FastifyInstance, user: User): Promise<
 const notMeKey = (app: FastifyInstance, key: string) =>
   key.length <= 200 ? findOneTimeToken(app.db, key, 'rotate_token') : Promise.resolve(undefined);
 
-/** Whether a "this wasn't me" key from the owner's alert e-mail can still be used. */
-export async function notMeKeyUsable(app: FastifyInstance, key: string): Promise<boolean> {
+/**
+ * What a "this wasn't me" key from the owner's alert e-mail is now: `usable`, `used` (spent,
+ * or the links were replaced since it was mailed) or `unknown` (never made, or expired).
+ */
+export type NotMeKeyState = 'usable' | 'used' | 'unknown';
+
+export async function notMeKeyState(app: FastifyInstance, key: string): Promise<NotMeKeyState> {
   const row = await notMeKey(app, key);
-  return row !== undefined && row.used_at === null && row.expires_at > app.clock.now();
+  if (!row || row.expires_at <= app.clock.now()) return 'unknown';
+  return row.used_at === null ? 'usable' : 'used';
 }
 
-/** Spends a "this wasn't me" key and replaces its owner's token; false when the key is unknown, used or expired. */
-export async function rotateByNotMeKey(app: FastifyInstance, key: string): Promise<boolean> {
+/** Spends a "this wasn't me" key and replaces its owner's token; `rotated`, or why it could not. */
+export async function rotateByNotMeKey(app: FastifyInstance, key: string): Promise<'rotated' | NotMeKeyState> {
   const now = app.clock.now();
   const row = await notMeKey(app, key);
-  if (!row || row.expires_at <= now || !(await consumeOneTimeToken(app.db, row.id, now))) return false;
+  if (!row || row.expires_at <= now) return 'unknown';
+  if (!(await consumeOneTimeToken(app.db, row.id, now))) return 'used';
   await rotateToken(app, row.user_id);
-  return true;
+  return 'rotated';
 }
