@@ -4,9 +4,9 @@
  * from the SMS (the alert's public id, no login).
  */
 import { z } from 'zod';
-import { RESPONDER_NAME_MAX } from '../constants.js';
+import { checkResponderName, RESPONDER_NAME_MESSAGES } from '../responder-name.js';
 import { fixTime, tokenAlertParams } from './alerts.js';
-import { FIELD_TEXTS } from './errors.js';
+import type { ErrorCode } from './errors.js';
 import { errorResponses } from './shared.js';
 
 /** A position as shown: the fix time in ISO 8601. */
@@ -37,6 +37,7 @@ export const responder = z
   .object({
     name: z.string().describe('Empty when the contact gave none.'),
     created_at: z.string(),
+    contact: z.boolean().describe('Answered through a contact’s own link from the alert SMS.'),
   })
   .meta({ id: 'Responder' });
 
@@ -103,17 +104,36 @@ export const resolution = z
 
 export type Resolution = z.output<typeof resolution>;
 
+/** The code each problem with a responder's name is answered with. */
+const NAME_CODES = {
+  too_long: 'max_length',
+  no_visible: 'invalid_name',
+  too_complex: 'invalid_name',
+} as const satisfies Record<string, ErrorCode>;
+
 export const ackRequest = z
   .object({
     name: z
       .string()
-      // Control characters would only garble the pages that show the name.
-      .transform((value) => value.replace(/\p{Cc}/gu, ' ').trim())
-      .refine((value) => [...value].length <= RESPONDER_NAME_MAX, {
-        message: FIELD_TEXTS.tooLong(RESPONDER_NAME_MAX),
-        params: { code: 'max_length' },
+      // Cleaned (common/responder-name.ts): NFC, no direction controls, invisible characters or
+      // floods of combining marks; then 1 to 40 visible characters, or none at all.
+      .transform((value, ctx) => {
+        const checked = checkResponderName(value);
+        if (checked.ok) return checked.name;
+        ctx.addIssue({
+          code: 'custom',
+          message: RESPONDER_NAME_MESSAGES[checked.problem],
+          params: { code: NAME_CODES[checked.problem] },
+        });
+        return z.NEVER;
       })
-      .nullish(),
+      .nullish()
+      .describe('Up to 40 visible characters; cleaned of direction controls and invisible characters.'),
+    contact_key: z
+      .string()
+      .max(100)
+      .nullish()
+      .describe('The `c` parameter of the contact’s own live link from the SMS: the answer always has a slot.'),
   })
   .meta({ id: 'AckRequest' });
 
@@ -148,9 +168,10 @@ export const liveApi = {
   },
   ack: {
     ...follower,
-    description: '"I’m on my way", with an optional name; at most 50 per alert.',
+    description:
+      '"I’m on my way", with an optional name. With the contact key of the SMS’s link: always accepted, once per contact (a second press renames it, 200). Without: at most 3 per address and 50 per alert.',
     body: ackRequest,
-    response: { 201: responder, ...errorResponses(400, 404, 409, 429) },
+    response: { 201: responder, 200: responder, ...errorResponses(400, 404, 409, 429) },
   },
   events: {
     ...follower,

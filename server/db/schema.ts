@@ -153,6 +153,8 @@ export interface DeliveriesTable {
   parts: Generated<number>;
   /** Why a `withheld` delivery was not sent (sms-budget.ts); null on older rows, read as `recently_alerted`. */
   withheld_reason: WithheldReason | null;
+  /** SHA-256 of the contact key in this SMS's live link (`/a/{public_id}?c={key}`); null for other SMS (migration 2026112504-live-responders). */
+  contact_key_hash: Generated<string | null>;
 }
 
 /** `recently_alerted`: this account's own alerts already reached the number; `number_busy`: the number's ceiling for all accounts and links. */
@@ -221,6 +223,10 @@ export interface AlertRespondersTable {
   alert_id: string;
   name: string;
   created_at: number;
+  /** The delivery whose contact key answered (one answer each); null for anyone else with the link (migration 2026112504-live-responders). */
+  delivery_id: Generated<string | null>;
+  /** SHA-256 of the alert and the client address, for the per-address cap of answers without a key. */
+  client_hash: Generated<string | null>;
 }
 
 export interface Database {

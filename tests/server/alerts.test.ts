@@ -216,8 +216,13 @@ describe(`alert pipeline (${dbLabel})`, () => {
     const res = await postAlert(t.app, owner.token, { mode: 'real', location: LISBON });
     expect(res.statusCode).toBe(201);
     await t.app.dispatcher.drain();
+    // The live link is this contact's own: the alert's public id and a contact key.
     expect(smsTo('+351941000001').map((sms) => sms.body)).toEqual([
-      `EMERGENCY: ${owner.user.username} needs help now. Follow: http://alerta.test/a/${res.json().public_id}`,
+      expect.stringMatching(
+        new RegExp(
+          `^EMERGENCY: ${owner.user.username} needs help now\\. Follow: http://alerta\\.test/a/${res.json().public_id}\\?c=[\\w-]{11}$`,
+        ),
+      ),
     ]);
     const stored = await t.app.db
       .selectFrom('alerts')

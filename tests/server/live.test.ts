@@ -104,18 +104,21 @@ describe(`live page, position updates, responders and the all-clear (${dbLabel})
     expect(late.json()).toMatchObject({ code: 'tracking_over' });
   });
 
-  it('lists who is on the way for live pages and the sender, with an optional name of at most 60 characters', async () => {
+  it('lists who is on the way for live pages and the sender, with an optional name of at most 40 characters', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351921000007']] });
     const alert = await sendRealAlert(t.app, owner.token);
     expect((await postAck(t.app, alert.public_id, { name: '  Rui\u0007 ' })).statusCode).toBe(201);
     t.clock.advance(1000);
     expect((await postAck(t.app, alert.public_id, {})).statusCode).toBe(201);
-    const long = await postAck(t.app, alert.public_id, { name: 'x'.repeat(61) });
+    const long = await postAck(t.app, alert.public_id, { name: 'x'.repeat(41) });
     expect(long.statusCode).toBe(400);
-    expect(long.json().name).toEqual(['Ensure this field has no more than 60 characters.']);
+    expect(long.json()).toMatchObject({
+      name: ['Ensure this field has no more than 40 characters.'],
+      codes: { name: 'max_length' },
+    });
     expect((await postAck(t.app, 'unknown-public-id-000', {})).statusCode).toBe(404);
     // An unknown link is answered for before its body is looked at.
-    expect((await postAck(t.app, 'unknown-public-id-000', { name: 'x'.repeat(61) })).statusCode).toBe(404);
+    expect((await postAck(t.app, 'unknown-public-id-000', { name: 'x'.repeat(41) })).statusCode).toBe(404);
 
     const live = (await getLive(t.app, alert.public_id)).json();
     expect(live.responders.map((r: { name: string }) => r.name)).toEqual(['Rui', '']);
@@ -128,7 +131,10 @@ describe(`live page, position updates, responders and the all-clear (${dbLabel})
       live_url: `http://alerta.test/a/${alert.public_id}`,
       state: 'active',
       tracking: true,
-      responders: [{ name: 'Rui' }, { name: '' }],
+      responders: [
+        { name: 'Rui', contact: false },
+        { name: '', contact: false },
+      ],
     });
   });
 

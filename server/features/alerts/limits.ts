@@ -14,6 +14,14 @@ export const perToken = (app: FastifyInstance, name: string, max: number, timeWi
   limit(app, { max, timeWindow, keyGenerator: (request) => `${name}:${tokenKey(request)}` });
 
 /**
+ * Route config for a limit per token and client address: the owner's own calls after an
+ * alert (position updates, status and live polling, "I'm safe") cannot be used up by anyone
+ * else holding the link from another address.
+ */
+export const perTokenClient = (app: FastifyInstance, name: string, max: number, timeWindow: number) =>
+  limit(app, { max, timeWindow, keyGenerator: (request) => `${name}:${tokenKey(request)}:${request.ip}` });
+
+/**
  * A limit per token that a service charges only when it applies (a new test alert, not a
  * replay or a real alert): each call counts one, and throws the 429 once over `max` per
  * `timeWindow` ms. Lifted with the other limits.

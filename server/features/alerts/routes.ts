@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { MINUTE } from '../../lib/time.js';
-import { perToken, perTokenCharge } from './limits.js';
+import { perToken, perTokenCharge, perTokenClient } from './limits.js';
 import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
 import { alertingOwner, alertStatus, emergencyPage, sendAlert, type TokenOwner } from './service.js';
 
@@ -47,7 +47,7 @@ export default async function alertRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/emergency/public/:token/alerts/:id/',
-    { schema: alertsApi.get, config: { rateLimit: perToken(app, 'status', 60, MINUTE) } },
+    { schema: alertsApi.get, config: { rateLimit: perTokenClient(app, 'status', 60, MINUTE) } },
     async (request, reply) => reply.send(await alertStatus(app, request.params.token, request.params.id)),
   );
 }

@@ -8,7 +8,7 @@ import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
 import { alertedContacts } from '../contacts/repository.js';
-import { livePageUrl } from '../live/links.js';
+import { contactKeyHash, contactPageUrl, livePageUrl, newContactKey } from '../live/links.js';
 import { queuedDelivery } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
@@ -136,7 +136,7 @@ function newAlert(
   owner: TokenOwner,
   request: { key: string; body: AlertRequest; proven: boolean },
   now: number,
-): NewAlert {
+): { row: NewAlert; sms: (liveUrl: string | null) => string } {
   const { key, body, proven } = request;
   const { user, profile } = owner;
   const location = profile.gps_enabled ? (body.location ?? null) : null;
@@ -146,16 +146,19 @@ function newAlert(
       ? null
       : (body.location_error ?? null);
   const publicId = randomToken(16);
-  const message = alertMessage({
-    language: ownerLanguage(user),
-    ownerName: shownName(user),
-    timeZone: user.time_zone,
-    mode: body.mode,
-    location,
-    locationError,
-    ...(body.mode === 'real' ? { liveUrl: livePageUrl(app.config.APP_URL, publicId) } : {}),
-  });
-  return {
+  // The SMS text with a given live link: each contact's SMS has its own (see sendAlert).
+  const sms = (liveUrl: string | null) =>
+    alertMessage({
+      language: ownerLanguage(user),
+      ownerName: shownName(user),
+      timeZone: user.time_zone,
+      mode: body.mode,
+      location,
+      locationError,
+      ...(liveUrl ? { liveUrl } : {}),
+    });
+  const message = sms(body.mode === 'real' ? livePageUrl(app.config.APP_URL, publicId) : null);
+  const row: NewAlert = {
     id: newId(),
     public_id: publicId,
     user_id: user.id,
@@ -173,6 +176,7 @@ function newAlert(
     request_hash: hashOf(body),
     proven: proven ? 1 : 0,
   };
+  return { row, sms };
 }
 
 /**
@@ -207,15 +211,20 @@ export async function sendAlert(
   if (body.mode === 'test' && !proven) await chargeTestLimit();
 
   const recipients = recipientsOf(await alertedContacts(app.db, user.id, profile.contact_limit), body);
-  const row = newAlert(app, owner, { key, body, proven }, now);
-  const deliveries = recipients.map((contact) =>
-    queuedDelivery({
-      alertId: row.id,
-      recipient: { contact_name: contact.name, phone_number: contact.phone_number },
-      body: row.message,
-      now,
-    }),
-  );
+  const { row, sms } = newAlert(app, owner, { key, body, proven }, now);
+  // A real alert's SMS carries each contact's own live link: their "on my way" always has a slot.
+  const deliveries = recipients.map((contact) => {
+    const key = row.mode === 'real' ? newContactKey() : null;
+    return {
+      ...queuedDelivery({
+        alertId: row.id,
+        recipient: { contact_name: contact.name, phone_number: contact.phone_number },
+        body: key ? sms(contactPageUrl(app.config.APP_URL, row.public_id, key)) : row.message,
+        now,
+      }),
+      contact_key_hash: key ? contactKeyHash(key) : null,
+    };
+  });
   const result = await insertAlert(app.db, row, deliveries, {
     // Lifted with the rate limits, for benchmarks and load tests only.
     ...(app.config.BENCH_NO_RATE_LIMIT ? {} : { budget: { dialect: app.dialect, now } }),

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
+import { clientKey } from './public-routes.js';
 import { currentLiveView, followedAlert } from './service.js';
 
 /** Streams re-read this often, for changes made by another server process and for expiry (ms). */
@@ -29,7 +30,7 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
     {
       schema: liveApi.events,
       config: {
-        rateLimit: limit(app, { max: 30, timeWindow: MINUTE, keyGenerator: (request) => `live-events:${request.ip}` }),
+        rateLimit: limit(app, { max: 30, timeWindow: MINUTE, keyGenerator: clientKey('live-events') }),
       },
     },
     async (request, reply) => {

@@ -3,19 +3,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { MINUTE } from '../../lib/time.js';
-import { limit } from '../../plugins/security.js';
+import { Counter, limit } from '../../plugins/security.js';
+import { contactKeyHash } from './links.js';
 import { acknowledge, followedAlert, followLiveView, type OwnedAlert } from './service.js';
 
-/** Per client address and alert, the public id hashed. */
-const clientKey = (name: string) => (request: FastifyRequest) =>
-  `${name}:${request.ip}:${createHash('sha256')
-    .update((request.params as { publicId?: string }).publicId ?? '')
-    .digest('base64url')
-    .slice(0, 16)}`;
+const hashed = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 16);
+const publicIdOf = (request: FastifyRequest) => (request.params as { publicId?: string }).publicId ?? '';
+
+/** Per client address and alert (the public id hashed): what one address does on one link. */
+export const clientKey = (name: string) => (request: FastifyRequest) =>
+  `${name}:${request.ip}:${hashed(publicIdOf(request))}`;
 
 /**
  * The live page's API, reached by the alert's public id with no login: the page's data and
- * "I'm on my way" (the stream of updates lives in events-routes.ts).
+ * "I'm on my way" (the stream of updates lives in events-routes.ts). Every limit is per
+ * (alert, client address), or per contact key: nothing here touches the owner's limits
+ * (sender-routes.ts), and one address cannot use up another's.
  */
 export default async function livePublicRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +34,14 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
     async (request, reply) => reply.send(await followLiveView(app, request.params.publicId)),
   );
 
+  // "On my way" without a contact key: 5 tries per 10 minutes per address and alert. With a
+  // valid one: 10 per 10 minutes per contact, whatever the address (a café's shared address
+  // full of strangers never blocks a contact).
+  const strangers = new Counter(app, 'live-ack', 5, 10 * MINUTE, clientKey('ip'));
+  const contacts = new Counter(app, 'live-ack-contact', 10, 10 * MINUTE, (request) => {
+    const key = (request.body as { contact_key?: string | null } | undefined)?.contact_key ?? '';
+    return `${hashed(publicIdOf(request))}:${contactKeyHash(key).slice(0, 22)}`;
+  });
   app.post(
     '/api/live/:publicId/ack/',
     {
@@ -39,12 +50,15 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
       preValidation: async (request) => {
         request.setDecorator('followedAlert', await followedAlert(app, request.params.publicId));
       },
-      config: { rateLimit: limit(app, { max: 5, timeWindow: 10 * MINUTE, keyGenerator: clientKey('live-ack') }) },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-
-        .send(await acknowledge(app, request.getDecorator<OwnedAlert>('followedAlert'), request.body.name)),
+    async (request, reply) => {
+      const { created, responder } = await acknowledge(
+        app,
+        request.getDecorator<OwnedAlert>('followedAlert'),
+        { name: request.body.name ?? '', contactKey: request.body.contact_key, client: request.ip },
+        { contact: () => contacts.take(request), stranger: () => strangers.take(request) },
+      );
+      return reply.code(created ? 201 : 200).send(responder);
+    },
   );
 }

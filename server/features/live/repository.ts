@@ -13,6 +13,8 @@ export interface Position {
 export interface Responder {
   name: string;
   created_at: number;
+  /** Answered through a contact's own link from the SMS. */
+  contact: boolean;
 }
 
 /** Stores a position (a replay of the same fix is stored once) and stamps the alert's last update. */
@@ -52,30 +54,90 @@ export async function trailOf(db: Kysely<Database>, alert: Alert, limit: number)
 export async function respondersOf(db: Kysely<Database>, alertId: string): Promise<Responder[]> {
   const rows = await db
     .selectFrom('alert_responders')
-    .select(['name', 'created_at'])
+    .select(['name', 'created_at', 'delivery_id'])
     .where('alert_id', '=', alertId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ name: r.name, created_at: Number(r.created_at) }));
+  return rows.map((r) => ({ name: r.name, created_at: Number(r.created_at), contact: r.delivery_id !== null }));
 }
 
-/** Records a responder, unless the alert already has `max` of them; true when stored. */
-export async function addResponder(db: Kysely<Database>, alertId: string, name: string, now: number, max: number) {
+/** The alert SMS whose live link carried this contact key (stored hashed), if any. */
+export function deliveryByContactKey(db: Kysely<Database>, alertId: string, keyHash: string) {
+  return db
+    .selectFrom('deliveries')
+    .select(['id', 'contact_name'])
+    .where('alert_id', '=', alertId)
+    .where('kind', '=', 'alert')
+    .where('contact_key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+/**
+ * Records an answer from someone without a contact key, unless the alert already has `max`
+ * of those or `perClient` came from this client (`clientHash`): 'full', 'client_full' or
+ * the stored responder. Contacts' answers take no slot.
+ */
+export async function addStranger(
+  db: Kysely<Database>,
+  input: { alertId: string; name: string; clientHash: string; now: number; max: number; perClient: number },
+): Promise<'full' | 'client_full' | Responder> {
+  const { alertId, name, clientHash, now, max, perClient } = input;
   return db.transaction().execute(async (trx) => {
-    const count = await trx
+    const counts = await trx
       .selectFrom('alert_responders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        eb.fn.sum<number>(eb.case().when('client_hash', '=', clientHash).then(1).else(0).end()).as('mine'),
+      ])
       .where('alert_id', '=', alertId)
+      .where('delivery_id', 'is', null)
       .executeTakeFirstOrThrow();
-    if (Number(count.n) >= max) return false;
+    if (Number(counts.all) >= max) return 'full';
+    if (Number(counts.mine ?? 0) >= perClient) return 'client_full';
     // Not the owner's activity: an answer never keeps the page (and the position) up longer.
     await trx
       .insertInto('alert_responders')
-      .values({ id: newId(), alert_id: alertId, name, created_at: now })
+      .values({ id: newId(), alert_id: alertId, name, created_at: now, client_hash: clientHash })
       .execute();
-    return true;
+    return { name, created_at: now, contact: false };
   });
+}
+
+/**
+ * Records a contact's answer, one per delivery: a second press renames it (and keeps its
+ * time). `created` is false for such an update.
+ */
+export async function addContactResponder(
+  db: Kysely<Database>,
+  input: { alertId: string; deliveryId: string; name: string; now: number },
+): Promise<{ created: boolean; responder: Responder }> {
+  const { alertId, deliveryId, name, now } = input;
+  const earlier = await db
+    .selectFrom('alert_responders')
+    .select('created_at')
+    .where('alert_id', '=', alertId)
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+  if (!earlier) {
+    const inserted = await db
+      .insertInto('alert_responders')
+      .values({ id: newId(), alert_id: alertId, name, created_at: now, delivery_id: deliveryId })
+      .onConflict((oc) => oc.columns(['alert_id', 'delivery_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      return { created: true, responder: { name, created_at: now, contact: true } };
+    }
+  }
+  // Answered before (or by a press racing this one): rename.
+  const row = await db
+    .updateTable('alert_responders')
+    .set({ name })
+    .where('alert_id', '=', alertId)
+    .where('delivery_id', '=', deliveryId)
+    .returning('created_at')
+    .executeTakeFirstOrThrow();
+  return { created: false, responder: { name, created_at: Number(row.created_at), contact: true } };
 }
 
 /**

@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { MINUTE } from '../../lib/time.js';
-import { perToken } from '../alerts/limits.js';
+import { perTokenClient } from '../alerts/limits.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
 
 /**
  * The emergency page's side of the live page (the token is the credential): position
  * updates while it stays open, the sender's view of who is on the way, and "I'm safe".
+ * Limited per token and client address, apart from everything the live link does.
  */
 export default async function liveSenderRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -21,7 +22,11 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
   // Every 30 s, or sooner when moving (at most every 10 s): 30 a minute leaves room for a queue replay.
   app.post(
     '/api/emergency/public/:token/alerts/:id/location/',
-    { schema: liveApi.position, preValidation, config: { rateLimit: perToken(app, 'live-location', 30, MINUTE) } },
+    {
+      schema: liveApi.position,
+      preValidation,
+      config: { rateLimit: perTokenClient(app, 'live-location', 30, MINUTE) },
+    },
     async (request, reply) =>
       reply
         .code(201)
@@ -31,14 +36,14 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/emergency/public/:token/alerts/:id/live/',
-    { schema: liveApi.sender, config: { rateLimit: perToken(app, 'live-sender', 120, MINUTE) } },
+    { schema: liveApi.sender, config: { rateLimit: perTokenClient(app, 'live-sender', 120, MINUTE) } },
     async (request, reply) =>
       reply.send(await senderLive(app, await senderAlert(app, request.params.token, request.params.id))),
   );
 
   app.post(
     '/api/emergency/public/:token/alerts/:id/resolve/',
-    { schema: liveApi.resolve, preValidation, config: { rateLimit: perToken(app, 'live-resolve', 10, MINUTE) } },
+    { schema: liveApi.resolve, preValidation, config: { rateLimit: perTokenClient(app, 'live-resolve', 10, MINUTE) } },
     async (request, reply) =>
       reply.send(await resolveAlert(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body.notify)),
   );

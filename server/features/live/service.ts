@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type {
   LivePosition,
@@ -8,6 +9,7 @@ import type {
   SenderLive,
 } from '../../../common/api/live.js';
 import { LIVE_TRACKING_MS } from '../../../common/constants.js';
+import { checkResponderName } from '../../../common/responder-name.js';
 import type { Alert, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
@@ -17,16 +19,20 @@ import { fixTimeProblem } from '../alerts/fix-time.js';
 import { alertOfUser, markResolved, realAlertByPublicId } from '../alerts/repository.js';
 import { ownerOf } from '../alerts/service.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
-import { livePageUrl } from './links.js';
-import { addPosition, addResponder, respondersOf } from './repository.js';
+import { contactKeyHash, livePageUrl } from './links.js';
+import { addContactResponder, addPosition, addStranger, deliveryByContactKey, respondersOf } from './repository.js';
 import { liveState, liveView, mapTiles } from './view.js';
 
 /** A fix may be a little older than the alert (the one it went out with). */
 const FIX_SLACK_MS = 5 * MINUTE;
 /** A public id is 22 URL-safe characters today; anything unlike one is not looked up. */
 const PUBLIC_ID = /^[A-Za-z0-9_-]{16,64}$/;
-/** A live page with more responders than this is being abused; the rest are refused. */
-const MAX_RESPONDERS = 50;
+/** Answers without a contact key an alert takes; contacts' own links always have a slot. */
+export const MAX_STRANGERS = 50;
+/** Answers without a contact key from one client address, per alert. */
+export const STRANGERS_PER_ADDRESS = 3;
+/** What a contact key looks like (11 base64url characters today); anything else is not looked up. */
+const CONTACT_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const NO_LIVE_PAGE = 'This live page does not exist.';
 
 /** An alert with its owner: the sender's (by token) or a followed one (by public id). */
@@ -94,7 +100,7 @@ export async function senderLive(app: FastifyInstance, { user, alert }: OwnedAle
     tracking:
       alert.mode === 'real' && profile.gps_enabled && alert.resolved_at === null && now <= created + LIVE_TRACKING_MS,
     tracking_until: iso(created + LIVE_TRACKING_MS),
-    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at) })),
+    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at), contact: r.contact })),
   };
 }
 
@@ -131,17 +137,64 @@ export async function followLiveView(app: FastifyInstance, publicId: string): Pr
   return liveView(app.db, alert, user, app.clock.now(), mapTiles(app.config));
 }
 
-/** "I'm on my way", with an optional name, while the alert is active; at most MAX_RESPONDERS. */
+/** "I'm on my way": the cleaned name, the contact key from the SMS's link if any, and the client's address. */
+export interface Answer {
+  name: string;
+  contactKey?: string | null | undefined;
+  client: string;
+}
+
+/**
+ * "I'm on my way" while the alert is active. Through a contact's own link (a valid key):
+ * always accepted, named after the contact unless they typed a name, once per contact (a
+ * second press renames). Anyone else with the link: at most STRANGERS_PER_ADDRESS from one
+ * address and MAX_STRANGERS in all. `charge` counts the request against the rate limit of
+ * the contact's key (by delivery) or of the client's address.
+ */
 export async function acknowledge(
   app: FastifyInstance,
   { alert }: OwnedAlert,
-  name: string | null | undefined,
-): Promise<Responder> {
+  answer: Answer,
+  charge: { contact: () => Promise<void>; stranger: () => Promise<void> },
+): Promise<{ created: boolean; responder: Responder }> {
   const now = app.clock.now();
   if (liveState(alert, now) !== 'active') throw detailError(409, 'This alert has ended.', 'alert_ended');
-  if (!(await addResponder(app.db, alert.id, name ?? '', now, MAX_RESPONDERS))) {
-    throw detailError(409, 'This alert already has enough people on the way.', 'too_many_responders');
+  const key = answer.contactKey;
+  const delivery =
+    key && CONTACT_KEY.test(key) ? await deliveryByContactKey(app.db, alert.id, contactKeyHash(key)) : undefined;
+  let result: { created: boolean; responder: Responder };
+  if (delivery) {
+    await charge.contact();
+    const contactName = checkResponderName(delivery.contact_name);
+    const name = answer.name || (contactName.ok ? contactName.name : '');
+    const stored = await addContactResponder(app.db, { alertId: alert.id, deliveryId: delivery.id, name, now });
+    result = {
+      created: stored.created,
+      responder: { ...stored.responder, created_at: iso(stored.responder.created_at) },
+    };
+  } else {
+    // An unknown key is no key: guesses are charged to the address like any other answer.
+    await charge.stranger();
+    const stored = await addStranger(app.db, {
+      alertId: alert.id,
+      name: answer.name,
+      clientHash: createHash('sha256').update(`${alert.id}:${answer.client}`).digest('base64url'),
+      now,
+      max: MAX_STRANGERS,
+      perClient: STRANGERS_PER_ADDRESS,
+    });
+    if (stored === 'full') {
+      throw detailError(409, 'This alert already has enough people on the way.', 'too_many_responders');
+    }
+    if (stored === 'client_full') {
+      throw detailError(
+        409,
+        `At most ${STRANGERS_PER_ADDRESS} people can say they are on the way from one address.`,
+        'too_many_responders',
+      );
+    }
+    result = { created: true, responder: { ...stored, created_at: iso(stored.created_at) } };
   }
   app.liveHub.publish(alert.id);
-  return { name: name ?? '', created_at: iso(now) };
+  return result;
 }

@@ -66,7 +66,7 @@ export async function liveView(
     tracking_until: iso(created + LIVE_TRACKING_MS),
     ...(latest ? { position: shownPosition(latest) } : {}),
     trail: trail.map(shownPosition),
-    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at) })),
+    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at), contact: r.contact })),
     map,
   };
 }
