@@ -162,7 +162,7 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
     expect(sent).toHaveLength(10);
   });
 
-  it('mails the owner about every real alert, with a one-click "this wasn\'t me" that makes new links', async () => {
+  it('mails the owner about real alerts, one e-mail per burst, with a one-click "this wasn\'t me" that makes new links', async () => {
     const owner = await ownerWithContacts(t.app, {
       language: 'en',
       contacts: [
@@ -173,14 +173,27 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
     const email = owner.user.email as string;
     const first = await postAlert(t.app, owner.token, { mode: 'real', location: lisbonAt(t.app) });
     expect(first.statusCode).toBe(201);
+    await t.app.background.idle();
     await postAlert(t.app, owner.token, { mode: 'real', location: null, location_error: 'denied' });
     // Test alerts are the owner's own checks: no e-mail.
     await postAlert(t.app, owner.token, { mode: 'test', location: null });
     await t.app.dispatcher.drain();
     await t.app.background.idle();
+    // The second real alert, within 10 minutes of the first e-mail, waits for the summary.
+    expect(mailsTo(email)).toHaveLength(1);
+    t.clock.advance(10 * MINUTE);
+    await t.app.dispatcher.drain();
+    const [summary] = mailsTo(email);
+    expect(mailsTo(email)).toHaveLength(2);
+    expect(summary?.text).toContain('1 more real emergency alert was sent from your link since');
+    // A later burst starts with its own full e-mail.
+    t.clock.advance(10 * MINUTE);
+    await postAlert(t.app, owner.token, { mode: 'real', location: null, location_error: 'denied' });
+    await t.app.dispatcher.drain();
+    await t.app.background.idle();
     const mails = mailsTo(email);
-    expect(mails).toHaveLength(2);
-    const [withoutPlace, withPlace] = mails;
+    expect(mails).toHaveLength(3);
+    const [withoutPlace, , withPlace] = mails;
     expect(withPlace?.subject).toBe('Alerta: an emergency alert was sent with your link');
     expect(withPlace?.text).toContain('A real emergency alert was sent from your link on');
     expect(withPlace?.text).toContain('Approximate place: 38.72, -9.14');
@@ -217,10 +230,10 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
       .executeTakeFirstOrThrow();
     expect(row.token).not.toBe(owner.token);
     expect(row.token).toMatch(/^[\w-]{32}$/);
-    // Once only.
+    // Once only: a used link says so.
     const again = await t.app.inject({ method: 'POST', url: link, payload: {} });
-    expect(again.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
+    expect(again.statusCode).toBe(410);
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(410);
   });
 
   it('writes the owner e-mail in Portuguese for a Portuguese owner', async () => {
