@@ -26,8 +26,9 @@ describe('live link in the alert SMS', () => {
     }
   });
 
-  it('leaves the link out rather than growing to a third segment', () => {
-    // A name outside GSM-7 forces UCS-2 (67 units a part): the link would need a third part.
+  it('keeps the link and leaves out the maps link rather than growing to a third segment', () => {
+    // A name outside GSM-7 forces UCS-2 (67 units a part): the maps link and the live link do
+    // not both fit in two parts, and the live page shows the position.
     const text = alertMessage({
       language: 'en',
       ownerName: 'Ωμέγα'.repeat(5),
@@ -35,9 +36,12 @@ describe('live link in the alert SMS', () => {
       location: fix,
       liveUrl: LIVE,
     });
-    expect(text).not.toContain(LIVE);
-    expect(text).toContain('https://maps.google.com/');
-    expect(smsSegments(text).segments).toBeLessThanOrEqual(2);
+    expect(text).toBe(`EMERGENCY: ${'Ωμέγα'.repeat(5)} needs help now. Follow: ${LIVE}`);
+    expect(smsSegments(text)).toMatchObject({ encoding: 'UCS-2', segments: 2 });
+    // Without a live link (the emergency page before the server answers) the maps link stays.
+    const offline = alertMessage({ language: 'en', ownerName: 'Ωμέγα'.repeat(5), mode: 'real', location: fix });
+    expect(offline).toContain('Location: https://maps.google.com/?q=38.72225,-9.13934');
+    expect(smsSegments(offline).segments).toBeLessThanOrEqual(2);
   });
 });
 
