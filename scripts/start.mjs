@@ -56,7 +56,9 @@ if (!fromSources && !existsSync(compiled)) {
 const server = spawn(
   process.execPath,
   fromSources ? ['--import', 'tsx', path.join(root, 'server/index.ts')] : [compiled],
-  { cwd: root, stdio: 'inherit', env: { NODE_ENV: 'production', ...process.env } },
+  // NODE_ENV is left as the operator set it: `production` turns the dev outbox off, and nothing
+  // else in the server reads it (the web app's build sets its own mode).
+  { cwd: root, stdio: 'inherit' },
 );
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

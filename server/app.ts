@@ -10,13 +10,14 @@ import billingRoutes from './features/billing/routes.js';
 import configRoutes from './features/config/routes.js';
 import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
-import outboxRoutes from './features/dev/outbox-routes.js';
+import outboxRoutes, { outboxServed } from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
 import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
 import { Background } from './lib/background.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
+import { normaliseTarget } from './lib/request-target.js';
 import { projectRoot } from './lib/root.js';
 import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
@@ -96,6 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.LOG_LEVEL),
     trustProxy: trustProxyOption(config.TRUST_PROXY),
+    // One spelling per target before routing, limits and headers: an absolute-form
+    // `GET http://host/api/…` or `/api/./x/../y/` meets the same ceiling, no-store and noindex.
+    rewriteUrl: (request) => normaliseTarget(request.url ?? '/'),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     forceCloseConnections: 'idle',
@@ -157,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(billingRoutes);
   await app.register(alertsFeature);
   await app.register(liveFeature);
-  if (app.mail.name === 'outbox' || app.sms.name === 'outbox') await app.register(outboxRoutes);
+  if (outboxServed(app)) await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {
     distDir: options.distDir ?? process.env.ALERTA_DIST_DIR ?? path.join(projectRoot, 'dist'),

@@ -115,15 +115,27 @@ const schema = z.object({
   MAP_ATTRIBUTION: z.string().min(1).max(200).default('© OpenStreetMap contributors'),
   MAP_ATTRIBUTION_URL: url(['http:', 'https:']).default('https://www.openstreetmap.org/copyright'),
   DEV_OUTBOX_PUBLIC: flag.default(false),
+  /** The key `/dev/outbox` asks for (`?key=`); a random one each start when unset. */
+  DEV_OUTBOX_KEY: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[A-Za-z0-9._~-]+$/, 'must be letters, digits, "-", ".", "_" or "~" (it goes in a URL)')
+    .optional(),
+  /** `production` turns the dev outbox off, whatever else is set. */
+  NODE_ENV: z.string().optional(),
   /** Lifts rate limits; only for `npm run bench` and load tests. */
   BENCH_NO_RATE_LIMIT: flag.default(false),
 });
 
 export type Env = z.infer<typeof schema>;
-export interface Config extends Omit<Env, 'APP_URL' | 'JWT_SECRET'> {
+export interface Config extends Omit<Env, 'APP_URL' | 'JWT_SECRET' | 'DEV_OUTBOX_KEY'> {
   APP_URL: string;
   JWT_SECRET?: string;
+  DEV_OUTBOX_KEY: string;
 }
+
+/** Addresses only this machine can reach. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 export class ConfigError extends Error {}
 
@@ -156,9 +168,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!config[name]) throw new ConfigError(`Invalid configuration: ${name} is required with STRIPE_SECRET_KEY`);
     }
   }
+  // A hop count believes whoever connects: only a proxy may be able to connect.
+  if (typeof config.TRUST_PROXY === 'number' && config.TRUST_PROXY > 0 && !LOOPBACK_HOST.test(config.HOST)) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY=${env.TRUST_PROXY} (a hop count) believes the X-Forwarded-For of anyone who connects, and HOST=${config.HOST} lets clients connect directly: set HOST=127.0.0.1 behind a proxy on this machine, or list the proxies' addresses in TRUST_PROXY`,
+    );
+  }
   return {
     ...config,
     APP_URL: (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    DEV_OUTBOX_KEY: config.DEV_OUTBOX_KEY ?? randomBytes(24).toString('base64url'),
   };
 }
 

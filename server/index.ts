@@ -1,5 +1,6 @@
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, checkProviders, loadConfig, resolveJwtSecret } from './config.js';
+import { outboxServed, outboxUrl } from './features/dev/outbox-routes.js';
 
 /** Starts the server from the environment and stops it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
@@ -42,9 +43,11 @@ async function main(): Promise<void> {
   }
   app.log.info(
     `Alerta ${app.appVersion} at ${config.APP_URL} · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name} · payments ${app.payments.name}` +
-      (app.mail.name === 'outbox' || app.sms.name === 'outbox'
-        ? ` · captured messages at ${config.APP_URL}/dev/outbox`
-        : ''),
+      (outboxServed(app)
+        ? ` · Dev outbox: ${outboxUrl(app)}`
+        : app.mail.name === 'outbox' || app.sms.name === 'outbox'
+          ? ' · dev outbox off (NODE_ENV=production)'
+          : ''),
   );
 }
 

@@ -14,8 +14,10 @@ const SECRET_PATH = /^\/(api\/emergency\/public|public|test|api\/users\/verify-e
 const PERSONAL_PATH = /^\/(api|dev|public|test|a|reset-password-confirm)(\/|$)/;
 
 /**
- * The path as the router sees it: percent-decoded (so `/api/emergency/%70ublic/…` is the
- * public alert API it routes to), without the query. An undecodable path stays as sent.
+ * The path as the router sees it, without the query: `request.url` is already one spelling
+ * (absolute-form, dot segments and escaped unreserved characters undone by `rewriteUrl`,
+ * server/lib/request-target.ts), and is decoded here too so an escaped separator counts
+ * as well. An undecodable path stays as sent.
  */
 export function routedPath(url: string): string {
   const path = url.split('?')[0] ?? '';

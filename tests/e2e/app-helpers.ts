@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { outboxJsonPath } from './server.js';
 
 /** A fresh username for each run (the server is shared by the files of one worker). */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -6,7 +7,7 @@ export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36
 /** The newest link in the dev outbox's e-mail to `to` whose path contains `fragment`. */
 export async function mailedLink(request: APIRequestContext, to: string, fragment: string): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const outbox = (await (await request.get('/dev/outbox.json')).json()) as { emails: { to: string; text: string }[] };
+    const outbox = (await (await request.get(outboxJsonPath)).json()) as { emails: { to: string; text: string }[] };
     const mail = outbox.emails.find((email) => email.to.includes(to) && email.text.includes(fragment));
     const link = mail?.text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(fragment));
     if (link) return link;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { outboxJsonPath } from './server.js';
 
 export interface SeededUser {
   username: string;
@@ -37,7 +38,7 @@ async function call<T>(base: string, path: string, init: RequestInit & { access?
 
 /** The dev outbox's SMS, newest first. */
 export async function outboxSms(base: string): Promise<OutboxSms[]> {
-  return (await call<{ sms: OutboxSms[] }>(base, '/dev/outbox.json')).sms;
+  return (await call<{ sms: OutboxSms[] }>(base, outboxJsonPath)).sms;
 }
 
 /**
@@ -53,7 +54,7 @@ export async function seedUser(base: string, options: SeedOptions = {}): Promise
     method: 'POST',
     body: JSON.stringify({ username, email, password1: password, password2: password, accept_terms: true }),
   });
-  const { emails } = await call<{ emails: { to: string; text: string }[] }>(base, '/dev/outbox.json');
+  const { emails } = await call<{ emails: { to: string; text: string }[] }>(base, outboxJsonPath);
   const link = emails
     .find((m) => m.to.includes(email))
     ?.text.match(/https?:\/\/\S+\/api\/users\/verify-email\/\S+/)?.[0];

@@ -19,6 +19,12 @@ export interface StartOptions {
   dataDir?: string;
 }
 
+/** The dev outbox's key on every server the tests start (each start makes a random one otherwise). */
+export const OUTBOX_KEY = 'tests-read-the-outbox-with-this-key';
+
+/** The dev outbox's messages as JSON, with the key. */
+export const outboxJsonPath = `/dev/outbox.json?key=${OUTBOX_KEY}`;
+
 /** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,6 +59,7 @@ export async function startServer(
       APP_URL: url,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      DEV_OUTBOX_KEY: OUTBOX_KEY,
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, checkProviders, loadConfig } from '../../server/config.js';
-import { buildTestApp, createUser, dbLabel, suiteApp, type TestApp } from './helper.js';
+import { buildTestApp, createUser, dbLabel, OUTBOX_KEY, outboxJsonPath, suiteApp, type TestApp } from './helper.js';
 
 const TWILIO = { TWILIO_ACCOUNT_SID: 'AC0123', TWILIO_AUTH_TOKEN: 'twilio-token', TWILIO_FROM: '+15005550006' };
 const STRIPE = {
@@ -13,6 +13,8 @@ const STRIPE = {
   STRIPE_PRICE_BASIC: 'price_basic',
   STRIPE_PRICE_PREMIUM: 'price_premium',
 };
+
+const HOP_COUNT_EXPOSED = { TRUST_PROXY: '2', HOST: '0.0.0.0' };
 
 /** A test-only route that says which client address the server sees. */
 const withIpRoute = (app: TestApp['app']) => {
@@ -25,6 +27,11 @@ describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, (
 
   const get = (app: TestApp['app'], url: string, remoteAddress: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'GET', url, remoteAddress, headers });
+  /** The answer a refused dev page gets: the server's plain 404, as for an address that names nothing. */
+  const refused = (res: Awaited<ReturnType<typeof get>>) =>
+    res.statusCode === 404 &&
+    String(res.headers['content-type']).startsWith('application/json') &&
+    res.json().code === 'not_found';
 
   it('answers the outbox, checkout and portal to a loopback peer with no proxy header, and nobody else', async () => {
     const owner = await createUser(t.app);
@@ -36,42 +43,46 @@ describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, (
     });
     const page = checkout.json().url as string;
     expect(page).toMatch(/^\/dev\/checkout\//);
-    for (const url of ['/dev/outbox.json', '/dev/outbox', page, '/dev/portal?session=x']) {
-      expect((await get(t.app, url, '127.0.0.1')).statusCode, url).not.toBe(403);
+    for (const url of [outboxJsonPath, `/dev/outbox?key=${OUTBOX_KEY}`, page, '/dev/portal?session=x']) {
+      expect(refused(await get(t.app, url, '127.0.0.1')), url).toBe(false);
       for (const [remote, headers] of [
         ['203.0.113.9', {}],
         ['127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }],
         ['127.0.0.1', { forwarded: 'for=127.0.0.1' }],
         ['::1', { 'x-forwarded-host': 'alerta.example' }],
         ['127.0.0.1', { 'x-forwarded-proto': 'https' }],
+        // What nginx's plain proxy_pass, Apache, Cloudflare and Akamai send instead.
+        ['127.0.0.1', { 'x-real-ip': '203.0.113.9' }],
+        ['127.0.0.1', { via: '1.1 proxy' }],
+        ['127.0.0.1', { 'cf-connecting-ip': '203.0.113.9' }],
+        ['127.0.0.1', { 'true-client-ip': '203.0.113.9' }],
       ] as const) {
         const res = await get(t.app, url, remote, headers);
-        expect(res.statusCode, `${url} from ${remote} ${JSON.stringify(headers)}`).toBe(403);
-        expect(res.json()).toMatchObject({ code: 'forbidden' });
+        expect(refused(res), `${url} from ${remote} ${JSON.stringify(headers)}: ${res.statusCode}`).toBe(true);
       }
       // With TRUST_PROXY set, not even a bare loopback request.
-      expect((await get(proxied.app, url, '127.0.0.1')).statusCode, url).toBe(403);
+      expect(refused(await get(proxied.app, url, '127.0.0.1')), url).toBe(true);
     }
     // Paying from elsewhere activates nothing.
     const pay = await t.app.inject({ method: 'POST', url: `${page}/pay`, remoteAddress: '203.0.113.9' });
-    expect(pay.statusCode).toBe(403);
-    const forwarded = await t.app.inject({
-      method: 'POST',
-      url: `${page}/pay`,
-      headers: { 'x-forwarded-for': '198.51.100.1' },
-    });
-    expect(forwarded.statusCode).toBe(403);
+    expect(pay.statusCode).toBe(404);
+    for (const headers of [{ 'x-forwarded-for': '198.51.100.1' }, { 'x-real-ip': '198.51.100.1' }, { via: '1.1 a' }]) {
+      const forwarded = await t.app.inject({ method: 'POST', url: `${page}/pay`, headers });
+      expect(forwarded.statusCode).toBe(404);
+    }
     const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: owner.headers });
     expect(me.json().profile.has_premium).toBe(false);
     expect((await t.app.inject({ method: 'POST', url: `${page}/pay` })).json()).toMatchObject({ status: 'paid' });
   });
 
-  it('refuses to start with real SMS and simulated payments, or real payments and captured SMS', () => {
+  it('refuses to start with real SMS and simulated payments, real payments and captured SMS, or a hop count on an open HOST', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-providers-'));
     try {
       for (const [env, expected] of [
         [TWILIO, /^alerta: Refusing to start: Twilio sends real SMS but payments are simulated/],
         [STRIPE, /^alerta: Refusing to start: Stripe takes real payments but SMS only go to the dev outbox/],
+        // A hop count on an address clients reach directly would believe their forged X-Forwarded-For.
+        [HOP_COUNT_EXPOSED, /^alerta: Invalid configuration: TRUST_PROXY=2 \(a hop count\).* HOST=0\.0\.0\.0 /],
       ] as const) {
         expect(() => checkProviders(loadConfig({ DATA_DIR: dataDir, ...env }))).toThrow(ConfigError);
         const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
@@ -91,7 +102,7 @@ describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, (
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
 
 describe(`TRUST_PROXY: hop counts and proxy lists, never the client's own entries (${dbLabel})`, () => {
@@ -116,7 +127,8 @@ describe(`TRUST_PROXY: hop counts and proxy lists, never the client's own entrie
     ).json().ip as string;
 
   it('reads the setting: 0, a hop count, true as one hop, or proxy addresses and ranges', () => {
-    const trust = (TRUST_PROXY: string) => loadConfig({ DATA_DIR: '/tmp/x', TRUST_PROXY }).TRUST_PROXY;
+    const trust = (TRUST_PROXY: string) =>
+      loadConfig({ DATA_DIR: '/tmp/x', HOST: '127.0.0.1', TRUST_PROXY }).TRUST_PROXY;
     expect(trust('0')).toBe(false);
     expect(trust('1')).toBe(1);
     expect(trust('true')).toBe(1);
@@ -125,6 +137,29 @@ describe(`TRUST_PROXY: hop counts and proxy lists, never the client's own entrie
     for (const bad of ['banana', '10.0.0.1/33', '10.0.0', '999', '1.2.3.4,']) {
       expect(() => trust(bad), bad).toThrow(/^Invalid configuration: TRUST_PROXY must be/);
     }
+  });
+
+  it('refuses a hop count unless HOST is loopback; a list of proxies may listen anywhere', () => {
+    const load = (env: Record<string, string>) => () => loadConfig({ DATA_DIR: '/tmp/x', ...env });
+    for (const TRUST_PROXY of ['1', 'true', '3']) {
+      for (const HOST of ['0.0.0.0', '::', '192.0.2.10', 'alerta.example']) {
+        expect(load({ TRUST_PROXY, HOST }), `${TRUST_PROXY} on ${HOST}`).toThrow(ConfigError);
+        expect(load({ TRUST_PROXY, HOST }), `${TRUST_PROXY} on ${HOST}`).toThrow(
+          /^Invalid configuration: TRUST_PROXY=\S+ \(a hop count\) .*HOST=\S+ .*list the proxies' addresses in TRUST_PROXY$/,
+        );
+      }
+      // The default HOST is every address.
+      expect(load({ TRUST_PROXY }), TRUST_PROXY).toThrow(ConfigError);
+      for (const HOST of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) {
+        expect(load({ TRUST_PROXY, HOST })().TRUST_PROXY, `${TRUST_PROXY} on ${HOST}`).toBeGreaterThan(0);
+      }
+    }
+    // The proxies' addresses listed: any HOST, since only they are believed.
+    expect(load({ TRUST_PROXY: '10.0.0.1,172.16.0.0/12', HOST: '0.0.0.0' })().TRUST_PROXY).toEqual([
+      '10.0.0.1',
+      '172.16.0.0/12',
+    ]);
+    expect(load({ TRUST_PROXY: '0', HOST: '0.0.0.0' })().TRUST_PROXY).toBe(false);
   });
 
   it('with one hop, takes the address the proxy saw: a forged left-most entry changes nothing', async () => {

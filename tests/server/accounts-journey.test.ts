@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, outboxJsonPath, type TestApp } from './helper.js';
 
 /** The acceptance journey, through the HTTP API and the dev outbox alone. */
 describe(`accounts: the whole journey through the API (${dbLabel})`, () => {
@@ -24,7 +24,7 @@ describe(`accounts: the whole journey through the API (${dbLabel})`, () => {
   };
   /** The first link of the newest mail to `to`, read from /dev/outbox.json like a person would. */
   async function linkFromOutbox(to: string, subject: string): Promise<URL> {
-    const res = await call('GET', '/dev/outbox.json');
+    const res = await call('GET', outboxJsonPath);
     expect(res.statusCode).toBe(200);
     const mail = (res.json().emails as { to: string; subject: string; text: string; html: string }[]).find(
       (email) => email.to === to && email.subject === subject,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
+import { OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
 import { expectAllSentOnce, sendAlert, subscriber } from './faults/world.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 
@@ -32,7 +33,7 @@ function spawnServer(env: Record<string, string>): { child: ChildProcess; output
   let err = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEV_OUTBOX_KEY: OUTBOX_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (out += chunk));
@@ -146,13 +147,13 @@ describe('server killed with SIGKILL mid-dispatch', () => {
     running = second.child;
     type Outbox = { sms: { to: string; body: string }[] };
     const outbox = await waitFor('all three SMS', async () => {
-      const res = await fetch(`${base}/dev/outbox.json`);
+      const res = await fetch(`${base}${outboxJsonPath}`);
       const json = (await res.json()) as Outbox;
       return json.sms.length >= 3 ? json : undefined;
     });
     // A little longer, to see that nothing is sent a second time.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const final = (await (await fetch(`${base}/dev/outbox.json`)).json()) as Outbox;
+    const final = (await (await fetch(`${base}${outboxJsonPath}`)).json()) as Outbox;
     expect(final.sms.map((m) => m.to).sort()).toEqual(phones);
     expect(outbox.sms.length).toBe(3);
     const rows = db.prepare('select status, attempts from deliveries order by contact_name').all() as {

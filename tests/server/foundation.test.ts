@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { redactUrl } from '../../server/lib/redact.js';
-import { createUser, dbLabel, suiteApp } from './helper.js';
+import { createUser, dbLabel, OUTBOX_KEY, outboxJsonPath, suiteApp } from './helper.js';
 
 /** Test-only routes: one authenticated, one that parses a JSON body. */
 function testRoutes(app: FastifyInstance) {
@@ -61,14 +61,18 @@ describe(`foundation (${dbLabel})`, () => {
     expect(anon.statusCode).toBe(401);
   });
 
-  it('serves the dev outbox to loopback only', async () => {
+  it('serves the dev outbox to loopback only, with its key', async () => {
     t.app.outbox.addEmail({ to: 'a@example.com', subject: 'Hi', text: 'x', html: '<p>x</p>', sent_at: 'now' });
-    const local = await t.app.inject({ method: 'GET', url: '/dev/outbox.json', remoteAddress: '127.0.0.1' });
+    const local = await t.app.inject({ method: 'GET', url: outboxJsonPath, remoteAddress: '127.0.0.1' });
     expect(local.statusCode).toBe(200);
     expect(local.json().emails[0]).toMatchObject({ to: 'a@example.com', subject: 'Hi' });
-    const remote = await t.app.inject({ method: 'GET', url: '/dev/outbox.json', remoteAddress: '203.0.113.9' });
-    expect(remote.statusCode).toBe(403);
-    const page = await t.app.inject({ method: 'GET', url: '/dev/outbox', remoteAddress: '127.0.0.1' });
+    const remote = await t.app.inject({ method: 'GET', url: outboxJsonPath, remoteAddress: '203.0.113.9' });
+    expect(remote.statusCode).toBe(404);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/dev/outbox?key=${OUTBOX_KEY}`,
+      remoteAddress: '127.0.0.1',
+    });
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('Hi');
   });

@@ -14,6 +14,9 @@ import type { User } from '../../server/db/schema.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import type { OutboxSms } from '../../server/providers/sms/outbox.js';
+import { OUTBOX_KEY } from '../e2e/server.js';
+
+export { OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
 
 /** Which database this run uses: `TEST_DB=postgres` (with TEST_DATABASE_URL) or SQLite. */
 export const dbKind: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -92,7 +95,15 @@ export async function buildTestApp(
       writeFileSync(path.join(distDir, page), '<!doctype html><title>Alerta</title><div id="root"></div>');
     }
   }
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://alerta.test', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    APP_URL: 'http://alerta.test',
+    // As a server behind a proxy on the same machine would listen (a hop-count TRUST_PROXY needs it).
+    HOST: '127.0.0.1',
+    DEV_OUTBOX_KEY: OUTBOX_KEY,
+    ...env,
+  });
   const clock = new ManualClock(Date.now());
   const { handle, drop } = await freshDatabase(dataDir);
   const app = await buildApp({

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveHub } from '../../server/features/live/hub.js';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
-import { freePort } from '../e2e/server.js';
+import { freePort, OUTBOX_KEY } from '../e2e/server.js';
 import { dbKind, dbLabel } from './helper.js';
 
 // Two real server processes over one PostgreSQL and one Redis, as a scaled-out deployment
@@ -55,6 +55,7 @@ async function startProcess(databaseUrl: string): Promise<Process> {
       JWT_SECRET: 'two-processes-share-this-secret-of-48-characters',
       BENCH_NO_RATE_LIMIT: '1',
       LOG_LEVEL: 'warn',
+      DEV_OUTBOX_KEY: OUTBOX_KEY,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

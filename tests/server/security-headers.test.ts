@@ -71,7 +71,7 @@ describe(`security headers (${dbLabel})`, () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-headers-'));
     fakeDist(path.join(dataDir, 'dist'));
     plain = await appWith({}, dataDir);
-    proxied = await appWith({ TRUST_PROXY: '1' }, dataDir);
+    proxied = await appWith({ TRUST_PROXY: '1', HOST: '127.0.0.1' }, dataDir);
   });
   afterAll(async () => {
     await plain?.close();

@@ -1,30 +1,66 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { detailError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-/** Set by a reverse proxy: the request did not start on this machine, whatever its peer address. */
+/**
+ * Headers a reverse proxy or CDN adds: the request did not start on this machine, whatever its
+ * peer address (nginx's plain `proxy_pass` sends none of the X-Forwarded-* but may send
+ * X-Real-IP; others send only Via, or their own client-address header).
+ */
+const PROXY_HEADERS = new Set([
+  'forwarded',
+  'via',
+  'x-real-ip',
+  'cf-connecting-ip',
+  'true-client-ip',
+  'fastly-client-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+]);
 const proxied = (request: FastifyRequest) =>
-  Object.keys(request.headers).some((name) => name === 'forwarded' || name.startsWith('x-forwarded-'));
+  Object.keys(request.headers).some((name) => PROXY_HEADERS.has(name) || name.startsWith('x-forwarded-'));
+
+/** As the server answers an address that names nothing: a dev page refused does not say it exists. */
+const notFound = () => detailError(404, 'Not found.', 'not_found');
 
 /**
  * The dev pages (the outbox holds verification and reset links; the simulated checkout and
  * portal change plans): a loopback peer only (any peer with DEV_OUTBOX_PUBLIC=1), and never
- * behind a proxy: not with TRUST_PROXY set, not with any Forwarded or X-Forwarded-* header.
+ * behind a proxy: not with TRUST_PROXY set, not with any header a proxy adds. Others get a 404.
  */
 export function requireLocal(app: FastifyInstance) {
   return async (request: FastifyRequest) => {
     const local = app.config.DEV_OUTBOX_PUBLIC || LOOPBACK.test(request.socket.remoteAddress ?? '');
-    if (!local || app.config.TRUST_PROXY !== false || proxied(request)) {
-      throw detailError(403, 'The dev pages answer only on this machine, never through a proxy.', 'forbidden');
-    }
+    if (!local || app.config.TRUST_PROXY !== false || proxied(request)) throw notFound();
+  };
+}
+
+/** Whether this server has the outbox pages: some messages are captured, and the operator did not say production. */
+export const outboxServed = (app: FastifyInstance) =>
+  (app.mail.name === 'outbox' || app.sms.name === 'outbox') && app.config.NODE_ENV !== 'production';
+
+/** The outbox's address with its key, as the start line prints it. */
+export const outboxUrl = (app: FastifyInstance, file = 'outbox') =>
+  `${app.config.APP_URL}/dev/${file}?key=${encodeURIComponent(app.config.DEV_OUTBOX_KEY)}`;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The outbox also needs its key (`?key=`, printed at start): without it, or with another, a 404. */
+function requireKey(app: FastifyInstance) {
+  const expected = digest(app.config.DEV_OUTBOX_KEY);
+  return async (request: FastifyRequest<{ Querystring: { key?: unknown } }>) => {
+    const key = request.query.key;
+    if (typeof key !== 'string' || !timingSafeEqual(digest(key), expected)) throw notFound();
   };
 }
 
 /** `/dev/outbox` (a page) and `/dev/outbox.json`: what the embedded mail and SMS adapters captured. */
 export default async function outboxRoutes(app: FastifyInstance) {
-  const onRequest = requireLocal(app);
+  const onRequest = [requireLocal(app), requireKey(app)];
+  const key = encodeURIComponent(app.config.DEV_OUTBOX_KEY);
   app.get('/dev/outbox.json', { onRequest }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send({
       emails: app.outbox.emails,
@@ -48,10 +84,12 @@ export default async function outboxRoutes(app: FastifyInstance) {
 <pre>${linkify(message.body)}</pre></article>`,
       )
       .join('\n');
-    const body = `<h1>Dev outbox</h1>
-<p>Messages captured by the embedded mail and SMS adapters, newest first. Configure SMTP and Twilio to send for real.</p>
-<h2>SMS (${app.outbox.sms.length})</h2>${sms || '<p>None yet.</p>'}
-<h2>E-mail (${app.outbox.emails.length})</h2>${emails || '<p>None yet.</p>'}`;
+    const none = '<p>Nenhuma ainda · None yet.</p>';
+    const body = `<h1>Caixa de saída · Dev outbox</h1>
+<p>Mensagens captadas pelos adaptadores de e-mail e SMS embutidos, as mais recentes primeiro; configure SMTP e Twilio para enviar a sério · Messages captured by the embedded mail and SMS adapters, newest first. Configure SMTP and Twilio to send for real.</p>
+<p><a href="/dev/outbox?key=${key}">Atualizar · Refresh</a> · <a href="/dev/outbox.json?key=${key}">JSON</a></p>
+<h2>SMS (${app.outbox.sms.length})</h2>${sms || none}
+<h2>E-mail (${app.outbox.emails.length})</h2>${emails || none}`;
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page('Dev outbox', body));
   });
 }
