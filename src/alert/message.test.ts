@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { smsParts } from '../../common/sms-text';
 import type { PageData } from './api';
 import { messageText } from './parts';
+import { smsLink } from './sms';
 
 const page: PageData = {
   owner_name: 'Zé Açoriano',
@@ -23,5 +25,17 @@ describe('the emergency page’s own SMS text', () => {
   it('writes UTC when a copy cached before time zones existed has none', () => {
     const { time_zone: _, ...old } = page;
     expect(messageText(old, 'real', fix, null)).toContain('(accuracy 12 m, 14:03 UTC)');
+  });
+
+  it('keeps the live link and two parts for "Send from my phone" whatever the name, as the server does', () => {
+    const live = 'https://alerta.example.com/a/ZtJ1qMCe4JTAVQ0ufvdhaw';
+    for (const owner_name of ['Мария Ивановна Петрова', '𝐌𝐚𝐫𝐢𝐚 𝐝𝐚 𝐂𝐨𝐧𝐜𝐞𝐢𝐜𝐚𝐨 𝐒𝐢𝐥𝐯𝐚', '😀'.repeat(40)]) {
+      for (const language of ['pt', 'en']) {
+        const text = messageText({ ...page, owner_name, language }, 'real', fix, null, live);
+        expect(text).toContain(live);
+        expect(smsParts(text)).toBeLessThanOrEqual(2);
+        expect(decodeURIComponent(smsLink(['+351912345678'], text, false).split('?body=')[1] ?? '')).toBe(text);
+      }
+    }
   });
 });
