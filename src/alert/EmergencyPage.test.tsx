@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { saveDeviceKey } from '../lib/device-key';
 import { EmergencyPage } from './EmergencyPage';
 import type { Emergency, EmergencyState, Phase } from './emergency';
 import { PositionWatch } from './geo';
@@ -125,5 +126,69 @@ describe('emergency page', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  const sentAlert = (fields: object, deliveries: object[]) => ({
+    name: 'sent' as const,
+    alert: {
+      id: 'a1',
+      public_id: 'p1',
+      mode: 'real' as const,
+      created_at: '2026-11-23T10:00:00Z',
+      proven: true,
+      recently_alerted: false,
+      number_busy: false,
+      deliveries,
+      ...fields,
+    } as Extract<Phase, { name: 'sent' }>['alert'],
+  });
+
+  it('a number busy with other senders is never called "alerted recently": it says the SMS did not go', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    try {
+      const { emergency } = fakeEmergency(
+        sentAlert({ number_busy: true }, [
+          { contact_name: 'Rui', status: 'failed', withheld: true, withheld_reason: 'number_busy' },
+          { contact_name: 'Eva', status: 'sent' },
+        ]),
+      );
+      render(<EmergencyPage emergency={emergency} />);
+      expect(screen.queryByTestId('recently-alerted')).toBeNull();
+      expect(screen.getByTestId('number-busy')).toHaveTextContent(
+        'Alguns contactos não receberam SMS: o número deles recebeu demasiadas mensagens na última hora.',
+      );
+      const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+      expect(items).toContain('Rui não enviado: número ocupado');
+      expect(items.join()).not.toContain('alertado há pouco');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('offers "Is this your phone?" without a key, or when the alert was not taken as the owner’s; not otherwise', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    const offer = 'É o seu telemóvel? Inicie sessão uma vez para que este botão seja seu';
+    try {
+      const delivered = [{ contact_name: 'Rui', status: 'sent' }];
+      const first = render(
+        <EmergencyPage emergency={fakeEmergency(sentAlert({ proven: false }, delivered)).emergency} />,
+      );
+      expect(screen.getByText(offer)).toBeInTheDocument();
+      first.unmount();
+      saveDeviceKey('key-1', 'ana');
+      const second = render(<EmergencyPage emergency={fakeEmergency(sentAlert({}, delivered)).emergency} />);
+      expect(screen.queryByText(offer)).toBeNull();
+      second.unmount();
+      render(<EmergencyPage emergency={fakeEmergency(sentAlert({ proven: false }, delivered)).emergency} />);
+      expect(screen.getByText(offer)).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('keeps "Is this your phone?" out of the way during the countdown', () => {
+    const { emergency } = fakeEmergency({ name: 'countdown', remaining: 5 });
+    render(<EmergencyPage emergency={emergency} />);
+    expect(screen.queryByTestId('owner-sign-in')).toBeNull();
   });
 });

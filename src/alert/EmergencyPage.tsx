@@ -83,6 +83,11 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
           {s.recentlyAlerted}
         </p>
       )}
+      {phase.name === 'sent' && phase.alert.number_busy && (
+        <p className="hint" role="status" data-testid="number-busy">
+          {s.numberBusy}
+        </p>
+      )}
       {phase.name === 'invalid' && (
         <p className="big" role="alert">
           {s.invalidLink}
@@ -131,7 +136,10 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       {!busy && <InstallButton s={s} ios={isIos()} />}
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>
-      {!busy && phase.name !== 'invalid' && <OwnerSignIn s={s} />}
+      {!busy && phase.name !== 'invalid' && (
+        // Also when the alert was not taken as the owner's: the key here may be stale or another account's.
+        <OwnerSignIn s={s} offer={phase.name === 'sent' && phase.alert.proven === false} />
+      )}
     </main>
   );
 }

@@ -52,10 +52,11 @@ export async function signInForKey(identifier: string, password: string): Promis
 }
 
 /**
- * "Is this your phone?": shown below the page only while this device has no key. Opens a small
- * sign-in form; once signed in, this device's alerts go as the owner's own.
+ * "Is this your phone?": shown below the page while this device has no key, or when `offer` (an
+ * alert sent with a key was not taken as the owner's: the key was dropped or is another
+ * account's). Opens a small sign-in form; once signed in, this device's alerts go as the owner's.
  */
-export function OwnerSignIn({ s }: { s: Strings }) {
+export function OwnerSignIn({ s, offer = false }: { s: Strings; offer?: boolean }) {
   const [hasKey, setHasKey] = useState(() => readDeviceKey() !== null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -66,7 +67,7 @@ export function OwnerSignIn({ s }: { s: Strings }) {
         {s.signedIn}
       </p>
     );
-  if (hasKey) return null;
+  if (hasKey && !offer) return null;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

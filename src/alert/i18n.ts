@@ -23,6 +23,8 @@ const pt = {
   failed: 'O alerta não foi aceite. Envie-o do seu telemóvel.',
   recentlyAlerted:
     'Os seus contactos foram alertados há pouco: este alerta ficou registado e eles acompanham-no pela ligação em direto.',
+  numberBusy:
+    'Alguns contactos não receberam SMS: o número deles recebeu demasiadas mensagens na última hora. Avise-os também do seu telemóvel (SMS).',
   status: {
     queued: 'em fila',
     sending: 'a enviar',
@@ -30,6 +32,7 @@ const pt = {
     delivered: 'entregue',
     failed: 'falhou',
     withheld: 'já alertado há pouco',
+    busy: 'não enviado: número ocupado',
   } as Record<string, string>,
   gpsSearching: 'A procurar a localização…',
   gpsFix: (m: number) => `Localização obtida (precisão ${m} m)`,
@@ -119,6 +122,8 @@ const en: typeof pt = {
   failed: 'The alert was not accepted. Send it from your phone.',
   recentlyAlerted:
     'Your contacts were alerted a moment ago: this alert is recorded and they follow it on the live link.',
+  numberBusy:
+    'Some contacts got no SMS: their number received too many messages in the last hour. Tell them from your phone too (SMS).',
   status: {
     queued: 'queued',
     sending: 'sending',
@@ -126,6 +131,7 @@ const en: typeof pt = {
     delivered: 'delivered',
     failed: 'failed',
     withheld: 'alerted a moment ago',
+    busy: 'not sent: number busy',
   },
   gpsSearching: 'Finding your location…',
   gpsFix: (m: number) => `Location found (accuracy ${m} m)`,

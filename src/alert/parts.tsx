@@ -15,17 +15,21 @@ export function ContactList({
 }: {
   s: Strings;
   page: PageData | null;
-  statuses?: { contact_name: string; status: string; withheld?: boolean }[];
+  statuses?: { contact_name: string; status: string; withheld?: boolean; withheld_reason?: string }[];
 }) {
   if (statuses?.length) {
     return (
       <ul className="contacts" aria-live="polite">
-        {statuses.map((d, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: deliveries keep the server's order and may share a name.
-          <li key={`${d.contact_name}-${i}`} data-status={d.withheld ? 'withheld' : d.status}>
-            <span>{d.contact_name}</span> <strong>{s.status[d.withheld ? 'withheld' : d.status] ?? d.status}</strong>
-          </li>
-        ))}
+        {statuses.map((d, i) => {
+          // "Alerted a moment ago" only when the server says this owner's own alert reached them.
+          const shown = !d.withheld ? d.status : d.withheld_reason === 'recently_alerted' ? 'withheld' : 'busy';
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: deliveries keep the server's order and may share a name.
+            <li key={`${d.contact_name}-${i}`} data-status={shown}>
+              <span>{d.contact_name}</span> <strong>{s.status[shown] ?? d.status}</strong>
+            </li>
+          );
+        })}
       </ul>
     );
   }

@@ -11,6 +11,7 @@ import type {
   resetConfirmRequest,
   rotatedToken,
 } from '../../common/api/accounts';
+import type { deviceKeyAnswer } from '../../common/api/alerts';
 import type { planChoice, redirectUrl } from '../../common/api/billing';
 import type { contactInput } from '../../common/api/contacts';
 import { api } from './client';
@@ -33,7 +34,8 @@ export const endSession = () => api.post('users/auth/logout/');
  * A new key for this device, issued to the signed-in owner: the emergency page sends it with
  * its alerts so the server knows they are the owner's own.
  */
-export const issueDeviceKey = () => api.post('users/me/device-keys/', { json: {} }).json<{ device_key: string }>();
+export const issueDeviceKey = () =>
+  api.post('users/me/device-keys/', { json: {} }).json<z.output<typeof deviceKeyAnswer>>();
 
 export const fetchMe = () => api.get('users/me/').json<User>();
 
