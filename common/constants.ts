@@ -96,5 +96,3 @@ export const LIVE_PAGE_TTL_MS = 24 * 60 * 60_000;
 export const LIVE_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** Where server-sent events are unavailable, live pages poll this often (ms). */
 export const LIVE_POLL_MS = 3000;
-/** A responder's optional name, at most (characters). */
-export const RESPONDER_NAME_MAX = 60;

@@ -81,7 +81,10 @@ export function LivePanel({
         <ul className="contacts" data-testid="responders" aria-live="polite">
           {responders.map((r, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
-            <li key={i}>{s.responder(r.name || s.someone, hhmm(r.created_at, language))}</li>
+            <li key={i}>
+              {s.responder(r.name || s.someone, hhmm(r.created_at, language))}
+              {r.contact && <span className="hint"> · {s.fromContact}</span>}
+            </li>
           ))}
         </ul>
       )}

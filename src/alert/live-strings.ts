@@ -11,6 +11,8 @@ const pt = {
   noResponders: 'Ainda ninguém respondeu.',
   someone: 'Alguém',
   responder: (name: string, time: string) => `${name} vai a caminho (${time})`,
+  /** After an answer given through a contact's own link from the SMS. */
+  fromContact: 'pela ligação de um contacto',
   safe: 'Estou em segurança',
   confirmTitle: 'Terminar o alerta?',
   confirmBody: 'A partilha da posição para e a página dos contactos passa a dizer que está em segurança.',
@@ -33,6 +35,7 @@ const en: typeof pt = {
   noResponders: 'Nobody has answered yet.',
   someone: 'Someone',
   responder: (name: string, time: string) => `${name} is on the way (${time})`,
+  fromContact: 'through a contact’s own link',
   safe: "I'm safe",
   confirmTitle: 'End the alert?',
   confirmBody: 'Position sharing stops and your contacts’ page says you are safe.',

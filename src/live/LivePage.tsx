@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { RESPONDER_NAME_MAX } from '../../common/constants';
+import { checkResponderName, RESPONDER_NAME_INPUT_MAX, type ResponderNameProblem } from '../../common/responder-name';
 import { mapsUrl } from '../../common/sms-text';
 import { type Followed, followLive, type LivePosition, sendAck } from './api';
 import { ago, clock, type LiveStrings, liveLanguage, liveStrings } from './i18n';
@@ -17,8 +17,11 @@ function useNow(everyMs = 5000): number {
   return now;
 }
 
-/** The live page (`/a/{public_id}`): who needs help, where, who is on the way, and the state. */
-export function LivePage({ publicId }: { publicId: string }) {
+/**
+ * The live page (`/a/{public_id}`): who needs help, where, who is on the way, and the state.
+ * `contactKey`: the `c` of a contact's own link from the SMS, sent with "I'm on my way".
+ */
+export function LivePage({ publicId, contactKey = null }: { publicId: string; contactKey?: string | null }) {
   const [followed, setFollowed] = useState<Followed | null>(null);
   const now = useNow();
   useEffect(() => followLive(publicId, setFollowed), [publicId]);
@@ -65,11 +68,15 @@ export function LivePage({ publicId }: { publicId: string }) {
         <ul className="contacts" data-testid="responders" aria-live="polite">
           {view.responders.map((r, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
-            <li key={i}>{s.responder(r.name || s.someone, clock(r.created_at, language))}</li>
+            <li key={i}>
+              <bdi>{r.name || s.someone}</bdi>
+              {s.onTheWay(clock(r.created_at, language))}
+              {r.contact && <span className="hint"> · {s.contactMark}</span>}
+            </li>
           ))}
         </ul>
       )}
-      {active && <AckForm s={s} publicId={publicId} />}
+      {active && <AckForm s={s} publicId={publicId} contactKey={contactKey} />}
       {active && view.trail.length > 1 && (
         <>
           <h2>{s.trailHeading}</h2>
@@ -134,10 +141,14 @@ function Position({
   );
 }
 
-/** "I'm on my way" with an optional name; remembered on this phone so it is not sent twice. */
-function AckForm({ s, publicId }: { s: LiveStrings; publicId: string }) {
+/**
+ * "I'm on my way" with an optional name, checked as the server checks it; remembered on this
+ * phone so it is not sent twice. From a contact's own link it always counts.
+ */
+function AckForm({ s, publicId, contactKey }: { s: LiveStrings; publicId: string; contactKey: string | null }) {
   const [name, setName] = useState('');
-  const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed' | 'limited'>(() => {
+  const [problem, setProblem] = useState<ResponderNameProblem | null>(null);
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent' | 'failed' | 'limited' | 'full'>(() => {
     try {
       return localStorage.getItem(ackKey(publicId)) ? 'sent' : 'idle';
     } catch {
@@ -146,16 +157,23 @@ function AckForm({ s, publicId }: { s: LiveStrings; publicId: string }) {
   });
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const checked = checkResponderName(name);
+    if (!checked.ok) {
+      setProblem(checked.problem);
+      return;
+    }
+    setProblem(null);
     setStatus('sending');
-    const code = await sendAck(publicId, name);
-    if (code === 201) {
+    const result = await sendAck(publicId, checked.name, contactKey);
+    if (result.status === 200 || result.status === 201) {
       try {
         localStorage.setItem(ackKey(publicId), '1');
       } catch {
         // Not remembered: the button simply stays hidden for this visit.
       }
       setStatus('sent');
-    } else setStatus(code === 429 ? 'limited' : 'failed');
+    } else if (result.status === 429) setStatus('limited');
+    else setStatus(result.code === 'too_many_responders' ? 'full' : 'failed');
   }
   if (status === 'sent') {
     return (
@@ -165,21 +183,32 @@ function AckForm({ s, publicId }: { s: LiveStrings; publicId: string }) {
     );
   }
   return (
-    <form className="fallback" onSubmit={(event) => void submit(event)}>
+    <form className="fallback" onSubmit={(event) => void submit(event)} noValidate>
       <label htmlFor="responder-name">{s.nameLabel}</label>
       <input
         id="responder-name"
         className="live-input"
         value={name}
-        maxLength={RESPONDER_NAME_MAX}
+        maxLength={RESPONDER_NAME_INPUT_MAX}
         autoComplete="given-name"
-        onChange={(event) => setName(event.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? 'responder-name-problem' : undefined}
+        onChange={(event) => {
+          setName(event.target.value);
+          setProblem(null);
+        }}
       />
+      {problem && (
+        <p id="responder-name-problem" role="alert" data-testid="name-problem">
+          {s.nameProblems[problem]}
+        </p>
+      )}
       <button type="submit" className="button danger" disabled={status === 'sending'}>
         {status === 'sending' ? s.sending : s.onMyWay}
       </button>
       {status === 'failed' && <p role="alert">{s.ackFailed}</p>}
       {status === 'limited' && <p role="alert">{s.ackLimited}</p>}
+      {status === 'full' && <p role="alert">{s.ackFull}</p>}
     </form>
   );
 }

@@ -19,18 +19,35 @@ export async function fetchLive(publicId: string): Promise<Followed> {
   }
 }
 
-/** "I'm on my way", with an optional name; resolves with the HTTP status (0 without a network). */
-export async function sendAck(publicId: string, name: string): Promise<number> {
+/** How "I'm on my way" went: the HTTP status (0 without a network) and the error code, if any. */
+export interface AckResult {
+  status: number;
+  code?: string;
+}
+
+/**
+ * "I'm on my way", with an optional name (already checked with common/responder-name.ts) and
+ * the contact key of the SMS's own link, when the page was opened from one.
+ */
+export async function sendAck(publicId: string, name: string, contactKey: string | null = null): Promise<AckResult> {
   try {
     const response = await fetch(`${base(publicId)}ack/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(name.trim() ? { name: name.trim() } : {}),
+      body: JSON.stringify({ ...(name ? { name } : {}), ...(contactKey ? { contact_key: contactKey } : {}) }),
     });
-    return response.status;
+    if (response.ok) return { status: response.status };
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+    return { status: response.status, ...(typeof body.code === 'string' ? { code: body.code } : {}) };
   } catch {
-    return 0;
+    return { status: 0 };
   }
+}
+
+/** The contact key of the link the page was opened with (`/a/{public_id}?c={key}`), if any. */
+export function contactKeyOf(search: string): string | null {
+  const key = new URLSearchParams(search).get('c');
+  return key && /^[A-Za-z0-9_-]{8,64}$/.test(key) ? key : null;
 }
 
 /**

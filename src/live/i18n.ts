@@ -1,4 +1,5 @@
 import { LANG_STORAGE_KEY, LANGUAGES, type Language } from '../../common/constants';
+import { RESPONDER_NAME_MAX, type ResponderNameProblem } from '../../common/responder-name';
 
 /** Every string of the live page; its own so the page loads none of the app's locales. */
 const pt = {
@@ -23,13 +24,22 @@ const pt = {
   respondersHeading: 'A caminho',
   noResponders: 'Ainda ninguém disse que vai a caminho.',
   someone: 'Alguém',
-  responder: (name: string, time: string) => `${name} vai a caminho (${time})`,
+  /** After the responder's name (shown isolated, so a right-to-left name keeps the sentence in order). */
+  onTheWay: (time: string) => ` vai a caminho (${time})`,
   nameLabel: 'O seu nome (opcional)',
   onMyWay: 'Vou a caminho',
   sending: 'A enviar…',
   ackSent: 'Obrigado: a pessoa vê que vai a caminho.',
   ackFailed: 'Não foi possível enviar. Tente de novo.',
   ackLimited: 'Demasiados pedidos: espere um pouco.',
+  ackFull:
+    'Já há pessoas suficientes a caminho por esta ligação. Se é um dos contactos, abra a ligação do seu próprio SMS.',
+  contactMark: 'contacto',
+  nameProblems: {
+    too_long: `O nome pode ter no máximo ${RESPONDER_NAME_MAX} caracteres.`,
+    no_visible: 'O nome não tem caracteres visíveis: escreva um nome ou deixe em branco.',
+    too_complex: 'O nome tem um carácter com demasiadas partes.',
+  } satisfies Record<ResponderNameProblem, string>,
   ago: {
     now: 'agora mesmo',
     seconds: (n: number) => `há ${n} s`,
@@ -61,13 +71,21 @@ const en: typeof pt = {
   respondersHeading: 'On the way',
   noResponders: 'Nobody has said they are on the way yet.',
   someone: 'Someone',
-  responder: (name: string, time: string) => `${name} is on the way (${time})`,
+  onTheWay: (time: string) => ` is on the way (${time})`,
   nameLabel: 'Your name (optional)',
   onMyWay: "I'm on my way",
   sending: 'Sending…',
   ackSent: 'Thank you: they can see you are on the way.',
   ackFailed: 'Could not send. Try again.',
   ackLimited: 'Too many requests: wait a little.',
+  ackFull:
+    'Enough people have already said they are on the way through this link. If you are one of the contacts, open the link from your own SMS.',
+  contactMark: 'contact',
+  nameProblems: {
+    too_long: `The name may have at most ${RESPONDER_NAME_MAX} characters.`,
+    no_visible: 'The name has no visible characters: type a name or leave it empty.',
+    too_complex: 'The name has a character made of too many parts.',
+  },
   ago: {
     now: 'just now',
     seconds: (n: number) => `${n} s ago`,
