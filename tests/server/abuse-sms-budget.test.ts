@@ -70,12 +70,25 @@ describe(`SMS budgets per account and per number (${dbLabel})`, () => {
     const number = '+351961500003';
     const { max } = SMS_BUDGET.perNumber;
     const perAccount = SMS_BUDGET.perAccountNumber.max;
+    const beyond: unknown[] = [];
     for (let a = 0; a < Math.ceil(max / perAccount) + 1; a += 1) {
       const owner = await ownerWithContacts(t.app, { contacts: [['Shared', number]] });
-      for (let i = 0; i < perAccount; i += 1) expect((await send(owner.token)).statusCode).toBe(201);
+      for (let i = 0; i < perAccount; i += 1) {
+        const res = await send(owner.token);
+        expect(res.statusCode).toBe(201);
+        if (a * perAccount + i >= max) beyond.push(res.json());
+      }
     }
     await t.app.dispatcher.drain();
     expect(smsTo(number)).toHaveLength(max);
+    // Held by the number's ceiling, not by this account's own alerts: the page must not say "alerted recently".
+    for (const alert of beyond) {
+      expect(alert).toMatchObject({
+        recently_alerted: false,
+        number_busy: true,
+        deliveries: [{ withheld: true, withheld_reason: 'number_busy' }],
+      });
+    }
   });
 
   it('counts alerts sent at the same moment one after the other', async () => {
@@ -130,11 +143,14 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
     expect(mine.statusCode).toBe(201);
     expect(mine.headers['retry-after']).toBeUndefined();
     const alert = mine.json();
+    // The leaked link's alerts are this account's own: they did reach Ana and Rui a moment ago.
     expect(alert).toMatchObject({
+      proven: false,
       recently_alerted: true,
+      number_busy: false,
       deliveries: [
-        { contact_name: 'Ana', status: 'failed', withheld: true },
-        { contact_name: 'Rui', status: 'failed', withheld: true },
+        { contact_name: 'Ana', status: 'failed', withheld: true, withheld_reason: 'recently_alerted' },
+        { contact_name: 'Rui', status: 'failed', withheld: true, withheld_reason: 'recently_alerted' },
       ],
     });
     // The status read says the same.
