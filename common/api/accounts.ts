@@ -258,14 +258,14 @@ export const accountsApi = {
   login: {
     ...accounts,
     description:
-      'A new login. Failures are limited per identifier and client address (5 in 15 minutes), and past 20 an hour from anywhere to one try every 30 seconds.',
+      'A new login; a successful one sets the login device cookie (HttpOnly, SameSite=Strict, for /api/users/). Failures are limited per identifier and client address (5 in 15 minutes); past 5 an hour from anywhere the answer waits longer with each, up to 3 s, but is never refused. A browser whose device cookie names this account skips both.',
     body: loginRequest,
     response: { 200: tokenPair, ...errorResponses(400, 401, 403, 429) },
   },
   refresh: {
     ...accounts,
     description:
-      'Swaps a refresh token for a new pair; each works once (a used one within 30 s answers its successor again; later it ends the login).',
+      'Swaps a refresh token for a new pair; each works once (a used one presented again within 30 s by the client that used it, by address and User-Agent or device cookie, answers its successor once; anything else ends the login).',
     body: refreshRequest,
     response: { 200: tokenPair, ...errorResponses(400, 401, 429) },
   },

@@ -41,6 +41,12 @@ export interface RefreshTokensTable {
   session_id: string;
   expires_at: number;
   used_at: number | null;
+  /** Who used it: a hash of the client's address and User-Agent; the refresh grace answers only it (migration 2026112503-login-devices). */
+  used_by: string | null;
+  /** The login device cookie's id of the browser that used it, if it sent one. */
+  used_device: string | null;
+  /** When the grace answered it again: it does so once. */
+  grace_used_at: number | null;
 }
 
 /** E-mail verification keys and password-reset tokens, stored as SHA-256 hashes. */

@@ -7,6 +7,7 @@ import * as contactPriority from './2026112320-contact-priority.js';
 import * as displayName from './2026112330-display-name.js';
 import * as ownerProof from './2026112501-owner-proof.js';
 import * as mailReceipts from './2026112502-mail-receipts.js';
+import * as loginDevices from './2026112503-login-devices.js';
 import * as liveResponders from './2026112504-live-responders.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '2026112330-display-name': displayName,
   '2026112501-owner-proof': ownerProof,
   '2026112502-mail-receipts': mailReceipts,
+  '2026112503-login-devices': loginDevices,
   '2026112504-live-responders': liveResponders,
 };

@@ -142,6 +142,9 @@ export function findRefreshToken(db: Db, jti: string) {
       'refresh_tokens.session_id',
       'refresh_tokens.expires_at',
       'refresh_tokens.used_at',
+      'refresh_tokens.used_by',
+      'refresh_tokens.used_device',
+      'refresh_tokens.grace_used_at',
       'sessions.user_id',
       'sessions.revoked_at',
     ])
@@ -149,11 +152,17 @@ export function findRefreshToken(db: Db, jti: string) {
     .executeTakeFirst();
 }
 
-/** Marks a refresh token used; false when it already was (a replay, or a race lost). */
-export async function consumeRefreshToken(db: Db, id: string, now: number): Promise<boolean> {
+/** Who presented a refresh token: a hash of its address and User-Agent, and its login device cookie's id. */
+export interface RefreshClient {
+  by: string;
+  device: string | null;
+}
+
+/** Marks a refresh token used by `client`; false when it already was (a replay, or a race lost). */
+export async function consumeRefreshToken(db: Db, id: string, now: number, client: RefreshClient): Promise<boolean> {
   const result = await db
     .updateTable('refresh_tokens')
-    .set({ used_at: now })
+    .set({ used_at: now, used_by: client.by, used_device: client.device })
     .where('id', '=', id)
     .where('used_at', 'is', null)
     .executeTakeFirst();
@@ -167,6 +176,17 @@ export async function insertRefreshToken(db: Db, sessionId: string, now: number,
     .values({ id, session_id: sessionId, expires_at: now + ttlMs, used_at: null })
     .execute();
   return id;
+}
+
+/** Spends the one answer the refresh grace gives a replaced token; false when it was spent already. */
+export async function spendRefreshGrace(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ grace_used_at: now })
+    .where('id', '=', id)
+    .where('grace_used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**

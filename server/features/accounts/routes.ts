@@ -1,9 +1,11 @@
+import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsApi } from '../../../common/api/accounts.js';
 import { HOUR, MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { deleteAccount } from './delete.js';
+import { rememberDevice } from './devices.js';
 import { requestLanguage } from './language.js';
 import { meView, updateMe } from './me.js';
 import { register, resendVerification, verifyEmail } from './registration.js';
@@ -21,6 +23,8 @@ export const GENERIC_TEXTS = {
 export default async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const schemas = accountsApi;
+  // Only for the login device cookie (devices.ts), signed with a secret of its own.
+  await app.register(cookie, { secret: app.tokens.derive('login-device-cookie') });
   const throttles = createThrottles(app);
   const language = (request: FastifyRequest) => (saved?: string) => requestLanguage(request, saved);
   const perAddress = (max: number, timeWindow: number) => ({ config: { rateLimit: limit(app, { max, timeWindow }) } });
@@ -46,11 +50,13 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     return { detail: GENERIC_TEXTS.resend };
   });
 
-  app.post('/api/users/auth/login/', { ...perAddress(10, MINUTE), schema: schemas.login }, async (request) =>
-    login(app, throttles, request, request.body),
-  );
+  app.post('/api/users/auth/login/', { ...perAddress(10, MINUTE), schema: schemas.login }, async (request, reply) => {
+    const { tokens, device } = await login(app, throttles, request, request.body);
+    rememberDevice(request, reply, device);
+    return tokens;
+  });
   app.post('/api/users/auth/refresh/', { ...perAddress(60, MINUTE), schema: schemas.refresh }, async (request) =>
-    refresh(app, request.body.refresh),
+    refresh(app, request, request.body.refresh),
   );
   app.post(
     '/api/users/auth/logout/',

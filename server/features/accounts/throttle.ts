@@ -1,20 +1,64 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HOUR, MINUTE, SECOND } from '../../lib/time.js';
+import { HOUR, MINUTE } from '../../lib/time.js';
 import { Counter } from '../../plugins/security.js';
+import { presentedDevice } from './devices.js';
 
 /** The login identifier and the e-mail address as their schemas folded them. */
 const identifierOf = (request: FastifyRequest) => (request.body as { username: string }).username;
 const addressOf = (request: FastifyRequest) => (request.body as { email: string }).email;
+const deviceOf = (request: FastifyRequest) => presentedDevice(request)?.deviceId ?? '';
 
-/** The account-level limits, counted by what was typed (never by account, so they tell nothing of who exists). */
+export const LOGIN_LIMITS = {
+  /** Failed logins per (identifier, client address) in the window; then that address waits for the window's end. */
+  perAddress: 5,
+  perAddressWindow: 15 * MINUTE,
+  /** Failed logins per identifier from all addresses in the window answered without delay… */
+  answeredAtOnce: 5,
+  anywhereWindow: HOUR,
+  /** …then each further one doubles the delay before an answer, from this, up to `delayMaxMs`. Never a refusal. */
+  delayBaseMs: 250,
+  delayMaxMs: 3000,
+  /** Failed logins through one device cookie in the window; then that browser counts as unknown until the window ends. */
+  perDevice: 5,
+  perDeviceWindow: 15 * MINUTE,
+} as const;
+
+/** Failures from anywhere past which the delay reaches its maximum: what the counter needs to hold. */
+const DELAY_SATURATES_AT =
+  LOGIN_LIMITS.answeredAtOnce + Math.ceil(Math.log2(LOGIN_LIMITS.delayMaxMs / LOGIN_LIMITS.delayBaseMs)) + 1;
+
+/** The delay before answering a login for an identifier with `failures` failed logins from anywhere in the hour (ms). */
+export function loginDelayMs(failures: number): number {
+  if (failures < LOGIN_LIMITS.answeredAtOnce) return 0;
+  const delay = LOGIN_LIMITS.delayBaseMs * 2 ** (failures - LOGIN_LIMITS.answeredAtOnce);
+  return Math.min(LOGIN_LIMITS.delayMaxMs, delay);
+}
+
+/**
+ * The account-level limits, counted by what was typed (never by account, so they tell
+ * nothing of who exists), and the failures of each login device cookie.
+ */
 export function createThrottles(app: FastifyInstance) {
+  const L = LOGIN_LIMITS;
   return {
-    /** 5 failed logins in 15 minutes per (identifier, client address): one address never locks the owner out elsewhere. */
-    loginFailures: new Counter(app, 'login-failures', 5, 15 * MINUTE, (r) => `${identifierOf(r)}|${r.ip}`),
-    /** 20 failed logins in an hour per identifier from all addresses together turn on the slow back-off… */
-    loginFailuresAnywhere: new Counter(app, 'login-failures-anywhere', 20, HOUR, identifierOf),
-    /** …one try per identifier every 30 seconds, from anywhere, while it lasts. */
-    loginBackoff: new Counter(app, 'login-backoff', 1, 30 * SECOND, identifierOf),
+    /** Per (identifier, client address): one address never locks the owner out elsewhere. */
+    loginFailures: new Counter(
+      app,
+      'login-failures',
+      L.perAddress,
+      L.perAddressWindow,
+      (r) => `${identifierOf(r)}|${r.ip}`,
+    ),
+    /** Per identifier from all addresses together: what the slow-down is measured by. */
+    loginFailuresAnywhere: new Counter(
+      app,
+      'login-failures-anywhere',
+      DELAY_SATURATES_AT,
+      L.anywhereWindow,
+      identifierOf,
+    ),
+    /** Per device cookie: wrong passwords through a known browser. */
+    deviceFailures: new Counter(app, 'login-device-failures', L.perDevice, L.perDeviceWindow, deviceOf),
     /** 5 reset requests an hour per address. */
     resetByAddress: new Counter(app, 'reset', 5, HOUR, addressOf),
     /** 5 verification resends an hour per address. */
