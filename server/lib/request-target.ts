@@ -12,6 +12,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * query is kept as sent; `*` and other non-path targets are left alone.
  */
 export function normaliseTarget(target: string): string {
+  // Most targets are already in their one spelling.
+  if (target.startsWith('/') && !target.includes('%') && !target.includes('/.')) return target;
   let rest = target;
   const absolute = ABSOLUTE_FORM.exec(rest);
   if (absolute) {
