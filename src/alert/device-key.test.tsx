@@ -106,7 +106,9 @@ describe('"Is this your phone?" on the emergency page', () => {
     fireEvent.change(screen.getByLabelText('Username or e-mail'), { target: { value: ' Ana@Example.com ' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'segura123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByTestId('owner-signed-in')).toHaveTextContent('This button is now yours');
+    expect(await screen.findByTestId('owner-signed-in', {}, { timeout: 5000 })).toHaveTextContent(
+      'This button is now yours',
+    );
     expect(calls.find((c) => c.url === '/api/users/auth/login/')?.body).toEqual({
       username: 'ana@example.com',
       password: 'segura123',
@@ -130,7 +132,9 @@ describe('"Is this your phone?" on the emergency page', () => {
     fireEvent.change(screen.getByLabelText('Nome de utilizador ou e-mail'), { target: { value: 'ana' } });
     fireEvent.change(screen.getByLabelText('Palavra-passe'), { target: { value: 'errada' } });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sessão' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Nome de utilizador ou palavra-passe errados.');
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
+      'Nome de utilizador ou palavra-passe errados.',
+    );
     expect(readDeviceKey()).toBeNull();
     expect(calls.some((c) => c.url === '/api/users/me/device-keys/')).toBe(false);
   });

@@ -34,8 +34,8 @@ describe('device key', () => {
     type('Nome de utilizador ou e-mail', 'ana');
     type('Palavra-passe', 'segura123');
     fireEvent.click(screen.getByRole('button', { name: 'Entrar' }));
-    expect(await screen.findByRole('heading', { name: 'Olá, ana' })).toBeInTheDocument();
-    await vi.waitFor(() => expect(readDeviceKey()).toEqual({ key: 'key-1', user: 'ana' }));
+    expect(await screen.findByRole('heading', { name: 'Olá, ana' }, { timeout: 5000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(readDeviceKey()).toEqual({ key: 'key-1', user: 'ana' }), { timeout: 5000 });
     expect(JSON.parse(localStorage.getItem(DEVICE_KEY_STORAGE_KEY) ?? 'null')).toEqual({ key: 'key-1', user: 'ana' });
     // Opening the app again (and setup) with the key stored asks for no other.
     await ensureDeviceKey('ana');
@@ -48,10 +48,10 @@ describe('device key', () => {
     signIn('a1', 'r1');
     const api = ownerApi();
     renderApp('/');
-    await vi.waitFor(() => expect(readDeviceKey()?.key).toBe('key-1'));
+    await vi.waitFor(() => expect(readDeviceKey()?.key).toBe('key-1'), { timeout: 5000 });
     signIn('a1', 'r1');
     renderApp('/');
-    expect(await screen.findAllByRole('heading', { name: 'Olá, ana' })).not.toHaveLength(0);
+    expect(await screen.findAllByRole('heading', { name: 'Olá, ana' }, { timeout: 5000 })).not.toHaveLength(0);
     expect(api.issued()).toBe(1);
   });
 
@@ -60,7 +60,7 @@ describe('device key', () => {
     signIn('a1', 'r1');
     const api = ownerApi();
     renderApp('/');
-    await vi.waitFor(() => expect(readDeviceKey()).toEqual({ key: 'key-1', user: 'ana' }));
+    await vi.waitFor(() => expect(readDeviceKey()).toEqual({ key: 'key-1', user: 'ana' }), { timeout: 5000 });
     expect(api.issued()).toBe(1);
   });
 
