@@ -1,12 +1,12 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import { smsSegments } from '../../../common/sms-text.js';
+import { smsParts } from '../../../common/sms-text.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
 /** SMS parts a text is sent (and billed) as: at least one. */
-export const partsOf = (body: string) => Math.max(1, smsSegments(body).segments);
+export const partsOf = (body: string) => Math.max(1, smsParts(body));
 
 /**
  * The one way a delivery row is made: one SMS of `body` to one recipient, queued and due

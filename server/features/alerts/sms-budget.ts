@@ -27,7 +27,7 @@ export const WITHHELD_REASON =
 
 /** The reason kept on a delivery withheld by the number's ceiling for all accounts and links. */
 export const NUMBER_BUSY_REASON =
-  'Not sent: this number already received the most SMS allowed in an hour from all senders. An alert sent from your signed-in app or your installed emergency button is not held back by this.';
+  'Not sent: this number already received the most SMS allowed in an hour from all senders. An alert sent from your signed-in app or your installed emergency button is not held back by this for a contact you have had for over an hour.';
 
 /** The text kept on a withheld delivery, by its reason. */
 export const withheldText = (reason: WithheldReason) =>
