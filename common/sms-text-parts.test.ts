@@ -70,7 +70,9 @@ const anyName = fc.oneof(
 const language = fc.constantFrom<AlertLanguage>('pt', 'en');
 const where = fc.constantFrom(...LOCATIONS);
 const timeZone = fc.constantFrom('America/Argentina/Buenos_Aires', 'Europe/Lisbon', null);
-const liveUrl = fc.constantFrom(LIVE, LONG_LIVE, 'http://alerta.test/a/AAAAAAAAAAAAAAAAAAAAAA');
+// The longest link any name must fit beside: 80 characters, with a per-contact part.
+const LONGEST_LIVE = 'https://alertas.associacao-exemplo.org.pt/a/ZtJ1qMCe4JTAVQ0ufvdhaw?c=NlFzezKcLGw';
+const liveUrl = fc.constantFrom(LIVE, LONG_LIVE, LONGEST_LIVE, 'http://alerta.test/a/AAAAAAAAAAAAAAAAAAAAAA');
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const graphemes = (text: string) =>
@@ -89,8 +91,9 @@ function shownName(text: string, lang: AlertLanguage): string {
 /** Whether `shown` is the name cut between graphemes (then with "…" in a UCS-2 text), as is or in Latin letters. */
 function isCutOf(shown: string, name: string): boolean {
   const bare = shown.endsWith('…') ? shown.slice(0, -1) : shown;
-  // "?" stands for a name with nothing visible, or whose first grapheme alone is too long to fit.
-  if (bare === '?') return transliterate(smsName(name)).trim() === '' || (graphemes(smsName(name))[0] ?? '').length > 8;
+  // "?" stands for a name with nothing visible, or whose first grapheme is a cluster of several
+  // characters too long to fit (one character always fits).
+  if (bare === '?') return transliterate(smsName(name)).trim() === '' || (graphemes(smsName(name))[0] ?? '').length > 2;
   return [smsName(name), transliterate(smsName(name))].some((form) => {
     const all = graphemes(form);
     const kept = graphemes(bare);
@@ -251,6 +254,7 @@ describe('alert SMS with any owner name', () => {
     expect(long).toMatch(/^EMERGÊNCIA: (Александра)+А?л?е?к?с?а?н?д?р?…\s/);
     expect(long).toContain(LONG_LIVE);
     expect(smsParts(long)).toBe(2);
+    expect(LONGEST_LIVE).toHaveLength(80);
     const latin = alertMessage({
       language: 'en',
       ownerName: 'a'.repeat(300),

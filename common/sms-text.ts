@@ -136,9 +136,9 @@ const NAME_KEEP = 16;
  * The text within `SMS_MAX_PARTS`, what gives way in this order: the accents and look-alike
  * letters of the whole text (transliterated to GSM-7, which holds more than twice as much);
  * the owner's name, cut to `NAME_KEEP` graphemes; the details, from the fullest to the barest;
- * the name, down to one grapheme (or "?"). The link is never touched: with an operator
- * address (APP_URL) of up to 45 characters any name fits in two parts beside it, and a link
- * too long for that is still sent whole, in more parts.
+ * the name, down to one grapheme (or "?"). The link is never touched: any name fits in two
+ * parts beside a link of up to 80 characters (APP_URL, the public id and a per-contact part),
+ * and a link too long for that is still sent whole, in more parts.
  */
 function fitSms(layout: SmsLayout): string {
   const clean = smsName(layout.ownerName) || '?';
