@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { ApiError, detailError } from '../lib/errors.js';
 import { MINUTE } from '../lib/time.js';
+import { fallbackStore, REDIS_CLIENT_OPTIONS, RedisLink } from './rate-limit-store.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 /** Public paths with a secret in them: the alert API, the emergency pages' manifests, e-mail verification, the alert e-mail's "not me" link. */
@@ -70,13 +71,15 @@ export default fp(
       if (request.url.includes('%00')) throw detailError(400, 'Malformed URL.', 'bad_url');
     });
 
-    const redis = options.config.REDIS_URL
-      ? new Redis(options.config.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false })
-      : undefined;
+    // With REDIS_URL every process shares the counters; while Redis fails (down, or not
+    // answering within 100 ms) they are counted in this process instead (rate-limit-store.ts).
+    const redis = options.config.REDIS_URL ? new Redis(options.config.REDIS_URL, REDIS_CLIENT_OPTIONS) : undefined;
+    const link = redis && new RedisLink(redis, app.log);
     if (redis) app.addHook('onClose', async () => void redis.disconnect());
+    await link?.started();
     await app.register(rateLimit, {
       global: false,
-      ...(redis ? { redis, nameSpace: 'alerta-rl:' } : {}),
+      ...(link ? { store: fallbackStore(link, 'alerta-rl:') } : {}),
       skipOnError: true,
       errorResponseBuilder: (_request, context) => ({
         statusCode: context.statusCode,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { REDIS_CLIENT_OPTIONS } from '../../plugins/rate-limit-store.js';
 
 type Listener = () => void;
 
@@ -43,9 +44,10 @@ export class LiveHub {
    */
   relayThroughRedis(url: string, onError: (error: Error) => void): () => void {
     const origin = randomUUID();
-    const options = { connectTimeout: 2000, maxRetriesPerRequest: 1 };
-    const publisher = new Redis(url, options);
-    const listener = new Redis(url, options);
+    // Publishing never waits for Redis (no queue while it is away, 100 ms per command); the
+    // listener queues its one SUBSCRIBE until connected and subscribes again after a reconnect.
+    const publisher = new Redis(url, REDIS_CLIENT_OPTIONS);
+    const listener = new Redis(url, { ...REDIS_CLIENT_OPTIONS, enableOfflineQueue: true, commandTimeout: undefined });
     for (const connection of [publisher, listener]) connection.on('error', onError);
     listener.subscribe(CHANNEL).catch(onError);
     listener.on('message', (_channel: string, message: string) => {
@@ -53,6 +55,8 @@ export class LiveHub {
       if (parsed.origin !== origin && typeof parsed.alert === 'string') this.deliver(parsed.alert);
     });
     this.relay = (alertId) => {
+      // While Redis is away the other processes' streams still re-read every few seconds.
+      if (publisher.status !== 'ready') return;
       publisher.publish(CHANNEL, JSON.stringify({ origin, alert: alertId })).catch(onError);
     };
     return () => {
