@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DISPLAY_NAME_MAX } from './profile-rules.js';
 import {
   type AlertLanguage,
@@ -284,5 +284,39 @@ describe('alert SMS with any owner name', () => {
     expect(alertMessage({ language: 'en', ownerName: '\u202e', mode: 'real', locationError: why })).toMatch(
       /^EMERGENCY: \? needs help now\./,
     );
+  });
+});
+
+describe('on an engine without Intl.Segmenter (Firefox before 125)', () => {
+  it('still cuts the name only between a letter with its marks and the next, never inside a pair', async () => {
+    vi.resetModules();
+    vi.stubGlobal('Intl', { ...Intl, Segmenter: undefined });
+    try {
+      const fresh = await import('./sms-text.js');
+      expect(fresh.graphemes('e\u0301\u0303𝐌a')).toEqual(['e\u0301\u0303', '𝐌', 'a']);
+      expect(fresh.graphemes('👩\u200d👧')).toHaveLength(3); // the fallback, not the segmenter
+      for (const name of ['😀'.repeat(80), 'и\u0306\u0301'.repeat(60), CYRILLIC.repeat(3)]) {
+        const text = fresh.alertMessage({
+          language: 'pt',
+          ownerName: name,
+          mode: 'real',
+          location: fix,
+          liveUrl: LIVE,
+        });
+        expect(text.endsWith(` ${LIVE}`)).toBe(true);
+        expect(text).not.toMatch(LONE_SURROGATE);
+        expect(fresh.smsParts(text)).toBeLessThanOrEqual(2);
+      }
+      const marked = fresh.alertMessage({
+        language: 'en',
+        ownerName: 'и\u0306\u0301'.repeat(60),
+        mode: 'real',
+        liveUrl: LIVE,
+      });
+      expect(marked).toMatch(/^EMERGENCY: (й\u0301)+… needs help now\./u);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });
