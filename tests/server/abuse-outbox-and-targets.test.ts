@@ -291,5 +291,5 @@ describe('dev outbox: the start line prints its address with the key', () => {
     expect(await page.text()).toContain('Dev outbox');
     expect((await fetch(`http://localhost:${port}/dev/outbox`)).status).toBe(404);
     expect((await fetch(address.replace('/dev/outbox?', '/dev/outbox.json?'))).status).toBe(200);
-  });
+  }, 90_000);
 });
