@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { openDatabase } from '../../server/db/index.js';
+import { claimDueSummaries, MAIL_BURST } from '../../server/features/accounts/mail-bursts.js';
 import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbKind, dbLabel, moveTime, suiteApp, TEST_JWT_SECRET } from './helper.js';
@@ -138,6 +139,23 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
       await other.close();
       await handle.close();
     }
+  });
+
+  it('sends a summary whose sender died mid-send once the claim lapses, and only then', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100007']] });
+    const email = owner.user.email as string;
+    for (let i = 0; i < 4; i += 1) await send(owner);
+    moveTime(t, 10 * MINUTE);
+    // A process claims the due summary and stops before sending it (a crash or a restart).
+    const claimed = await claimDueSummaries(t.app.db, t.app.dialect, { now: t.clock.now(), limit: 100 });
+    expect(claimed.filter((burst) => burst.address === email).map((burst) => burst.claimed_count)).toEqual([3]);
+    await settle();
+    expect(summaries(email)).toHaveLength(0);
+    moveTime(t, MAIL_BURST.leaseMs + 1000);
+    await settle();
+    await settle();
+    expect(summaries(email)).toHaveLength(1);
+    expect(summaries(email)[0]?.text).toContain('3 more real emergency alerts');
   });
 
   it('mails one address at most 20 times in 24 hours; what the cap held back is summarised after', async () => {
