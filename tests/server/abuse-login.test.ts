@@ -207,6 +207,16 @@ describe(`login cannot be used to lock the owner out (${dbLabel})`, () => {
     expect((await login('victim', PASSWORD, forged)).statusCode).toBe(429);
     // The victim's real cookie, from that address: at once.
     expect((await login('victim', PASSWORD, { ...victim, ip: attacker.ip })).statusCode).toBe(200);
+    // Malformed cookies are no device cookie: answered as any unknown browser, never a 500.
+    for (const cookie of [
+      `${DEVICE_COOKIE}=`,
+      `${DEVICE_COOKIE}=%E0%A4%A`,
+      `${DEVICE_COOKIE}=${'a.'.repeat(2000)}`,
+      `${DEVICE_COOKIE}=x.y.z.w; ${DEVICE_COOKIE}=\u0000`,
+      '=; ;;==',
+    ]) {
+      expect((await login('victim', WRONG, { ip: nextIp(), cookie })).json()).toEqual(INVALID);
+    }
   });
 });
 

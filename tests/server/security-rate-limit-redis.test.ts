@@ -216,9 +216,13 @@ describe.each([
   });
 });
 
-/** A TCP proxy to the test Redis that can be cut (every connection dropped, new ones refused at once) and restored. */
+/**
+ * A TCP proxy to the test Redis that can be cut (every connection dropped, new ones refused at
+ * once) and restored, or frozen (requests held, so Redis stops answering) and thawed.
+ */
 class RedisProxy {
   private readonly sockets = new Set<net.Socket>();
+  private readonly pairs = new Set<[net.Socket, net.Socket]>();
   private cut = false;
   private readonly server = net.createServer((client) => {
     if (this.cut) {
@@ -236,6 +240,9 @@ class RedisProxy {
         upstream.destroy();
       });
     }
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    this.pairs.add(pair);
+    client.on('close', () => this.pairs.delete(pair));
     client.pipe(upstream).pipe(client);
   });
 
@@ -249,6 +256,12 @@ class RedisProxy {
   }
   restore(): void {
     this.cut = false;
+  }
+  freeze(): void {
+    for (const [client, upstream] of this.pairs) client.unpipe(upstream);
+  }
+  thaw(): void {
+    for (const [client, upstream] of this.pairs) client.pipe(upstream);
   }
   close(): void {
     this.cutOff();
@@ -310,5 +323,18 @@ describe.skipIf(!REDIS_URL)(`rate limits when Redis goes away and comes back (${
     expect(await shared()).toBe(true);
     expect(countOf(logLines, DOWN_LOG)).toBe(1);
     expect(countOf(logLines, BACK_LOG)).toBe(1);
+  }, 60_000);
+
+  it('answers within a command timeout while Redis stops answering, and shares again once it answers', async () => {
+    expect(await shared()).toBe(true);
+    proxy.freeze();
+    // The connection is up but nothing comes back: one command waits 100 ms, then this process counts alone.
+    await expectLoginLimitOn(proxied.app);
+    expect(await shared()).toBe(false);
+    proxy.thaw();
+    // Every 2 s one request tries Redis again; the first that gets its answer brings the shared counters back.
+    await vi.waitFor(async () => expect(await shared()).toBe(true), { timeout: 15_000, interval: 200 });
+    expect(countOf(logLines, DOWN_LOG)).toBe(2);
+    expect(countOf(logLines, BACK_LOG)).toBe(2);
   }, 60_000);
 });
