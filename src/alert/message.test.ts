@@ -30,7 +30,7 @@ describe('the emergency page’s own SMS text', () => {
   it('keeps the live link and two parts for "Send from my phone" whatever the name, as the server does', () => {
     const live = 'https://alerta.example.com/a/ZtJ1qMCe4JTAVQ0ufvdhaw';
     for (const owner_name of ['Мария Ивановна Петрова', '𝐌𝐚𝐫𝐢𝐚 𝐝𝐚 𝐂𝐨𝐧𝐜𝐞𝐢𝐜𝐚𝐨 𝐒𝐢𝐥𝐯𝐚', '😀'.repeat(40)]) {
-      for (const language of ['pt', 'en']) {
+      for (const language of ['pt', 'en'] as const) {
         const text = messageText({ ...page, owner_name, language }, 'real', fix, null, live);
         expect(text).toContain(live);
         expect(smsParts(text)).toBeLessThanOrEqual(2);
