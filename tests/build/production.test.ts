@@ -62,6 +62,8 @@ describe('production install: npm ci --omit=dev over the build', () => {
       cwd: app,
       env: { ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: npm, the start script and the server it runs stop together.
+      detached: true,
     });
     server.stdout?.on('data', (chunk) => {
       output += chunk;
@@ -85,7 +87,7 @@ describe('production install: npm ci --omit=dev over the build', () => {
   afterAll(async () => {
     if (server && server.exitCode === null) {
       const exited = new Promise((resolve) => server?.once('exit', resolve));
-      server.kill('SIGTERM');
+      if (server.pid) process.kill(-server.pid, 'SIGTERM');
       await exited;
     }
     if (dir) rmSync(dir, { recursive: true, force: true });
