@@ -26,12 +26,12 @@ export default fp(
         cacheControl: false,
         // The build writes .br and .gz copies (scripts/vite-plugins.ts): sent to browsers that accept them.
         preCompressed: true,
-        setHeaders(res, filePath) {
+        setHeaders(reply, filePath) {
           const relative = path.relative(distDir, filePath);
-          res.setHeader('cache-control', relative.startsWith('assets') ? IMMUTABLE : 'no-cache');
+          reply.header('cache-control', relative.startsWith('assets') ? IMMUTABLE : 'no-cache');
           // A cache in between must not hand the Brotli copy to a browser that asked for gzip.
-          res.setHeader('vary', 'accept-encoding');
-          if (relative === 'sw.js') res.setHeader('service-worker-allowed', '/');
+          reply.header('vary', 'accept-encoding');
+          if (relative === 'sw.js') reply.header('service-worker-allowed', '/');
         },
       });
       const serveAlert = (_request: FastifyRequest, reply: FastifyReply) =>

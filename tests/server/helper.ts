@@ -74,6 +74,8 @@ interface TestAppOptions {
   logLines?: string[];
   /** Serve a stand-in build (index, alert and live pages). */
   pages?: boolean;
+  /** More files of that build, by path inside it (`assets/app.js`). */
+  distFiles?: Record<string, string>;
   /** Real provider adapters (pointed at local fakes) instead of the embedded ones, made from the app's config. */
   providers?: (config: Config) => Pick<AppOptions, 'sms' | 'payments'>;
 }
@@ -93,6 +95,10 @@ export async function buildTestApp(
     mkdirSync(distDir);
     for (const page of ['index.html', 'alert.html', 'live.html']) {
       writeFileSync(path.join(distDir, page), '<!doctype html><title>Alerta</title><div id="root"></div>');
+    }
+    for (const [file, text] of Object.entries(options.distFiles ?? {})) {
+      mkdirSync(path.dirname(path.join(distDir, file)), { recursive: true });
+      writeFileSync(path.join(distDir, file), text);
     }
   }
   const config = loadConfig({
