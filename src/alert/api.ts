@@ -1,5 +1,6 @@
 import type { AlertView, EmergencyPage } from '../../common/api/alerts';
 import { DEVICE_KEY_HEADER } from '../../common/constants';
+import { readDeviceKey } from '../lib/device-key';
 import type { AlertBody } from './storage';
 
 /**
@@ -73,9 +74,14 @@ export async function postAlert(
   return answer;
 }
 
-/** An alert with the current status of each delivery. */
-export const fetchAlert = (token: string, id: string) =>
-  call<AlertResult>(`${base(token)}alerts/${encodeURIComponent(id)}/`, { cache: 'no-store' });
+/** An alert with the current status of each delivery (with the owner's device key, when this device has one). */
+export function fetchAlert(token: string, id: string) {
+  const key = readDeviceKey()?.key;
+  return call<AlertResult>(`${base(token)}alerts/${encodeURIComponent(id)}/`, {
+    cache: 'no-store',
+    headers: key ? { [DEVICE_KEY_HEADER]: key } : {},
+  });
+}
 
 /** A random UUID v4 for the Idempotency-Key, also where `crypto.randomUUID` is missing. */
 export function newKey(): string {

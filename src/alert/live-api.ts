@@ -1,4 +1,6 @@
 import type { SenderLive } from '../../common/api/live';
+import { DEVICE_KEY_HEADER } from '../../common/constants';
+import { readDeviceKey } from '../lib/device-key';
 import { newKey } from './api';
 import type { Fix } from './geo';
 
@@ -7,6 +9,12 @@ const base = (token: string, alertId: string) =>
 
 /** What the sender's page learns about its alert's live side. */
 export type { SenderLive };
+
+/** The owner's device key, when this device has one: lets these calls past a per-address ceiling a flooder filled. */
+function proof(): Record<string, string> {
+  const key = readDeviceKey()?.key;
+  return key ? { [DEVICE_KEY_HEADER]: key } : {};
+}
 
 /** The HTTP status, or 0 when the request never reached anyone. */
 async function status(url: string, init: RequestInit): Promise<number> {
@@ -22,7 +30,12 @@ export const postPosition = (token: string, alertId: string, fix: Fix) =>
   status(`${base(token, alertId)}location/`, {
     method: 'POST',
     // Its own key, so the service worker queues every update made offline, not just the first.
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': newKey() },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'idempotency-key': newKey(),
+      ...proof(),
+    },
     body: JSON.stringify(fix),
   });
 
@@ -30,7 +43,7 @@ export const postPosition = (token: string, alertId: string, fix: Fix) =>
 export const resolveAlert = (token: string, alertId: string, notify: boolean) =>
   status(`${base(token, alertId)}resolve/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...proof() },
     body: JSON.stringify({ notify }),
   });
 
@@ -39,7 +52,7 @@ export async function fetchSenderLive(token: string, alertId: string): Promise<S
   try {
     const response = await fetch(`${base(token, alertId)}live/`, {
       cache: 'no-store',
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...proof() },
     });
     return response.ok ? ((await response.json()) as SenderLive) : null;
   } catch {

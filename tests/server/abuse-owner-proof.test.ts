@@ -157,6 +157,41 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
     expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963200001')).toHaveLength(2);
   });
 
+  it('keeps the owner\'s position updates, live view, status and "I\'m safe" through that ceiling too; without the proof they get 429', async () => {
+    const cafe = '198.51.100.24';
+    const owner = await ownerWithContacts(t.app, { contacts: [['Mãe', '+351963200009']] });
+    const key = await issueKey(t, owner.headers);
+    const sent = await alertFrom(t, owner.token, { proof: { 'x-alerta-device-key': key }, ip: cafe });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const id = sent.json().id as string;
+    await flood(cafe);
+
+    const base = `/api/emergency/public/${owner.token}/alerts/${id}/`;
+    const calls = (proof: Proof) => [
+      t.app.inject({
+        method: 'POST',
+        url: `${base}location/`,
+        headers: { 'idempotency-key': randomUUID(), ...proof },
+        payload: { ...lisbonAt(t.app), captured_at: new Date(t.app.clock.now()).toISOString() },
+        remoteAddress: cafe,
+      }),
+      t.app.inject({ method: 'GET', url: `${base}live/`, headers: proof, remoteAddress: cafe }),
+      t.app.inject({ method: 'GET', url: base, headers: proof, remoteAddress: cafe }),
+    ];
+    for (const refused of await Promise.all(calls({}))) expect(refused.statusCode, refused.body).toBe(429);
+    for (const proof of [{ 'x-alerta-device-key': key }, owner.headers] as Proof[]) {
+      for (const res of await Promise.all(calls(proof))) expect(res.statusCode, res.body).toBeLessThan(300);
+    }
+    const safe = await t.app.inject({
+      method: 'POST',
+      url: `${base}resolve/`,
+      headers: { 'x-alerta-device-key': key },
+      payload: { notify: false },
+      remoteAddress: cafe,
+    });
+    expect(safe.statusCode, safe.body).toBe(200);
+  });
+
   it("is not held by the link's test limit either, while link-only test alerts still are", async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Rita', '+351963200002']] });
     const key = await issueKey(t, owner.headers);

@@ -47,7 +47,13 @@ export default async function alertRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/emergency/public/:token/alerts/:id/',
-    { schema: alertsApi.get, config: { rateLimit: perTokenClient(app, 'status', 60, MINUTE) } },
+    {
+      schema: alertsApi.get,
+      config: {
+        rateLimit: perTokenClient(app, 'status', 60, MINUTE),
+        passesCeiling: (request) => provenForPathToken(app, request),
+      },
+    },
     async (request, reply) => reply.send(await alertStatus(app, request.params.token, request.params.id)),
   );
 }

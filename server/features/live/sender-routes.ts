@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenClient } from '../alerts/limits.js';
+import { provenForPathToken } from '../alerts/owner-proof.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
 
 /**
@@ -15,6 +16,9 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
   // Resolved from the path before the body is validated (preValidation), for the handler.
   app.decorateRequest('senderAlert', null);
   // An unknown token or alert is answered before the body is looked at.
+  // The owner's proof (session or device key) lets these calls past the per-address ceiling a
+  // flooder on the owner's address filled, as it does the alert itself.
+  const passesCeiling = (request: FastifyRequest) => provenForPathToken(app, request);
   const preValidation = async (request: FastifyRequest<{ Params: { token: string; id: string } }>) => {
     request.setDecorator('senderAlert', await senderAlert(app, request.params.token, request.params.id));
   };
@@ -25,7 +29,7 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
     {
       schema: liveApi.position,
       preValidation,
-      config: { rateLimit: perTokenClient(app, 'live-location', 30, MINUTE) },
+      config: { rateLimit: perTokenClient(app, 'live-location', 30, MINUTE), passesCeiling },
     },
     async (request, reply) =>
       reply
@@ -36,14 +40,18 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/emergency/public/:token/alerts/:id/live/',
-    { schema: liveApi.sender, config: { rateLimit: perTokenClient(app, 'live-sender', 120, MINUTE) } },
+    { schema: liveApi.sender, config: { rateLimit: perTokenClient(app, 'live-sender', 120, MINUTE), passesCeiling } },
     async (request, reply) =>
       reply.send(await senderLive(app, await senderAlert(app, request.params.token, request.params.id))),
   );
 
   app.post(
     '/api/emergency/public/:token/alerts/:id/resolve/',
-    { schema: liveApi.resolve, preValidation, config: { rateLimit: perTokenClient(app, 'live-resolve', 10, MINUTE) } },
+    {
+      schema: liveApi.resolve,
+      preValidation,
+      config: { rateLimit: perTokenClient(app, 'live-resolve', 10, MINUTE), passesCeiling },
+    },
     async (request, reply) =>
       reply.send(await resolveAlert(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body.notify)),
   );
