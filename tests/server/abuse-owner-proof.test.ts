@@ -192,6 +192,59 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
     expect(safe.statusCode, safe.body).toBe(200);
   });
 
+  it("lets no link holder move or end the owner's proven alert: a position or \"I'm safe\" without the owner's proof is 404, no all-clear goes", async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Mãe', '+351963200010']] });
+    const key = await issueKey(t, owner.headers);
+    const sent = await alertFrom(t, owner.token, { proof: { 'x-alerta-device-key': key } });
+    expect(sent.statusCode, sent.body).toBe(201);
+    // The public id is in every contact's SMS link; a holder of the leaked emergency link may have it too.
+    const base = `/api/emergency/public/${owner.token}/alerts/${sent.json().public_id}/`;
+    const position = (proof: Proof) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base}location/`,
+        headers: { 'idempotency-key': randomUUID(), ...proof },
+        payload: {
+          latitude: 41.15,
+          longitude: -8.61,
+          accuracy: 5,
+          captured_at: new Date(t.app.clock.now()).toISOString(),
+        },
+        remoteAddress: nextIp(),
+      });
+    const resolve = (proof: Proof) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base}resolve/`,
+        headers: proof,
+        payload: { notify: true },
+        remoteAddress: nextIp(),
+      });
+    const stranger = await createUser(t.app);
+    for (const proof of [{}, { authorization: stranger.headers.authorization }] as Proof[]) {
+      expect((await position(proof)).statusCode).toBe(404);
+      expect((await resolve(proof)).statusCode).toBe(404);
+    }
+    await t.app.dispatcher.drain();
+    expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963200010')).toHaveLength(1);
+
+    // The owner's page, with its key: both answered.
+    expect((await position({ 'x-alerta-device-key': key })).statusCode).toBe(201);
+    const safe = await resolve({ 'x-alerta-device-key': key });
+    expect(safe.statusCode, safe.body).toBe(200);
+    expect(safe.json()).toMatchObject({ all_clear_queued: 1 });
+
+    // A link-only alert stays the link's: its sender may still update and end it.
+    const linkOnly = await alertFrom(t, owner.token, { body: { mode: 'real', location: lisbonAt(t.app) } });
+    const ended = await t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${owner.token}/alerts/${linkOnly.json().id}/resolve/`,
+      payload: { notify: false },
+      remoteAddress: nextIp(),
+    });
+    expect(ended.statusCode, ended.body).toBe(200);
+  });
+
   it("is not held by the link's test limit either, while link-only test alerts still are", async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Rita', '+351963200002']] });
     const key = await issueKey(t, owner.headers);

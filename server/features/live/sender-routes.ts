@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { notFound } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenClient } from '../alerts/limits.js';
-import { provenForPathToken } from '../alerts/owner-proof.js';
+import { carriesOwnerProof, provenForPathToken } from '../alerts/owner-proof.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
 
 /**
@@ -15,12 +16,16 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Resolved from the path before the body is validated (preValidation), for the handler.
   app.decorateRequest('senderAlert', null);
-  // An unknown token or alert is answered before the body is looked at.
   // The owner's proof (session or device key) lets these calls past the per-address ceiling a
   // flooder on the owner's address filled, as it does the alert itself.
   const passesCeiling = (request: FastifyRequest) => provenForPathToken(app, request);
+  // An unknown token or alert is answered before the body is looked at. The owner's proven
+  // alert is moved or ended only with the owner's proof: its public id is in every contact's
+  // SMS, so a holder of the leaked link must not send false positions or a false all-clear.
   const preValidation = async (request: FastifyRequest<{ Params: { token: string; id: string } }>) => {
-    request.setDecorator('senderAlert', await senderAlert(app, request.params.token, request.params.id));
+    const owned = await senderAlert(app, request.params.token, request.params.id);
+    if (owned.alert.proven && !(await carriesOwnerProof(app, request, owned.user.id))) throw notFound();
+    request.setDecorator('senderAlert', owned);
   };
 
   // Every 30 s, or sooner when moving (at most every 10 s): 30 a minute leaves room for a queue replay.
