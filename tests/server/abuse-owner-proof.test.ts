@@ -245,6 +245,20 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
     expect(ended.statusCode, ended.body).toBe(200);
   });
 
+  it("keeps the emergency page's data readable for the owner while a link holder reads it 60 times a minute from elsewhere", async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Mãe', '+351963200011']] });
+    const url = `/api/emergency/public/${owner.token}/`;
+    const stranger = nextIp();
+    for (let i = 0; i < 60; i += 1) {
+      expect((await t.app.inject({ method: 'GET', url, remoteAddress: stranger })).statusCode).toBe(200);
+    }
+    const refused = await t.app.inject({ method: 'GET', url, remoteAddress: stranger });
+    expect(refused.statusCode).toBe(429);
+    const mine = await t.app.inject({ method: 'GET', url, remoteAddress: nextIp() });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().contacts).toHaveLength(1);
+  });
+
   it("is not held by the link's test limit either, while link-only test alerts still are", async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Rita', '+351963200002']] });
     const key = await issueKey(t, owner.headers);

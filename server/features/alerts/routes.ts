@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { MINUTE } from '../../lib/time.js';
-import { perToken, perTokenCharge, perTokenClient } from './limits.js';
+import { perTokenCharge, perTokenClient } from './limits.js';
 import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
 import { alertingOwner, alertStatus, emergencyPage, sendAlert, type TokenOwner } from './service.js';
 
@@ -14,7 +14,8 @@ export default async function alertRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/emergency/public/:token/',
-    { schema: alertsApi.page, config: { rateLimit: perToken(app, 'page', 60, MINUTE) } },
+    // Per token and address: a link holder reading it elsewhere never uses up the owner's page.
+    { schema: alertsApi.page, config: { rateLimit: perTokenClient(app, 'page', 60, MINUTE) } },
     async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
   );
 
