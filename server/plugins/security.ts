@@ -3,6 +3,7 @@ import rateLimit, { type CreateRateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { Address6 } from 'ip-address';
 import type { Config } from '../config.js';
 import { ApiError, detailError } from '../lib/errors.js';
 import { MINUTE } from '../lib/time.js';
@@ -28,6 +29,19 @@ export function routedPath(url: string): string {
     return path;
   }
 }
+/**
+ * The client address as limits on strangers count it: an IPv6 address stands for its /64 (one
+ * host or home network gets a whole /64, so the last 64 bits are free to change), an
+ * IPv4-mapped one for its IPv4 address, as the rate limiter's own per-address keys do.
+ */
+export function clientAddress(request: FastifyRequest): string {
+  const ip = request.ip;
+  if (!Address6.isValid(ip)) return ip;
+  const address = new Address6(ip);
+  if (address.is4()) return address.to4().correctForm();
+  return `${new Address6(`${ip}/64`).startAddress().correctForm()}/64`;
+}
+
 /** Generous: an open emergency page polls its status every 2 s, and a household or an office may share one address. */
 export const SECRET_PATH_MAX_PER_MINUTE = 600;
 

@@ -145,6 +145,23 @@ describe.each(stores)(`live pages against strangers (${dbLabel}, %s)`, (_store, 
     expect((await ack(other.public_id, { contact_key: ana }, '192.0.2.82')).json()).toMatchObject({ contact: false });
   });
 
+  it('counts one IPv6 /64 as one address: a stranger changing the last 64 bits gets no more names or tries', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana Silva', '+351961000031']] });
+    const alert = await sendRealAlert(t.app, owner.token);
+    // One /64 of their own per run (counters in Redis outlive a run by their window).
+    const net = `2001:db8:${randomInt(65536).toString(16)}:${randomInt(65536).toString(16)}`;
+    const from = (i: number) => `${net}:${randomInt(65536).toString(16)}::${i + 1}`;
+    for (let i = 0; i < 3; i++)
+      expect((await ack(alert.public_id, { name: `Bot ${i}` }, from(i))).statusCode).toBe(201);
+    const fourth = await ack(alert.public_id, { name: 'Bot 3' }, from(3));
+    expect(fourth.statusCode).toBe(409);
+    expect(fourth.json()).toMatchObject({ code: 'too_many_responders' });
+    expect(await untilThrottled(5, () => ack(alert.public_id, {}, from(randomInt(1000))))).toBe(429);
+    // Another network is another address.
+    const other = await ack(alert.public_id, { name: 'Vizinho' }, `2001:db8:ffff:${randomInt(65536).toString(16)}::1`);
+    expect(other.statusCode, other.body).toBe(201);
+  });
+
   it('cleans direction controls, invisible characters and mark floods from names, and refuses what is left unreadable', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351961000021']] });
     const alert = await sendRealAlert(t.app, owner.token);

@@ -3,16 +3,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { MINUTE } from '../../lib/time.js';
-import { Counter, limit } from '../../plugins/security.js';
+import { Counter, clientAddress, limit } from '../../plugins/security.js';
 import { contactKeyHash } from './links.js';
 import { acknowledge, followedAlert, followLiveView, type OwnedAlert } from './service.js';
 
 const hashed = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 16);
 const publicIdOf = (request: FastifyRequest) => (request.params as { publicId?: string }).publicId ?? '';
 
-/** Per client address and alert (the public id hashed): what one address does on one link. */
+/** Per client address (an IPv6 /64 as one) and alert (the public id hashed): what one address does on one link. */
 export const clientKey = (name: string) => (request: FastifyRequest) =>
-  `${name}:${request.ip}:${hashed(publicIdOf(request))}`;
+  `${name}:${clientAddress(request)}:${hashed(publicIdOf(request))}`;
 
 /**
  * The live page's API, reached by the alert's public id with no login: the page's data and
@@ -55,7 +55,7 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
       const { created, responder } = await acknowledge(
         app,
         request.getDecorator<OwnedAlert>('followedAlert'),
-        { name: request.body.name ?? '', contactKey: request.body.contact_key, client: request.ip },
+        { name: request.body.name ?? '', contactKey: request.body.contact_key, client: clientAddress(request) },
         { contact: () => contacts.take(request), stranger: () => strangers.take(request) },
       );
       return reply.code(created ? 201 : 200).send(responder);
