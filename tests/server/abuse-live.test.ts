@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STREAMS_PER_CLIENT } from '../../server/features/live/events-routes.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, suiteApp, type TestApp } from './helper.js';
 import { moved, sendRealAlert } from './live-fixtures.js';
 
 /**
@@ -205,5 +206,41 @@ describe.each(stores)(`live pages against strangers (${dbLabel}, %s)`, (_store, 
 
     const names = (await call('GET', `/api/live/${alert.public_id}/`, '192.0.2.200')).json().responders;
     for (const { name } of names) expect(name).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\u061C]/u);
+  });
+});
+
+describe(`live event streams against strangers (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  it('keeps at most 5 streams open per address and alert; one closed frees its place', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana Silva', '+351961000041']] });
+    const alert = await sendRealAlert(t.app, owner.token);
+    const controllers: AbortController[] = [];
+    const open = async (headers: Record<string, string> = {}) => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      const res = await fetch(`${base}/api/live/${alert.public_id}/events`, { signal: controller.signal, headers });
+      return { res, controller };
+    };
+    try {
+      const first = await open();
+      expect(first.res.status).toBe(200);
+      for (let i = 1; i < STREAMS_PER_CLIENT; i++) expect((await open()).res.status).toBe(200);
+      const refused = await open();
+      expect(refused.res.status).toBe(429);
+      expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      // Closing one frees its place once the server has seen it go.
+      first.controller.abort();
+      let again = 0;
+      for (let tries = 0; tries < 20 && again !== 200; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        again = (await open()).res.status;
+      }
+      expect(again).toBe(200);
+    } finally {
+      for (const controller of controllers) controller.abort();
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { MINUTE } from '../../lib/time.js';
-import { limit } from '../../plugins/security.js';
+import { limit, throttled } from '../../plugins/security.js';
 import { clientKey } from './public-routes.js';
 import { currentLiveView, followedAlert } from './service.js';
 
@@ -12,6 +12,12 @@ const RECHECK_MS = 5000;
 const HEARTBEAT_MS = 15_000;
 /** Streams end after this long; EventSource reconnects on its own (ms). */
 const STREAM_MAX_MS = 10 * MINUTE;
+/**
+ * Streams one client address keeps open on one alert (in this process): a few tabs and
+ * phones, never the hundreds 30 new streams a minute for 10 minutes would otherwise hold,
+ * each re-reading the database every RECHECK_MS.
+ */
+export const STREAMS_PER_CLIENT = 5;
 
 /**
  * `GET /api/live/{public_id}/events`: server-sent events, one `live` event with the page's
@@ -21,6 +27,9 @@ const STREAM_MAX_MS = 10 * MINUTE;
 export default async function liveEventsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const open = new Set<() => void>();
+  /** Open streams per (client address, alert). */
+  const openPerClient = new Map<string, number>();
+  const streamKey = clientKey('live-events');
   app.addHook('preClose', async () => {
     for (const close of [...open]) close();
   });
@@ -36,6 +45,10 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { publicId } = request.params;
       const { alert } = await followedAlert(app, publicId);
+      const who = streamKey(request);
+      const streams = openPerClient.get(who) ?? 0;
+      if (streams >= STREAMS_PER_CLIENT) throw throttled(RECHECK_MS / 1000);
+      openPerClient.set(who, streams + 1);
 
       reply.hijack();
       const raw = reply.raw;
@@ -79,6 +92,9 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
         clearInterval(heartbeat);
         clearTimeout(lifetime);
         open.delete(close);
+        const left = (openPerClient.get(who) ?? 1) - 1;
+        if (left > 0) openPerClient.set(who, left);
+        else openPerClient.delete(who);
         raw.end();
       }
       open.add(close);
