@@ -259,6 +259,34 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
     expect(mine.json().contacts).toHaveLength(1);
   });
 
+  it("keeps the owner's own counters for their calls: a link holder on the owner's address using up the alert's limits leaves the owner's proven calls alone", async () => {
+    const cafe = nextIp();
+    const owner = await ownerWithContacts(t.app, { contacts: [['Mãe', '+351963200012']] });
+    const key = await issueKey(t, owner.headers);
+    const sent = await alertFrom(t, owner.token, { proof: { 'x-alerta-device-key': key }, ip: cafe });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const base = `/api/emergency/public/${owner.token}/alerts/${sent.json().public_id}/`;
+    const resolve = (proof: Proof) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base}resolve/`,
+        headers: proof,
+        payload: { notify: false },
+        remoteAddress: cafe,
+      });
+    const status = (proof: Proof) => t.app.inject({ method: 'GET', url: base, headers: proof, remoteAddress: cafe });
+    let last = 0;
+    for (let i = 0; i < 12 && last !== 429; i++) last = (await resolve({})).statusCode;
+    expect(last).toBe(429);
+    for (let i = 0; i < 61 && last !== 429; i++) last = (await status({})).statusCode;
+    for (let i = 0; i < 61; i++) last = (await status({})).statusCode;
+    expect(last).toBe(429);
+
+    expect((await status({ 'x-alerta-device-key': key })).statusCode).toBe(200);
+    const safe = await resolve({ 'x-alerta-device-key': key });
+    expect(safe.statusCode, safe.body).toBe(200);
+  });
+
   it("is not held by the link's test limit either, while link-only test alerts still are", async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Rita', '+351963200002']] });
     const key = await issueKey(t, owner.headers);
