@@ -102,6 +102,42 @@ describe(`device keys: the owner's proof for the emergency page (${dbLabel})`, (
     expect((await alertFrom(t, owner.token, { proof: owner.headers })).json().proven).toBe(false);
   });
 
+  it('ends the keys when the password is reset: an account recovered from someone else keeps none of their proofs', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100005']] });
+    const key = await issueKey(t, owner.headers);
+    expect((await alertFrom(t, owner.token, { proof: { 'x-alerta-device-key': key } })).json().proven).toBe(true);
+
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/reset-password/',
+      payload: { email: owner.user.email },
+      remoteAddress: nextIp(),
+    });
+    expect(asked.statusCode).toBe(200);
+    await t.app.background.idle();
+    const mail = t.app.outbox.emails.find(
+      (e) => e.to.includes(owner.user.email ?? '') && e.text.includes('reset-password-confirm'),
+    );
+    const [, uid, token] = mail?.text.match(/reset-password-confirm\/([^/\s]+)\/([A-Za-z0-9_-]+)/) ?? [];
+    expect(uid && token, mail?.text).toBeTruthy();
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/reset-password-confirm/',
+      payload: {
+        uid: decodeURIComponent(uid ?? ''),
+        token,
+        new_password1: 'Brand-New-Pass-41',
+        new_password2: 'Brand-New-Pass-41',
+      },
+      remoteAddress: nextIp(),
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+
+    const after = await alertFrom(t, owner.token, { proof: { 'x-alerta-device-key': key } });
+    expect(after.statusCode).toBe(201);
+    expect(after.json().proven).toBe(false);
+  });
+
   it('deletes the keys with the account', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100004']] });
     await issueKey(t, owner.headers);

@@ -213,6 +213,7 @@ export async function revokeSession(db: Db, sessionId: string, now: number): Pro
     .execute();
 }
 
+/** Ends every login of the user and the device keys those logins gave pages: an account recovered from someone else keeps none of theirs. */
 export async function revokeAllSessions(db: Db, userId: string, now: number): Promise<void> {
   await db
     .updateTable('sessions')
@@ -220,4 +221,5 @@ export async function revokeAllSessions(db: Db, userId: string, now: number): Pr
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .execute();
+  await db.deleteFrom('device_keys').where('user_id', '=', userId).execute();
 }
