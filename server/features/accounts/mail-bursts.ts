@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { claimRows } from '../../db/claim.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, MailBurst, MailBurstKind, User } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -128,33 +129,7 @@ export async function claimDueSummaries(
     last_mail_at: now,
     ...countMail(now),
   };
-  if (dialect === 'postgres') {
-    return db
-      .with(
-        (cte) => cte('due').materialized(),
-        (qc) =>
-          qc
-            .selectFrom('mail_bursts')
-            .select('id')
-            .where(isDue)
-            .orderBy('due_at')
-            .limit(limit)
-            .forUpdate()
-            .skipLocked(),
-      )
-      .updateTable('mail_bursts')
-      .set(claim)
-      .where('mail_bursts.id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
-      .where(isDue)
-      .returningAll()
-      .execute();
-  }
-  return db
-    .updateTable('mail_bursts')
-    .set(claim)
-    .where('id', 'in', (eb) => eb.selectFrom('mail_bursts').select('id').where(isDue).orderBy('due_at').limit(limit))
-    .returningAll()
-    .execute();
+  return claimRows(db, dialect, 'mail_bursts', { isDue, orderBy: 'due_at', set: claim, limit });
 }
 
 /** A claimed summary went out (or had no one to go to): the claim ends. */

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-text.js';
+import { claimRows } from '../../db/claim.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -56,8 +57,6 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   const { now, leaseMs, limit } = options;
   if (limit <= 0) return [];
-  // One statement is its own transaction: no lock is held across an await, so
-  // connections in one process cannot wait on each other.
   const isDue = (w: ExpressionBuilder<Database, 'deliveries'>) =>
     w.or([
       w.and([w('deliveries.status', '=', 'queued'), w('deliveries.next_attempt_at', '<=', now)]),
@@ -69,39 +68,7 @@ export async function claimDue(
     attempts: sql<number>`attempts + 1`,
     updated_at: now,
   };
-  const claimed =
-    dialect === 'postgres'
-      ? // The due rows are picked and locked once, in a materialised CTE: a LIMIT subquery inside
-        // `IN (…)` may be run again by the planner and hand over rows another dispatcher has just
-        // taken. The update checks again that each row is still due under its lock.
-        await db
-          .with(
-            (cte) => cte('due').materialized(),
-            (qc) =>
-              qc
-                .selectFrom('deliveries')
-                .select('id')
-                .where(isDue)
-                .orderBy('next_attempt_at')
-                .limit(limit)
-                .forUpdate()
-                .skipLocked(),
-          )
-          .updateTable('deliveries')
-          .set(claim)
-          .where('deliveries.id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
-          .where(isDue)
-          .returningAll()
-          .execute()
-      : // SQLite: the single UPDATE … RETURNING holds the write lock from start to end.
-        await db
-          .updateTable('deliveries')
-          .set(claim)
-          .where('id', 'in', (eb) =>
-            eb.selectFrom('deliveries').select('id').where(isDue).orderBy('next_attempt_at').limit(limit),
-          )
-          .returningAll()
-          .execute();
+  const claimed = await claimRows(db, dialect, 'deliveries', { isDue, orderBy: 'next_attempt_at', set: claim, limit });
   if (claimed.length === 0) return [];
   const owners = await db
     .selectFrom('alerts')
