@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { smsParts } from '../../common/sms-text.js';
 import { LISBON, ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { dbLabel, suiteApp } from './helper.js';
 import { postResolve, sendRealAlert } from './live-fixtures.js';
 
 /** Mathematical bold letters: each one is a surrogate pair, and each has a plain Latin form. */
@@ -11,13 +11,7 @@ const mathBold = (text: string) =>
   );
 
 describe(`the SMS of an owner with a name outside GSM-7 (${dbLabel})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = suiteApp();
 
   const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone).map((sms) => sms.body);
 
