@@ -79,6 +79,8 @@ declare module 'fastify' {
     tokens: TokenService;
     /** onRequest hook: requires a valid access token for a live session and an existing user. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** The user and session an `Authorization: Bearer <access>` header names, when both are live; else null. */
+    liveSession(authorization: string | undefined): Promise<{ user: User; sessionId: string } | null>;
   }
   interface FastifyRequest {
     /** The authenticated user; set by `app.authenticate`. */
@@ -95,12 +97,11 @@ export default fp(
     );
     app.decorateRequest('user', null as unknown as User);
     app.decorateRequest('sessionId', '');
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      const header = request.headers.authorization;
-      const match = header?.match(/^Bearer\s+(\S+)$/i);
-      if (!match?.[1]) throw notAuthenticated();
+    app.decorate('liveSession', async (authorization: string | undefined) => {
+      const match = authorization?.match(/^Bearer\s+(\S+)$/i);
+      if (!match?.[1]) return null;
       const claims = await app.tokens.verifyAccess(match[1]);
-      if (!claims) throw notAuthenticated();
+      if (!claims) return null;
       // One read checks both: the session is live and the user still exists.
       const row = await app.db
         .selectFrom('sessions')
@@ -110,9 +111,13 @@ export default fp(
         .where('sessions.user_id', '=', claims.sub)
         .where('sessions.revoked_at', 'is', null)
         .executeTakeFirst();
-      if (!row) throw notAuthenticated();
-      request.user = row;
-      request.sessionId = claims.sid;
+      return row ? { user: row, sessionId: claims.sid } : null;
+    });
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const session = await app.liveSession(request.headers.authorization);
+      if (!session) throw notAuthenticated();
+      request.user = session.user;
+      request.sessionId = session.sessionId;
     });
   },
   { name: 'auth', dependencies: ['database', 'clock'] },

@@ -21,22 +21,6 @@ const MAX_KEY_LENGTH = 128;
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** The user of a live session named by a valid access token, else null. */
-async function sessionUser(app: FastifyInstance, authorization: string | undefined): Promise<string | null> {
-  const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (!token) return null;
-  const claims = await app.tokens.verifyAccess(token);
-  if (!claims) return null;
-  const row = await app.db
-    .selectFrom('sessions')
-    .select('user_id')
-    .where('id', '=', claims.sid)
-    .where('user_id', '=', claims.sub)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row?.user_id ?? null;
-}
-
 /** The user a device key was issued to, else null; stamps its last use. */
 async function deviceKeyUser(app: FastifyInstance, key: string | undefined): Promise<string | null> {
   if (!key || key.length > MAX_KEY_LENGTH) return null;
@@ -55,7 +39,7 @@ function provenUsers(app: FastifyInstance, request: FastifyRequest): Promise<Set
   let users = checked.get(request);
   if (!users) {
     users = Promise.all([
-      sessionUser(app, headerValue(request.headers.authorization)),
+      app.liveSession(headerValue(request.headers.authorization)).then((session) => session?.user.id ?? null),
       deviceKeyUser(app, headerValue(request.headers[DEVICE_KEY_HEADER])),
     ]).then((ids) => new Set(ids.filter((id): id is string => id !== null)));
     checked.set(request, users);
