@@ -20,6 +20,8 @@ export default defineConfig({
       // The app's manifest lives in public/; the emergency page gets one per token from the server.
       manifest: false,
       injectManifest: {
+        // A classic script in one file, as every engine registers it (no module workers needed).
+        rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
         globIgnores: ['**/*.map', 'sw.js', 'workbox-*.js'],
       },

@@ -46,7 +46,7 @@ export function refreshAccess(): Promise<Refreshed> {
       }
       try {
         const tokens = await ky
-          .post(REFRESH_PATH, { prefixUrl: apiBase(), json: { refresh: stored.refresh }, retry: 0 })
+          .post(REFRESH_PATH, { prefix: apiBase(), json: { refresh: stored.refresh }, retry: 0 })
           .json<Tokens>();
         useStore.getState().setTokens(tokens.access, tokens.refresh ?? stored.refresh);
         return { access: tokens.access };
@@ -72,27 +72,30 @@ function expireSession() {
  * The API client: JSON, Accept-Language from the current language, the bearer token;
  * a 401 with a refresh token refreshes once and retries the request once.
  */
+/** Language, bearer token and JSON on every attempt, the retry after a refresh included. */
+function setHeaders({ request }: { request: Request }) {
+  request.headers.set('Accept', 'application/json');
+  request.headers.set('Accept-Language', i18n.language || 'pt');
+  const access = useStore.getState().access;
+  if (access) request.headers.set('Authorization', `Bearer ${access}`);
+  else request.headers.delete('Authorization');
+}
+
 export const api = ky.create({
-  prefixUrl: apiBase(),
+  prefix: apiBase(),
   // Only the forced retry after a refresh: no automatic retries of failed calls.
   retry: { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [] },
   timeout: 20_000,
   hooks: {
-    beforeRequest: [
-      (request) => {
-        request.headers.set('Accept', 'application/json');
-        request.headers.set('Accept-Language', i18n.language || 'pt');
-        const access = useStore.getState().access;
-        if (access) request.headers.set('Authorization', `Bearer ${access}`);
-        else request.headers.delete('Authorization');
-      },
-    ],
+    beforeRequest: [setHeaders],
+    // The forced retry after a refresh carries the new bearer token.
+    beforeRetry: [setHeaders],
     afterResponse: [
-      async (request, _options, response, state) => {
+      async ({ request, response, retryCount }) => {
         // A 401 from login or refresh is an answer, not an expired session.
         if (response.status !== 401 || request.url.includes('/users/auth/')) return response;
         if (!useStore.getState().refresh) return response;
-        if (state.retryCount > 0) {
+        if (retryCount > 0) {
           expireSession();
           return response;
         }
@@ -107,7 +110,6 @@ export const api = ky.create({
           return response;
         }
         if (refreshed === 'unavailable') throw new SessionUnavailableError('the session could not be renewed now');
-        // beforeRequest runs again on the retry and sets the new bearer token.
         return ky.retry({ delay: 0, code: 'TOKEN_REFRESHED' });
       },
     ],
@@ -116,13 +118,8 @@ export const api = ky.create({
 
 /** A failed call's status (0 for no answer) and its JSON body, if any. */
 export async function failureOf(error: unknown): Promise<{ status: number; data: unknown }> {
-  if (error instanceof HTTPError) {
-    const data = await error.response
-      .clone()
-      .json()
-      .catch(() => undefined);
-    return { status: error.response.status, data };
-  }
+  // ky has already read the body of a failed answer into `data` (JSON parsed, else text).
+  if (error instanceof HTTPError) return { status: error.response.status, data: error.data };
   return { status: 0, data: undefined };
 }
 

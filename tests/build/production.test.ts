@@ -10,12 +10,13 @@ const root = path.resolve(import.meta.dirname, '../..');
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
 
 /**
- * better-sqlite3's install script (`prebuild-install || node-gyp rebuild`) looks for a prebuilt
- * binary before compiling SQLite, which takes minutes here. Hand it the binary this checkout
- * already built, under the name it would download, so the install runs its scripts in seconds.
+ * better-sqlite3 12 (installed as `better-sqlite3-node20`; 13 ships its binaries) has an install
+ * script (`prebuild-install || node-gyp rebuild`) that looks for a prebuilt binary before
+ * compiling SQLite, which takes minutes here. Hand it the binary this checkout already built,
+ * under the name it would download, so the install runs its scripts in seconds.
  */
 function localPrebuild(dir: string): Record<string, string> {
-  const pkg = path.join(root, 'node_modules/better-sqlite3');
+  const pkg = path.join(root, 'node_modules/better-sqlite3-node20');
   const binary = path.join(pkg, 'build/Release/better_sqlite3.node');
   if (!existsSync(binary)) return {};
   const { version } = JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string };

@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as initial from './2026112201-initial.js';
 import * as billingSync from './2026112202-billing-sync.js';
 import * as live from './2026112203-live.js';

@@ -106,19 +106,11 @@ describe('Setup', () => {
   it('names the plan in its language when the contact limit is reached', async () => {
     const fake = await openSetup();
     await act(() => i18n.changeLanguage('en'));
-    fake.fetch.mockImplementationOnce(
-      async () =>
-        new Response(
-          JSON.stringify({
-            detail: 'CONTACT_LIMIT_REACHED:10:premium',
-            code: 'contact_limit_reached',
-            max: 10,
-            plan: 'premium',
-          }),
-          {
-            status: 400,
-          },
-        ),
+    fake.fetch.mockImplementationOnce(async () =>
+      Response.json(
+        { detail: 'CONTACT_LIMIT_REACHED:10:premium', code: 'contact_limit_reached', max: 10, plan: 'premium' },
+        { status: 400 },
+      ),
     );
     type('Name', 'João');
     fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '913000111' } });
@@ -269,7 +261,7 @@ describe('Setup', () => {
     ],
   ])('maps an add answer %i %j', async (status, body, text) => {
     const fake = await openSetup();
-    fake.fetch.mockImplementationOnce(async () => new Response(JSON.stringify(body), { status }));
+    fake.fetch.mockImplementationOnce(async () => Response.json(body, { status }));
     type('Nome', 'João');
     fireEvent.change(screen.getByLabelText('Telemóvel'), { target: { value: '913000111' } });
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar contacto' }));
