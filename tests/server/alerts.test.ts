@@ -148,6 +148,27 @@ describe(`alert pipeline (${dbLabel})`, () => {
     expect((await postAlert(t.app, lapsed.token, { mode: 'panic' }, null)).statusCode).toBe(402);
   });
 
+  it('answers a replayed Idempotency-Key with its alert after the plan lapsed, and refuses a new key', async () => {
+    const owner = await ownerWithContacts(t.app);
+    const key = randomUUID();
+    const first = await postAlert(t.app, owner.token, { mode: 'real', location: null }, key);
+    expect(first.statusCode).toBe(201);
+    // The plan ends while the phone still holds the request it is retrying.
+    await t.app.db
+      .updateTable('subscriptions')
+      .set({ status: 'canceled', current_period_end: t.clock.now() - 1 })
+      .where('user_id', '=', owner.user.id)
+      .execute();
+    const replay = await postAlert(t.app, owner.token, { mode: 'real', location: null }, key);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json().id).toBe(first.json().id);
+    // Another request under the same key is still refused, and a new key needs a plan.
+    expect((await postAlert(t.app, owner.token, { mode: 'test', location: null }, key)).statusCode).toBe(422);
+    const fresh = await postAlert(t.app, owner.token, { mode: 'real', location: null }, randomUUID());
+    expect(fresh.statusCode).toBe(402);
+    expect(await alertsOf(t.app, owner.user.id)).toHaveLength(1);
+  });
+
   it('requires a UUID Idempotency-Key and a valid body, with clear 400s', async () => {
     const owner = await ownerWithContacts(t.app);
     const missing = await postAlert(t.app, owner.token, { mode: 'real', location: null }, null);

@@ -4,7 +4,7 @@ import { alertsApi } from '../../../common/api/alerts.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenCharge, perTokenClient } from './limits.js';
 import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
-import { alertingOwner, alertStatus, emergencyPage, sendAlert, type TokenOwner } from './service.js';
+import { alertStatus, emergencyPage, requestingOwner, sendAlert, type TokenOwner } from './service.js';
 
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
 export default async function alertRoutes(fastify: FastifyInstance) {
@@ -28,9 +28,11 @@ export default async function alertRoutes(fastify: FastifyInstance) {
       // The owner's proven alert passes the per-address ceiling a flooder on their address filled.
       config: { passesCeiling: (request) => provenForPathToken(app, request) },
       // The token is the credential: an unknown one, a lapsed plan or an unconfirmed e-mail
-      // are answered before the request itself is looked at.
+      // are answered before the request itself is looked at, except that a replayed
+      // Idempotency-Key is answered with its alert before any plan check.
       preValidation: async (request) => {
-        request.setDecorator('alertOwner', await alertingOwner(app, request.params.token));
+        const owner = await requestingOwner(app, request.params.token, request.headers['idempotency-key']);
+        request.setDecorator('alertOwner', owner);
       },
     },
     async (request, reply) => {

@@ -57,6 +57,19 @@ export async function alertingOwner(app: FastifyInstance, token: string): Promis
   return owner;
 }
 
+/**
+ * The owner an alert request is for. A key already used answers its alert whatever has
+ * changed since (a plan that lapsed, a new e-mail address): the replay is the same request,
+ * so only an unknown token (404) stops it. A new alert needs `alertingOwner`.
+ */
+export async function requestingOwner(app: FastifyInstance, token: string, key: unknown): Promise<TokenOwner> {
+  const user = await ownerOf(app, token);
+  if (typeof key === 'string' && (await alertByKey(app.db, user.id, key))) {
+    return { user, profile: await subscriptionProfile(app.db, user, app.clock.now(), app.config) };
+  }
+  return alertingOwner(app, token);
+}
+
 /** What the emergency page caches: owner, settings, the contacts alerted and the SMS texts without a position. */
 export async function emergencyPage(app: FastifyInstance, token: string): Promise<EmergencyPage> {
   const { user, profile } = await activeOwner(app, token);
