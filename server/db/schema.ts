@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
 
@@ -252,6 +252,9 @@ export interface Database {
   device_keys: DeviceKeysTable;
   mail_bursts: MailBurstsTable;
 }
+
+/** The database, or a transaction on it: what a repository function runs its queries on. */
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

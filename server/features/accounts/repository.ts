@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, NewUser, OneTimeTokensTable, User, UserUpdate } from '../../db/schema.js';
+import type { Db, NewUser, OneTimeTokensTable, User, UserUpdate } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
 
 /** The database, or a transaction on it: every function here works inside either. */
-export type Db = Kysely<Database> | Transaction<Database>;
 export type OneTimePurpose = OneTimeTokensTable['purpose'];
 
 /** Only the SHA-256 of a one-time secret is stored, so a database leak holds no usable link. */

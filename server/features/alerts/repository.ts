@@ -1,11 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Dialect } from '../../db/index.js';
-import type { Alert, Database, Delivery, DeliveryStatus, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import type { Alert, Database, Db, Delivery, DeliveryStatus, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
 import { budgetDecisions, withheldText } from './sms-budget.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** A provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>
@@ -63,12 +62,6 @@ export function alertOfUser(db: Db, userId: string, id: string): Promise<Alert |
     .where('user_id', '=', userId)
     .where((eb) => eb.or([eb('id', '=', id), eb('public_id', '=', id)]))
     .executeTakeFirst();
-}
-
-/** True for a unique-constraint violation on either database. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /**

@@ -1,6 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Database, WithheldReason } from '../../db/schema.js';
+import type { Database, Db, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
 
 /**
@@ -32,8 +32,6 @@ export const NUMBER_BUSY_REASON =
 /** The text kept on a withheld delivery, by its reason. */
 export const withheldText = (reason: WithheldReason) =>
   reason === 'number_busy' ? NUMBER_BUSY_REASON : WITHHELD_REASON;
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 interface Spent {
   messages: number;

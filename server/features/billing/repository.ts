@@ -1,14 +1,12 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type {
   CheckoutSessionsTable,
-  Database,
+  Db,
   Subscription,
   SubscriptionsTable,
   UsageRecordsTable,
 } from '../../db/schema.js';
 
-/** The database or a transaction in it. */
-export type Db = Kysely<Database> | Transaction<Database>;
 type CheckoutStatus = CheckoutSessionsTable['status'];
 
 // Subscriptions.

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database, PlanName, Subscription, User } from '../../db/schema.js';
+import type { Database, Db, PlanName, Subscription, User } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
 import { type PlanConfig, planTerms } from './plans.js';
-import { type Db, insertSubscription, markTrialUsed, setTokenIfMissing, userSubscriptions } from './repository.js';
+import { insertSubscription, markTrialUsed, setTokenIfMissing, userSubscriptions } from './repository.js';
 
 export type { Db };
 /** Length of a paid billing period. */

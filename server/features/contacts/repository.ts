@@ -1,8 +1,6 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Contact, ContactsTable, Database } from '../../db/schema.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Contact, ContactsTable, Database, Db } from '../../db/schema.js';
 
 /** A contact as the API shows it. */
 export interface ContactView {
@@ -91,10 +89,4 @@ export async function insertContact(db: Db, contact: Insertable<ContactsTable>):
 export async function deleteContact(db: Db, userId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('contacts').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** True when `error` is the database refusing a duplicate (user, phone number). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { contactInput } from '../../../common/api/contacts.js';
 import { CONTACT_MESSAGES, contactErrorBody, parseContact } from '../../../common/contact-rules.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { User } from '../../db/schema.js';
 import { ApiError, detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -10,7 +11,6 @@ import {
   type ContactView,
   deleteContact,
   insertContact,
-  isUniqueViolation,
   listContacts,
   lockUser,
   putFirst,
