@@ -1,27 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Dialect } from '../../db/index.js';
-import type { Alert, Database, Db, Delivery, DeliveryStatus, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { iso, isoOrNull } from '../../lib/dates.js';
+import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { budgetDecisions, withheldText } from './sms-budget.js';
-
-/** A provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
-export const shownStatus = (status: DeliveryStatus): ShownStatus =>
-  status === 'undelivered' || status === 'withheld' ? 'failed' : status;
-
-/** Why a withheld delivery was not sent; rows from before reasons were kept were all the account's own budget. */
-const withheldReason = (d: Delivery) => (d.status === 'withheld' ? (d.withheld_reason ?? 'recently_alerted') : null);
-
-/** A delivery as the API shows it; `withheld` (and why) when an SMS budget kept it from being sent. */
-const deliveryView = (d: Delivery) => {
-  const reason = withheldReason(d);
-  return {
-    contact_name: d.contact_name,
-    status: shownStatus(d.status),
-    ...(reason ? { withheld: true as const, withheld_reason: reason } : {}),
-  };
-};
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -131,31 +112,9 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
   );
 }
 
-/**
- * The public answer for an alert: `{id, public_id, mode, created_at, proven,
- * recently_alerted, number_busy, deliveries: [{contact_name, status, withheld?,
- * withheld_reason?}]}`. `recently_alerted` only when this account's own earlier alerts
- * reached a contact in the window (its own budget withheld the SMS); `number_busy` when the
- * number's ceiling for all senders did.
- */
-export async function publicAlertView(db: Db, alert: Alert): Promise<AlertView> {
-  const deliveries = await deliveriesOf(db, [alert.id]);
-  const reasons = deliveries.map(withheldReason);
-  return {
-    id: alert.id,
-    public_id: alert.public_id,
-    mode: alert.mode,
-    created_at: iso(alert.created_at),
-    proven: alert.proven === 1,
-    recently_alerted: reasons.includes('recently_alerted'),
-    number_busy: reasons.includes('number_busy'),
-    deliveries: deliveries.map(deliveryView),
-  };
-}
-
-/** The owner's alerts, newest first, with location, text and each delivery's status. */
-export async function ownerAlerts(db: Db, userId: string, limit: number): Promise<OwnerAlert[]> {
-  const alerts = await db
+/** The owner's last `limit` alerts, newest first. */
+export function latestAlerts(db: Db, userId: string, limit: number): Promise<Alert[]> {
+  return db
     .selectFrom('alerts')
     .selectAll()
     .where('user_id', '=', userId)
@@ -163,36 +122,6 @@ export async function ownerAlerts(db: Db, userId: string, limit: number): Promis
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  const deliveries = await deliveriesOf(
-    db,
-    alerts.map((a) => a.id),
-  );
-  return alerts.map((alert) => ({
-    id: alert.id,
-    public_id: alert.public_id,
-    mode: alert.mode,
-    created_at: iso(alert.created_at),
-    location:
-      alert.latitude !== null && alert.longitude !== null
-        ? {
-            latitude: alert.latitude,
-            longitude: alert.longitude,
-            accuracy: alert.accuracy,
-            captured_at: isoOrNull(alert.captured_at),
-          }
-        : null,
-    location_error: alert.location_error,
-    message: alert.message,
-    deliveries: deliveries
-      .filter((d) => d.alert_id === alert.id)
-      .map((d) => ({
-        ...deliveryView(d),
-        phone_number: d.phone_number,
-        attempts: d.attempts,
-        last_error: d.last_error,
-        updated_at: iso(d.updated_at),
-      })),
-  }));
 }
 
 /** Records the owner's activity on the live side (a position): the live page stays up a day from it. */

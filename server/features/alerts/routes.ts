@@ -4,7 +4,8 @@ import { alertsApi } from '../../../common/api/alerts.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenCharge, perTokenClient } from './limits.js';
 import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
-import { alertStatus, emergencyPage, requestingOwner, sendAlert, type TokenOwner } from './service.js';
+import { emergencyPage } from './page.js';
+import { alertStatus, requestingOwner, sendAlert, type TokenOwner } from './service.js';
 
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
 export default async function alertRoutes(fastify: FastifyInstance) {

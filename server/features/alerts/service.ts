@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { AlertRequest, AlertView, EmergencyPage, OwnerAlert } from '../../../common/api/alerts.js';
+import type { AlertRequest, AlertView, OwnerAlert } from '../../../common/api/alerts.js';
 import { shownName } from '../../../common/profile-rules.js';
 import { type AlertLanguage, alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
-import type { Contact, NewAlert, User } from '../../db/schema.js';
+import type { Alert, Contact, NewAlert, User } from '../../db/schema.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
@@ -12,7 +11,9 @@ import { contactKeyHash, contactPageUrl, livePageUrl, newContactKey } from '../l
 import { queuedDelivery } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
-import { alertByKey, alertOfUser, insertAlert, ownerAlerts, ownerByToken, publicAlertView } from './repository.js';
+import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts, ownerByToken } from './repository.js';
+import { hashOf, sameRequest } from './request-hash.js';
+import { alertView, ownerAlertView } from './views.js';
 
 const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new one.';
 const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
@@ -70,54 +71,32 @@ export async function requestingOwner(app: FastifyInstance, token: string, key: 
   return alertingOwner(app, token);
 }
 
-/** What the emergency page caches: owner, settings, the contacts alerted and the SMS texts without a position. */
-export async function emergencyPage(app: FastifyInstance, token: string): Promise<EmergencyPage> {
-  const { user, profile } = await activeOwner(app, token);
-  const contacts = await alertedContacts(app.db, user.id, profile.contact_limit);
-  const base = {
-    language: ownerLanguage(user),
-    ownerName: shownName(user),
-    timeZone: user.time_zone,
-    location: null,
-    locationError: profile.gps_enabled ? undefined : ('not_in_plan' as const),
-  };
-  return {
-    owner_name: shownName(user),
-    time_zone: user.time_zone,
-    language: ownerLanguage(user),
-    gps_enabled: profile.gps_enabled,
-    countdown_seconds: user.alert_countdown_seconds,
-    contacts: contacts.map((c) => ({ id: c.id, name: c.name, phone_number: c.phone_number })),
-    messages: { real: alertMessage({ ...base, mode: 'real' }), test: alertMessage({ ...base, mode: 'test' }) },
-  };
-}
-
 /** An alert of the token's owner with its statuses, readable by its link even if the plan has since ended. */
 export async function alertStatus(app: FastifyInstance, token: string, id: string): Promise<AlertView> {
   const user = await ownerOf(app, token);
   const alert = await alertOfUser(app.db, user.id, id);
   if (!alert) throw notFound();
-  return publicAlertView(app.db, alert);
+  return viewOf(app, alert);
 }
 
+/** An alert as its link shows it, with its deliveries. */
+const viewOf = async (app: FastifyInstance, alert: Alert): Promise<AlertView> =>
+  alertView(alert, await deliveriesOf(app.db, [alert.id]));
+
 /** The owner's last alerts, newest first. */
-export const alertHistory = (app: FastifyInstance, user: User): Promise<OwnerAlert[]> =>
-  ownerAlerts(app.db, user.id, HISTORY_LIMIT);
-
-const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-
-/**
- * The request in a fixed key order, hashed: a replayed key must come with the same request.
- * Version 2 (`v2:` prefix) includes the chosen test contact; stored hashes without a prefix
- * are version 1 (mode, location, location error) and are still compared as such.
- */
-const hashOf = (body: AlertRequest) =>
-  `v2:${sha256([body.mode, body.location ?? null, body.location_error ?? null, body.contact_id ?? null])}`;
-const hashV1 = (body: AlertRequest) => sha256([body.mode, body.location ?? null, body.location_error ?? null]);
-
-/** Whether a stored request hash (either version) is of this request. */
-const sameRequest = (stored: string, body: AlertRequest) =>
-  stored === (stored.startsWith('v2:') ? hashOf(body) : hashV1(body));
+export async function alertHistory(app: FastifyInstance, user: User): Promise<OwnerAlert[]> {
+  const alerts = await latestAlerts(app.db, user.id, HISTORY_LIMIT);
+  const deliveries = await deliveriesOf(
+    app.db,
+    alerts.map((a) => a.id),
+  );
+  return alerts.map((alert) =>
+    ownerAlertView(
+      alert,
+      deliveries.filter((d) => d.alert_id === alert.id),
+    ),
+  );
+}
 
 /**
  * Who gets the SMS, within the plan's limit only (after a downgrade the contacts beyond it
@@ -214,7 +193,7 @@ export async function sendAlert(
     if (existing.request_hash !== null && !sameRequest(existing.request_hash, body)) {
       throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
     }
-    return { created: false, alert: await publicAlertView(app.db, existing) };
+    return { created: false, alert: await viewOf(app, existing) };
   }
   const now = app.clock.now();
   if (body.location) {
@@ -242,7 +221,7 @@ export async function sendAlert(
     // Lifted with the rate limits, for benchmarks and load tests only.
     ...(app.config.BENCH_NO_RATE_LIMIT ? {} : { budget: { dialect: app.dialect, now } }),
   });
-  const alert = await publicAlertView(app.db, result.alert);
+  const alert = await viewOf(app, result.alert);
   if (result.created) {
     // First attempt right after commit; the periodic sweep only handles retries and crashes.
     app.dispatcher.kick();

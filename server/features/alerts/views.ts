@@ -1,0 +1,70 @@
+/** The wire shapes of alerts (common/api/alerts.ts), made from the rows the repository returns. */
+import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
+import type { Alert, Delivery, DeliveryStatus } from '../../db/schema.js';
+import { iso, isoOrNull } from '../../lib/dates.js';
+
+/** A provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
+export const shownStatus = (status: DeliveryStatus): ShownStatus =>
+  status === 'undelivered' || status === 'withheld' ? 'failed' : status;
+
+/** Why a withheld delivery was not sent; rows from before reasons were kept were all the account's own budget. */
+const withheldReason = (d: Delivery) => (d.status === 'withheld' ? (d.withheld_reason ?? 'recently_alerted') : null);
+
+/** A delivery as the API shows it; `withheld` (and why) when an SMS budget kept it from being sent. */
+const deliveryView = (d: Delivery) => {
+  const reason = withheldReason(d);
+  return {
+    contact_name: d.contact_name,
+    status: shownStatus(d.status),
+    ...(reason ? { withheld: true as const, withheld_reason: reason } : {}),
+  };
+};
+
+/**
+ * The public answer for an alert: `{id, public_id, mode, created_at, proven,
+ * recently_alerted, number_busy, deliveries: [{contact_name, status, withheld?,
+ * withheld_reason?}]}`. `recently_alerted` only when this account's own earlier alerts
+ * reached a contact in the window (its own budget withheld the SMS); `number_busy` when the
+ * number's ceiling for all senders did.
+ */
+export function alertView(alert: Alert, deliveries: Delivery[]): AlertView {
+  const reasons = deliveries.map(withheldReason);
+  return {
+    id: alert.id,
+    public_id: alert.public_id,
+    mode: alert.mode,
+    created_at: iso(alert.created_at),
+    proven: alert.proven === 1,
+    recently_alerted: reasons.includes('recently_alerted'),
+    number_busy: reasons.includes('number_busy'),
+    deliveries: deliveries.map(deliveryView),
+  };
+}
+
+/** An alert in the owner's history: location, text and each delivery's status and attempts. */
+export function ownerAlertView(alert: Alert, deliveries: Delivery[]): OwnerAlert {
+  return {
+    id: alert.id,
+    public_id: alert.public_id,
+    mode: alert.mode,
+    created_at: iso(alert.created_at),
+    location:
+      alert.latitude !== null && alert.longitude !== null
+        ? {
+            latitude: alert.latitude,
+            longitude: alert.longitude,
+            accuracy: alert.accuracy,
+            captured_at: isoOrNull(alert.captured_at),
+          }
+        : null,
+    location_error: alert.location_error,
+    message: alert.message,
+    deliveries: deliveries.map((d) => ({
+      ...deliveryView(d),
+      phone_number: d.phone_number,
+      attempts: d.attempts,
+      last_error: d.last_error,
+      updated_at: iso(d.updated_at),
+    })),
+  };
+}
