@@ -1,3 +1,4 @@
+import { fastifySSE } from '@fastify/sse';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
@@ -12,6 +13,8 @@ const RECHECK_MS = 5000;
 const HEARTBEAT_MS = 15_000;
 /** Streams end after this long; EventSource reconnects on its own (ms). */
 const STREAM_MAX_MS = 10 * MINUTE;
+/** How long EventSource waits before reconnecting after a stream ends (ms). */
+const RECONNECT_MS = 3000;
 /**
  * Streams one client address keeps open on one alert (in this process): a few tabs and
  * phones, never the hundreds 30 new streams a minute for 10 minutes would otherwise hold,
@@ -25,6 +28,8 @@ export const STREAMS_PER_CLIENT = 5;
  * The stream closes once the alert has ended; pages without EventSource poll instead.
  */
 export default async function liveEventsRoutes(fastify: FastifyInstance) {
+  // Framing, heartbeats and the client's disconnect come from @fastify/sse, for this route only.
+  await fastify.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS });
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const open = new Set<() => void>();
   /** Open streams per (client address, alert). */
@@ -38,6 +43,9 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
     '/api/live/:publicId/events',
     {
       schema: liveApi.events,
+      // No Accept negotiation: EventSource and plain fetch both get the stream. The data is
+      // already JSON text, sent as it is.
+      sse: { kind: 'manual', serializer: (text: string) => text },
       config: {
         rateLimit: limit(app, { max: 30, timeWindow: MINUTE, keyGenerator: clientKey('live-events') }),
       },
@@ -50,16 +58,10 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
       if (streams >= STREAMS_PER_CLIENT) throw throttled(RECHECK_MS / 1000);
       openPerClient.set(who, streams + 1);
 
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        connection: 'keep-alive',
-      });
-      raw.write('retry: 3000\n\n');
+      const sse = reply.sse;
+      sse.keepAlive();
+      // Over the plugin's own: the charset, and never kept by a cache (the API's rule).
+      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store');
 
       let last = '';
       let closed = false;
@@ -72,7 +74,7 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
             const data = JSON.stringify(view);
             if (data !== last && !closed) {
               last = data;
-              raw.write(`event: live\ndata: ${data}\n\n`);
+              await sse.send({ event: 'live', data });
             }
             if (view.state === 'ended') close();
           })
@@ -82,23 +84,23 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
       };
       const unsubscribe = app.liveHub.subscribe(alert.id, push);
       const recheck = setInterval(push, RECHECK_MS);
-      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
       const lifetime = setTimeout(() => close(), STREAM_MAX_MS);
       function close() {
         if (closed) return;
         closed = true;
         unsubscribe();
         clearInterval(recheck);
-        clearInterval(heartbeat);
         clearTimeout(lifetime);
         open.delete(close);
         const left = (openPerClient.get(who) ?? 1) - 1;
         if (left > 0) openPerClient.set(who, left);
         else openPerClient.delete(who);
-        raw.end();
+        sse.close();
       }
       open.add(close);
-      request.raw.on('close', close);
+      // The client went away (or the plugin closed the stream).
+      sse.onClose(close);
+      await sse.send({ retry: RECONNECT_MS, data: undefined });
       push();
     },
   );
