@@ -1,6 +1,10 @@
+import closeWithGrace from 'close-with-grace';
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, checkProviders, loadConfig, resolveJwtSecret } from './config.js';
 import { outboxServed, outboxUrl } from './features/dev/outbox-routes.js';
+
+/** How long in-flight requests get to finish once the server is asked to stop (ms). */
+const SHUTDOWN_DELAY_MS = 15_000;
 
 /** Starts the server from the environment and stops it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
@@ -22,18 +26,14 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal} received: finishing in-flight requests`);
-    const timer = setTimeout(() => process.exit(1), 15_000);
-    timer.unref();
+  // SIGTERM, SIGINT (and the other termination signals), an uncaught error: finish in-flight
+  // requests, end live streams and stop the dispatcher and timers (app.close), then exit; a
+  // second signal, or a close still running after SHUTDOWN_DELAY_MS, exits at once with code 1.
+  closeWithGrace({ delay: SHUTDOWN_DELAY_MS, logger: app.log }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'unexpected error: closing');
+    else app.log.info(`${signal ?? 'exit'} received: finishing in-flight requests`);
     await app.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 
   try {
     await app.listen({ port: config.PORT, host: config.HOST });

@@ -168,6 +168,58 @@ describe('server killed with SIGKILL mid-dispatch', () => {
   });
 });
 
+describe('server stopped by a signal', () => {
+  const dirs: string[] = [];
+  let running: ChildProcess | undefined;
+  afterAll(() => {
+    running?.kill('SIGKILL');
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s: logs it, ends open live streams and exits 0', async (signal) => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-stop-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = { PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: SECRET, APP_URL: base, ALERTA_DIST_DIR: dataDir };
+    const server = spawnServer({ ...env, LOG_LEVEL: 'info' });
+    running = server.child;
+    await waitFor('the server', async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined));
+
+    // An alert someone follows on its live page.
+    const db = new SQLite(path.join(dataDir, 'alerta.sqlite'));
+    const now = Date.now();
+    const userId = randomUUID();
+    db.prepare(
+      `insert into users (id, username, email, password_hash, email_verified, language, alert_countdown_seconds, token, trial_used_at, password_changed_at, created_at)
+       values (?, 'stopped', null, '$argon2id$v=19$m=19456,t=2,p=1$x$y', 1, 'pt', 5, ?, null, ?, ?)`,
+    ).run(userId, randomUUID(), now, now);
+    const publicId = randomUUID();
+    db.prepare(
+      `insert into alerts (id, public_id, user_id, mode, idempotency_key, latitude, longitude, accuracy, captured_at, location_error, message, created_at, resolved_at)
+       values (?, ?, ?, 'real', ?, null, null, null, null, 'unavailable', 'ALERTA: stopped precisa de ajuda.', ?, null)`,
+    ).run(randomUUID(), publicId, userId, randomUUID(), now);
+    db.close();
+    const res = await fetch(`${base}/api/live/${publicId}/events`);
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('event: live')) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`stream ended early: ${text}`);
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+
+    server.child.kill(signal);
+    expect(await exited(server.child)).toBe(0);
+    running = undefined;
+    // The server ended the stream before it went (a cut one would reject here).
+    while (!(await reader.read()).done);
+    expect(server.output().out).toContain(`${signal} received`);
+  });
+});
+
 describe(`a fresh app resumes what a stopped one left (${dbLabel})`, () => {
   let t: TestApp;
   beforeAll(async () => {
