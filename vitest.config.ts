@@ -1,6 +1,21 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { PREACT_FOR_REACT } from './scripts/vite-plugins.js';
+
+// The emergency and live pages ship on Preact (preactForEmergencyPage): their tests render them on Preact too.
+const preactPageTests = [
+  'src/alert/**/*.test.{ts,tsx}',
+  'src/live/**/*.test.{ts,tsx}',
+  'tests/unit/live/**/*.test.{ts,tsx}',
+];
+
+// Exact names only: a plain `react` alias would also rewrite every `react/…` path it was not meant for.
+const exactly = (targets: Record<string, string>) =>
+  Object.entries(targets).map(([name, replacement]) => ({
+    find: new RegExp(`^${name.replaceAll('/', '\\/')}$`),
+    replacement,
+  }));
 
 export default defineConfig({
   test: {
@@ -22,7 +37,28 @@ export default defineConfig({
             'src/**/*.test.{ts,tsx}',
             'sw/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, ...preactPageTests],
           setupFiles: ['tests/unit/setup.ts'],
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: {
+          alias: exactly({
+            ...PREACT_FOR_REACT,
+            // Vitest compiles JSX in development mode.
+            'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
+            '@testing-library/react': '@testing-library/preact',
+          }),
+        },
+        test: {
+          name: 'unit-preact',
+          environment: 'jsdom',
+          include: preactPageTests,
+          setupFiles: ['tests/unit/setup-preact.ts'],
+          // Nothing from node_modules that these tests load imports React (jest-dom, idb-keyval, leaflet,
+          // workbox-window): a package that did would get React from Node, past the aliases, unless listed
+          // in server.deps.inline.
         },
       },
       {

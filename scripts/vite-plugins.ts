@@ -10,6 +10,14 @@ const brotli = promisify(brotliCompress);
 
 const root = path.resolve(import.meta.dirname, '..');
 
+/** The React modules the Preact pages import, and the preact/compat module each one becomes. */
+export const PREACT_FOR_REACT: Readonly<Record<string, string>> = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/compat/jsx-runtime',
+};
+
 /**
  * Builds the emergency page (src/alert/) on Preact's React-compatible API instead of React
  * DOM, which alone weighs about 60 kB gzip: most of the page's 70 kB budget (bench/). The app
@@ -21,12 +29,6 @@ export function preactForEmergencyPage(): Plugin {
   const alertDir = path.join(root, 'src', 'alert') + path.sep;
   // The live page (src/live/) opens from an SMS on any phone and network: just as light.
   const liveDir = path.join(root, 'src', 'live') + path.sep;
-  const targets: Record<string, string> = {
-    react: 'preact/compat',
-    'react-dom': 'preact/compat',
-    'react-dom/client': 'preact/compat/client',
-    'react/jsx-runtime': 'preact/compat/jsx-runtime',
-  };
   return {
     name: 'alerta:preact-emergency-page',
     apply: 'build',
@@ -35,7 +37,7 @@ export function preactForEmergencyPage(): Plugin {
       // Rolldown calls the hook only for these specifiers, not for every import of the build.
       filter: { id: /^react(-dom)?(\/client|\/jsx-runtime)?$/ },
       handler(source, importer, options) {
-        const target = targets[source];
+        const target = PREACT_FOR_REACT[source];
         if (!target || !(importer?.startsWith(alertDir) || importer?.startsWith(liveDir))) return null;
         return this.resolve(target, importer, { ...options, skipSelf: true });
       },

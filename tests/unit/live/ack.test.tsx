@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contactKeyOf, sendAck } from '../../../src/live/api';
 import { LivePage } from '../../../src/live/LivePage';
@@ -53,27 +53,27 @@ describe('"I\'m on my way" on the live page', () => {
 
   it('refuses an unreadable name before sending, marks contacts, and says when the slots are full', async () => {
     render(<LivePage publicId="PUBLICID" contactKey="Ab3_-xYz012" />);
-    await act(async () => {});
-    expect(screen.getByTestId('responders')).toHaveTextContent('Rui Costa is on the way');
+    expect(await screen.findByTestId('responders')).toHaveTextContent('Rui Costa is on the way');
     expect(screen.getByTestId('responders')).toHaveTextContent('· contact');
 
     const input = screen.getByLabelText('Your name (optional)');
+    const onMyWay = () => screen.getByRole('button', { name: "I'm on my way" });
     fireEvent.change(input, { target: { value: '\u200B\u200B\u202E' } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: "I'm on my way" })));
+    fireEvent.click(onMyWay());
     expect(screen.getByTestId('name-problem')).toHaveTextContent('no visible characters');
     fireEvent.change(input, { target: { value: 'x'.repeat(41) } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: "I'm on my way" })));
+    fireEvent.click(onMyWay());
     expect(screen.getByTestId('name-problem')).toHaveTextContent('at most 40 characters');
     expect(posted).toEqual([]);
 
     answer = { status: 409, body: { code: 'too_many_responders' } };
     fireEvent.change(input, { target: { value: ' \u202ERui\u202C ' } });
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: "I'm on my way" })));
+    fireEvent.click(onMyWay());
+    expect(await screen.findByRole('alert')).toHaveTextContent('open the link from your own SMS');
     expect(posted).toEqual([{ name: 'Rui', contact_key: 'Ab3_-xYz012' }]);
-    expect(screen.getByRole('alert')).toHaveTextContent('open the link from your own SMS');
 
     answer = { status: 200, body: { name: 'Rui', created_at: view.created_at, contact: true } };
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: "I'm on my way" })));
-    expect(screen.getByTestId('ack-sent')).toBeVisible();
+    fireEvent.click(onMyWay());
+    expect(await screen.findByTestId('ack-sent')).toBeVisible();
   });
 });
