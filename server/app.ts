@@ -23,6 +23,7 @@ import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
 import databasePlugin from './plugins/database.js';
 import errorsPlugin from './plugins/errors.js';
+import overloadPlugin, { type LoadProbe } from './plugins/overload.js';
 import securityPlugin from './plugins/security.js';
 import staticPlugin from './plugins/static.js';
 import { createOutboxMail } from './providers/mail/outbox.js';
@@ -63,6 +64,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app lives (default `dist/`). */
   distDir?: string;
+  /** What the load shedding reads (default: @fastify/under-pressure's samples of this process). */
+  loadProbe?: LoadProbe;
 }
 
 /** Log options: no bodies, no headers, URLs with their secrets masked, phone numbers cut short. */
@@ -148,6 +151,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
   await app.register(errorsPlugin);
+  // First of the request hooks: an overloaded process refuses before doing any other work.
+  await app.register(overloadPlugin, { config, probe: options.loadProbe });
   await app.register(apiPlugin);
   await app.register(securityPlugin, { config });
   await app.register(authPlugin, { secret: options.jwtSecret });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 import { PLAN_CONTACT_LIMITS, PLAN_PRICES_EUR, SMS_PRICE_EUR, TRIAL_DAYS } from '../common/constants.js';
 
@@ -13,6 +14,13 @@ const positiveInt = (name: string) =>
     .number({ message: `must be a whole number` })
     .int(`${name} must be a whole number`)
     .min(1, 'must be at least 1');
+/** A load threshold for shedding requests (server/plugins/overload.ts); 0 turns it off. */
+const threshold = z.coerce
+  .number({ message: 'must be a whole number (0 turns it off)' })
+  .int('must be a whole number (0 turns it off)')
+  .min(0, 'must be a whole number (0 turns it off)');
+/** The V8 heap this process may use (MB): the heap thresholds' defaults are shares of it. */
+const HEAP_LIMIT_MB = Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
 /** An amount in euros, at most to the cent. */
 const euros = z.coerce
   .number({ message: 'must be an amount in euros, e.g. 3 or 0.08' })
@@ -114,6 +122,13 @@ const schema = z.object({
   /** Shown on the map, as the tile provider requires. */
   MAP_ATTRIBUTION: z.string().min(1).max(200).default('© OpenStreetMap contributors'),
   MAP_ATTRIBUTION_URL: url(['http:', 'https:']).default('https://www.openstreetmap.org/copyright'),
+  /** Above these, reads and other requests get 503; an alert POST only above the OVERLOAD_ALERT_ ones. */
+  OVERLOAD_EVENT_LOOP_DELAY_MS: threshold.default(1000),
+  OVERLOAD_ALERT_EVENT_LOOP_DELAY_MS: threshold.default(3000),
+  OVERLOAD_HEAP_USED_MB: threshold.default(Math.floor(HEAP_LIMIT_MB * 0.85)),
+  OVERLOAD_ALERT_HEAP_USED_MB: threshold.default(Math.floor(HEAP_LIMIT_MB * 0.95)),
+  OVERLOAD_RSS_MB: threshold.default(0),
+  OVERLOAD_ALERT_RSS_MB: threshold.default(0),
   DEV_OUTBOX_PUBLIC: flag.default(false),
   /** The key `/dev/outbox` asks for (`?key=`); a random one each start when unset. */
   DEV_OUTBOX_KEY: z
@@ -166,6 +181,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.STRIPE_SECRET_KEY) {
     for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_BASIC', 'STRIPE_PRICE_PREMIUM'] as const) {
       if (!config[name]) throw new ConfigError(`Invalid configuration: ${name} is required with STRIPE_SECRET_KEY`);
+    }
+  }
+  // An alert is the last request refused: its ceiling sits above the one for everything else.
+  for (const measure of ['EVENT_LOOP_DELAY_MS', 'HEAP_USED_MB', 'RSS_MB'] as const) {
+    const first = config[`OVERLOAD_${measure}`];
+    const alerts = config[`OVERLOAD_ALERT_${measure}`];
+    if (first > 0 && alerts > 0 && alerts <= first) {
+      throw new ConfigError(
+        `Invalid configuration: OVERLOAD_ALERT_${measure} (${alerts}) must be above OVERLOAD_${measure} (${first}), or 0 to never refuse an alert on it`,
+      );
     }
   }
   // A hop count believes whoever connects: only a proxy may be able to connect.

@@ -83,6 +83,7 @@ export const ERROR_CODES = [
   'not_found',
   'throttled',
   'unavailable',
+  'overloaded',
   'server_error',
 ] as const;
 

@@ -106,6 +106,7 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   not_found: 'errors.notFound',
   throttled: 'errors.rateLimited',
   unavailable: 'errors.server',
+  overloaded: 'errors.server',
   server_error: 'errors.server',
 };
 

@@ -78,6 +78,8 @@ interface TestAppOptions {
   distFiles?: Record<string, string>;
   /** Real provider adapters (pointed at local fakes) instead of the embedded ones, made from the app's config. */
   providers?: (config: Config) => Pick<AppOptions, 'sms' | 'payments'>;
+  /** What the load shedding reads instead of this process's own load. */
+  loadProbe?: AppOptions['loadProbe'];
 }
 
 /**
@@ -120,6 +122,7 @@ export async function buildTestApp(
     // With logLines, the real request logging at trace level, captured in memory.
     logger: options.logLines ? { ...(loggerOptions('trace') as object), stream: collect(options.logLines) } : false,
     distDir,
+    loadProbe: options.loadProbe,
     ...options.providers?.(config),
   });
   await setup?.(app);
