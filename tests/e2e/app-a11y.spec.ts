@@ -22,6 +22,8 @@ async function seriousViolations(page: Page) {
 test.describe('accessibility', () => {
   for (const language of ['pt', 'en'] as const) {
     test(`no serious or critical axe violation on any route, logged out (${language})`, async ({ page }) => {
+      // One axe scan per route of the app, each after its page transition: several times one page's time.
+      test.slow();
       await page.addInitScript((lang) => localStorage.setItem('lang', lang), language);
       for (const route of PUBLIC_ROUTES) {
         await page.goto(route);
