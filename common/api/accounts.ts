@@ -5,106 +5,22 @@
  */
 import { z } from 'zod';
 import { COUNTDOWN_CHOICES, LANGUAGES } from '../constants.js';
-import { PASSWORD_ERROR_CODES, PASSWORD_ERRORS, passwordProblems } from '../password-rules.js';
 import { canonicalTimeZone, normaliseDisplayName, PROFILE_MESSAGES, validateDisplayName } from '../profile-rules.js';
-import { FIELD_TEXTS, withDetail } from './errors.js';
-import { detailAnswer, errorResponses, noContent } from './shared.js';
+import {
+  emailField,
+  foldIdentifier,
+  newPasswordField,
+  passwordField,
+  repeated,
+  termsField,
+  text,
+  usernameField,
+} from './account-fields.js';
+import { withDetail } from './errors.js';
+import { accountsRoutes } from './routes.js';
+import { type Contract, detailAnswer, errorResponses, noContent } from './shared.js';
 
-export const USERNAME_MAX = 30;
-export const PASSWORD_MAX = 256;
-/** The longest address SMTP carries. */
-const EMAIL_MAX = 254;
-
-export const ACCOUNT_TEXTS = {
-  usernameTaken: 'A user with that username already exists.',
-  termsRequired: 'You must accept the terms and privacy policy.',
-  invalidUsername: 'Enter a valid username. This value may contain only letters, numbers, and ./+/-/_ characters.',
-} as const;
-
-// Letters and digits of any script plus . + - _ ; never "@", so a login identifier with
-// an "@" can only be an e-mail address.
-const USERNAME = /^[\p{L}\p{N}._+-]+$/u;
-const ACCEPTED = new Set<unknown>([true, 'true', 'on', 1, '1']);
-
-/** A required text that may not be blank (whitespace alone is blank too). */
-function text(options: { trim?: boolean; max?: number } = {}) {
-  const base = options.trim ? z.string().trim() : z.string();
-  const sized = base.min(1).max(options.max ?? 4096);
-  return sized.refine((value) => value.trim() !== '', { message: FIELD_TEXTS.blank, params: { code: 'blank' } });
-}
-
-/** An e-mail address, trimmed and lowercased. */
-export const emailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(EMAIL_MAX)
-  .refine((value) => value === '' || value.length > EMAIL_MAX || z.email().safeParse(value).success, {
-    message: FIELD_TEXTS.invalidEmail,
-    params: { code: 'invalid_email' },
-  })
-  .meta({ format: 'email' });
-
-/** Compatibility forms folded and lowercased, so "ｊｏｅ" and "Joe" are "joe". */
-const foldIdentifier = (value: string) => value.normalize('NFKC').toLowerCase();
-
-/** A username, folded. */
-const usernameField = z
-  .string()
-  .trim()
-  .min(1)
-  .overwrite(foldIdentifier)
-  .max(USERNAME_MAX)
-  .refine((value) => value === '' || value.length > USERNAME_MAX || USERNAME.test(value), {
-    message: ACCOUNT_TEXTS.invalidUsername,
-    params: { code: 'invalid_username' },
-  });
-
-const passwordField = text({ max: PASSWORD_MAX });
-
-/** Acceptance of the terms and privacy policy: true (or a form's "on"). */
-const termsField = z
-  .unknown()
-  .refine((value) => ACCEPTED.has(value), {
-    message: ACCOUNT_TEXTS.termsRequired,
-    params: { code: 'terms_required' },
-  })
-  .meta({ type: 'boolean', description: 'Must be true.' });
-
-const usable = (value: unknown): value is string =>
-  typeof value === 'string' && value.trim() !== '' && value.length <= PASSWORD_MAX;
-
-/**
- * A new password under the rules of SPEC §5, each problem with its code; `commonList` is the
- * server's list of common passwords. Checked on the field alone, so it answers together with
- * any other field's problem.
- */
-const newPasswordField = (commonList?: ReadonlySet<string>) =>
-  passwordField.superRefine((password, ctx) => {
-    if (!usable(password)) return;
-    for (const problem of passwordProblems(password, { commonList })) {
-      ctx.addIssue({
-        code: 'custom',
-        message: PASSWORD_ERRORS[problem],
-        params: { code: PASSWORD_ERROR_CODES[problem] },
-      });
-    }
-  });
-
-/** The repetition of a new password must match it (said once both are there). */
-function repeated<T extends Record<string, unknown>>(first: keyof T & string, second: keyof T & string) {
-  return (body: T, ctx: z.core.$RefinementCtx<T>) => {
-    if (usable(body[first]) && usable(body[second]) && body[first] !== body[second]) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [second],
-        message: PASSWORD_ERRORS.mismatch,
-        params: { code: PASSWORD_ERROR_CODES.mismatch },
-      });
-    }
-  };
-}
+export { ACCOUNT_TEXTS, emailField, PASSWORD_MAX, USERNAME_MAX } from './account-fields.js';
 
 /**
  * `POST /api/users/registration/`. The password rules here are the browser's (SPEC §5); the
@@ -237,6 +153,7 @@ const signedIn = { tags: ['accounts'], security: [{ bearer: [] }] } as const;
 
 export const accountsApi = {
   register: {
+    ...accountsRoutes.register,
     ...accounts,
     description:
       'Creates an account and mails its verification link. An address already registered gets the same answer (its holder a notice), so nobody learns who is registered.',
@@ -244,18 +161,21 @@ export const accountsApi = {
     response: { 201: detailAnswer, ...errorResponses(400, 429) },
   },
   verifyEmail: {
+    ...accountsRoutes.verifyEmail,
     ...accounts,
     description: 'The link of the verification e-mail: verifies and redirects to `/email-confirmed`.',
     params: z.object({ key: z.string() }),
     response: { 302: noContent },
   },
   resend: {
+    ...accountsRoutes.resend,
     ...accounts,
     description: 'Mails a new verification link if the address waits for one; the same answer either way.',
     body: emailRequest,
     response: { 200: detailAnswer, ...errorResponses(400, 429) },
   },
   login: {
+    ...accountsRoutes.login,
     ...accounts,
     description:
       'A new login; a successful one sets the login device cookie (HttpOnly, SameSite=Strict, for /api/users/). Failures are limited per identifier and client address (5 in 15 minutes); past 5 an hour from anywhere the answer waits longer with each, up to 3 s, but is never refused. A browser whose device cookie names this account skips both.',
@@ -263,6 +183,7 @@ export const accountsApi = {
     response: { 200: tokenPair, ...errorResponses(400, 401, 403, 429) },
   },
   refresh: {
+    ...accountsRoutes.refresh,
     ...accounts,
     description:
       'Swaps a refresh token for a new pair; each works once (a used one presented again within 30 s by the client that used it, by address and User-Agent or device cookie, answers its successor once; anything else ends the login).',
@@ -270,32 +191,42 @@ export const accountsApi = {
     response: { 200: tokenPair, ...errorResponses(400, 401, 429) },
   },
   logout: {
+    ...accountsRoutes.logout,
     ...signedIn,
     description: 'Ends this login: its tokens stop working at once.',
     response: { 204: noContent, ...errorResponses(401) },
   },
-  me: { ...signedIn, response: { 200: me, ...errorResponses(401) } },
-  updateMe: { ...signedIn, body: meUpdate, response: { 200: me, ...errorResponses(400, 401) } },
+  me: { ...accountsRoutes.me, ...signedIn, response: { 200: me, ...errorResponses(401) } },
+  updateMe: {
+    ...accountsRoutes.updateMe,
+    ...signedIn,
+    body: meUpdate,
+    response: { 200: me, ...errorResponses(400, 401) },
+  },
   reset: {
+    ...accountsRoutes.reset,
     ...accounts,
     description: 'Mails a password reset link if an account uses the address; the same answer either way.',
     body: emailRequest,
     response: { 200: detailAnswer, ...errorResponses(400, 429) },
   },
   resetConfirm: {
+    ...accountsRoutes.resetConfirm,
     ...accounts,
     description: 'Sets a new password from a reset link (once, within an hour); every login ends.',
     body: resetConfirmRequest,
     response: { 200: detailAnswer, ...errorResponses(400, 429) },
   },
   deleteAccount: {
+    ...accountsRoutes.deleteAccount,
     ...signedIn,
     description: 'Cancels the subscription at the provider, then deletes the account and everything of it.',
     response: { 204: noContent, ...errorResponses(401, 502) },
   },
   rotateToken: {
+    ...accountsRoutes.rotateToken,
     ...signedIn,
     description: 'A new personal token: the old emergency links stop working at once. 5 an hour.',
     response: { 200: rotatedToken, ...errorResponses(401, 402, 429) },
   },
-} as const;
+} as const satisfies Contract<typeof accountsRoutes>;

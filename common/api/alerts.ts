@@ -3,101 +3,21 @@
  * path is the credential), the owner's history and the SMS provider's delivery receipts.
  */
 import { z } from 'zod';
-import { errorResponses, noContent } from './shared.js';
+import { alertHeaders, alertRequest, locationError, tokenAlertParams, tokenParams } from './alert-request.js';
+import { alertsRoutes } from './routes.js';
+import { type Contract, errorResponses, noContent } from './shared.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const IDEMPOTENCY_KEY_REQUIRED =
-  'The Idempotency-Key header is required: a UUID that identifies this alert, so a retried request is never sent twice.';
-export const IDEMPOTENCY_KEY_INVALID = 'The Idempotency-Key header must be a UUID.';
-
-/** The personal alert token behind the emergency links (unknown or rotated: 404). */
-export const tokenParams = z.object({ token: z.string().describe('The personal alert token.') });
-/** An alert of the token's owner, by its id or its public id. */
-export const tokenAlertParams = tokenParams.extend({ id: z.string().describe('The alert’s id or public id.') });
-
-/**
- * A fix time: an ISO 8601 date-time or epoch milliseconds, as epoch milliseconds. How far it
- * may lie from the server's clock is the server's rule (a press queued offline is replayed later).
- */
-export const fixTime = z
-  .unknown()
-  .transform((value, ctx) => {
-    if (value === undefined || value === null) {
-      ctx.addIssue({ code: 'custom', message: 'This field is required.', params: { code: 'required' } });
-      return z.NEVER;
-    }
-    const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-    if (!Number.isFinite(ms) || ms < 0) {
-      ctx.addIssue({ code: 'custom', message: 'Enter an ISO 8601 date-time or epoch milliseconds.' });
-      return z.NEVER;
-    }
-    return Math.round(ms);
-  })
-  .meta({
-    description: 'When the fix was taken: ISO 8601 or epoch milliseconds.',
-    anyOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }],
-  });
-
-/** The Idempotency-Key header, trimmed and lowercased; its own 400 codes when missing or not a UUID. */
-const idempotencyKey = z
-  .unknown()
-  .transform((value, ctx) => {
-    const key: unknown = Array.isArray(value) ? value[0] : value;
-    if (typeof key !== 'string' || !key.trim()) {
-      ctx.addIssue({ code: 'custom', message: IDEMPOTENCY_KEY_REQUIRED, params: { code: 'idempotency_key_required' } });
-      return z.NEVER;
-    }
-    if (!UUID.test(key.trim())) {
-      ctx.addIssue({ code: 'custom', message: IDEMPOTENCY_KEY_INVALID, params: { code: 'idempotency_key_invalid' } });
-      return z.NEVER;
-    }
-    return key.trim().toLowerCase();
-  })
-  .meta({
-    type: 'string',
-    format: 'uuid',
-    description: 'A UUID v4 naming this alert: the same key again answers the first alert and sends nothing.',
-  });
-
-export const alertHeaders = z.looseObject({
-  'idempotency-key': idempotencyKey,
-  // Never refused: a key that does not check out only leaves the alert link-only.
-  'x-alerta-device-key': z.unknown().optional().meta({
-    type: 'string',
-    description:
-      'Optional: a device key the owner’s session issued (`POST /api/users/me/device-keys/`), proof that the alert is the owner’s. Unknown or foreign keys are ignored.',
-  }),
-});
-
-export const alertLocation = z
-  .object({
-    latitude: z.number().min(-90).max(90),
-    longitude: z.number().min(-180).max(180),
-    accuracy: z.number().min(0).max(1e7).describe('Radius of the fix in metres.'),
-    captured_at: fixTime,
-  })
-  .meta({ id: 'Fix' });
-
-export const LOCATION_ERRORS = ['denied', 'unavailable', 'timeout', 'unsupported'] as const;
-const locationError = z.enum(LOCATION_ERRORS).describe('Why the page has no position.');
-
-/** `POST /api/emergency/public/{token}/alerts/` body. */
-export const alertRequest = z
-  .object({
-    mode: z.enum(['real', 'test']),
-    location: alertLocation.nullish(),
-    location_error: locationError.nullish(),
-    contact_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .nullish()
-      .describe('Test alerts only: the one contact (an id from the page’s contacts) who gets the test SMS.'),
-  })
-  .meta({ id: 'AlertRequest' });
-
-export type AlertRequest = z.output<typeof alertRequest>;
+export {
+  type AlertRequest,
+  alertLocation,
+  alertRequest,
+  fixTime,
+  IDEMPOTENCY_KEY_INVALID,
+  IDEMPOTENCY_KEY_REQUIRED,
+  LOCATION_ERRORS,
+  tokenAlertParams,
+  tokenParams,
+} from './alert-request.js';
 
 /** What the emergency page caches to work offline. */
 export const emergencyPage = z
@@ -225,12 +145,14 @@ const emergency = { tags: ['alerts'] } as const;
 
 export const alertsApi = {
   page: {
+    ...alertsRoutes.page,
     ...emergency,
     description: 'The owner, settings, contacts and SMS texts behind a token: what the emergency page caches.',
     params: tokenParams,
     response: { 200: emergencyPage, ...errorResponses(402, 404, 429) },
   },
   send: {
+    ...alertsRoutes.send,
     ...emergency,
     description:
       'Sends an alert: one SMS per contact (test alerts: the chosen or TEST contacts), written with its deliveries in one transaction. The same Idempotency-Key again answers 200 with the first alert and sends nothing; with another body (or another `contact_id`), 422. Test alerts: 5 an hour per token; a real alert is never refused by a rate limit. The owner’s proof — `Authorization: Bearer <access>` of the owner’s session, or `X-Alerta-Device-Key: <key>` from `POST /api/users/me/device-keys/` — makes the alert the owner’s: never 429 (neither the per-address ceiling nor the test limit) and its SMS spend a budget of its own. A proof that does not check out is ignored: the alert is link-only.',
@@ -240,12 +162,14 @@ export const alertsApi = {
     response: { 200: alertView, 201: alertView, ...errorResponses(400, 402, 403, 404, 422, 429) },
   },
   get: {
+    ...alertsRoutes.get,
     ...emergency,
     description: 'An alert with the current status of each delivery, readable by its link even after the plan ends.',
     params: tokenAlertParams,
     response: { 200: alertView, ...errorResponses(404, 429) },
   },
   deviceKey: {
+    ...alertsRoutes.deviceKey,
     tags: ['accounts'],
     security: [{ bearer: [] }],
     description:
@@ -253,12 +177,14 @@ export const alertsApi = {
     response: { 201: deviceKeyAnswer, ...errorResponses(401) },
   },
   history: {
+    ...alertsRoutes.history,
     ...emergency,
     security: [{ bearer: [] }],
     description: 'The signed-in owner’s last 100 alerts, newest first, with each delivery’s status.',
     response: { 200: z.array(ownerAlert), ...errorResponses(401) },
   },
   smsStatus: {
+    ...alertsRoutes.smsStatus,
     tags: ['alerts'],
     description:
       'Twilio’s delivery receipts, as a form. The X-Twilio-Signature header is checked against the URL Twilio was given and every form field before anything is read. Answered only when Twilio is configured.',
@@ -267,4 +193,4 @@ export const alertsApi = {
     body: smsStatusForm,
     response: { 204: noContent, ...errorResponses(403, 404) },
   },
-} as const;
+} as const satisfies Contract<typeof alertsRoutes>;

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { refusedAs } from './errors.js';
-import { errorResponses } from './shared.js';
+import { billingRoutes } from './routes.js';
+import { type Contract, errorResponses } from './shared.js';
 
 export const PLANS = ['basic', 'premium'] as const;
 export const plan = z.enum(PLANS);
@@ -34,6 +35,7 @@ const billing = { tags: ['billing'], security: [{ bearer: [] }] } as const;
 
 export const billingApi = {
   checkout: {
+    ...billingRoutes.checkout,
     ...billing,
     description:
       'Opens a checkout for the plan and answers where to send the browser. A first premium checkout carries the free trial (card required).',
@@ -41,20 +43,23 @@ export const billingApi = {
     response: { 200: redirectUrl, ...errorResponses(400, 401, 429, 502) },
   },
   changePlan: {
+    ...billingRoutes.changePlan,
     ...billing,
     description: 'A subscriber moves to the other plan at once (the provider prorates the difference).',
     body: planChoice,
     response: { 200: planChoice, ...errorResponses(400, 401, 429, 502) },
   },
   portal: {
+    ...billingRoutes.portal,
     ...billing,
     description: 'Opens the page where a subscriber changes plan or cancels; answers where to send the browser.',
     response: { 200: redirectUrl, ...errorResponses(400, 401, 429, 502) },
   },
   webhook: {
+    ...billingRoutes.webhook,
     tags: ['billing'],
     description:
       'The payment provider’s events (Stripe). The body is the raw event exactly as sent, verified against its `Stripe-Signature` header before anything is read from it; each event is applied once.',
     response: { 200: webhookReceipt, ...errorResponses(400) },
   },
-} as const;
+} as const satisfies Contract<typeof billingRoutes>;

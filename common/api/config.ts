@@ -1,5 +1,7 @@
 /** `GET /api/config/`: the plans' terms as this server is configured, for the app to show. */
 import { z } from 'zod';
+import { configRoutes } from './routes.js';
+import type { Contract } from './shared.js';
 
 const euros = z.number().min(0);
 
@@ -25,8 +27,9 @@ export type PublicConfig = z.output<typeof publicConfig>;
 
 export const configApi = {
   get: {
+    ...configRoutes.get,
     tags: ['config'],
     description: 'Prices, contact limits and trial length, public and the same for everyone.',
     response: { 200: publicConfig },
   },
-} as const;
+} as const satisfies Contract<typeof configRoutes>;

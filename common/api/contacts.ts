@@ -1,6 +1,7 @@
 /** Contacts routes of DESIGN.md §3: request and response schemas. */
 import { z } from 'zod';
-import { errorResponses, idParams, noContent } from './shared.js';
+import { contactsRoutes } from './routes.js';
+import { type Contract, errorResponses, idParams, noContent } from './shared.js';
 
 /**
  * What the add form sends. Types only: what each field must contain is decided by the
@@ -30,14 +31,21 @@ export type Contact = z.output<typeof contact>;
 const contactList = z.array(contact);
 
 export const contactsApi = {
-  list: { tags: ['contacts'], security: [{ bearer: [] }], response: { 200: contactList, ...errorResponses(401) } },
+  list: {
+    ...contactsRoutes.list,
+    tags: ['contacts'],
+    security: [{ bearer: [] }],
+    response: { 200: contactList, ...errorResponses(401) },
+  },
   add: {
+    ...contactsRoutes.add,
     tags: ['contacts'],
     security: [{ bearer: [] }],
     body: contactInput,
     response: { 201: contact, ...errorResponses(400, 401, 402) },
   },
   alertFirst: {
+    ...contactsRoutes.alertFirst,
     tags: ['contacts'],
     security: [{ bearer: [] }],
     description: 'Makes the contact the first alerted on a plan with a lower limit; answers the list in its new order.',
@@ -45,9 +53,10 @@ export const contactsApi = {
     response: { 200: contactList, ...errorResponses(401, 404) },
   },
   remove: {
+    ...contactsRoutes.remove,
     tags: ['contacts'],
     security: [{ bearer: [] }],
     params: idParams,
     response: { 204: noContent, ...errorResponses(401, 404) },
   },
-} as const;
+} as const satisfies Contract<typeof contactsRoutes>;

@@ -1,6 +1,7 @@
 /** The health check: whether the server and its database answer. */
 import { z } from 'zod';
-import { errorResponses } from './shared.js';
+import { healthRoutes } from './routes.js';
+import { type Contract, errorResponses } from './shared.js';
 
 export const health = z
   .object({
@@ -12,8 +13,9 @@ export const health = z
 
 export const healthApi = {
   get: {
+    ...healthRoutes.get,
     tags: ['health'],
     description: 'Whether the server and its database answer, and the running version.',
     response: { 200: health, ...errorResponses(503) },
   },
-} as const;
+} as const satisfies Contract<typeof healthRoutes>;

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { checkResponderName, RESPONDER_NAME_MESSAGES } from '../responder-name.js';
-import { fixTime, tokenAlertParams } from './alerts.js';
+import { fixTime, tokenAlertParams } from './alert-request.js';
 import type { ErrorCode } from './errors.js';
-import { errorResponses } from './shared.js';
+import { liveRoutes } from './routes.js';
+import { type Contract, errorResponses } from './shared.js';
 
 /** A position as shown: the fix time in ISO 8601. */
 export const livePosition = z
@@ -144,6 +145,7 @@ const follower = { tags: ['live'], params: publicIdParams } as const;
 
 export const liveApi = {
   position: {
+    ...liveRoutes.position,
     ...sender,
     description:
       'A position while the emergency page stays open (premium and trial). Refused once the alert is resolved or 60 minutes old; a replayed fix is stored once.',
@@ -151,22 +153,26 @@ export const liveApi = {
     response: { 201: livePosition, ...errorResponses(400, 402, 404, 409, 429) },
   },
   sender: {
+    ...liveRoutes.sender,
     ...sender,
     description: 'The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking.',
     response: { 200: senderLive, ...errorResponses(404, 429) },
   },
   resolve: {
+    ...liveRoutes.resolve,
     ...sender,
     description: '"I’m safe": ends the alert; only the first call counts. With `notify`, one all-clear SMS per number.',
     body: resolveRequest,
     response: { 200: resolution, ...errorResponses(400, 404, 429) },
   },
   view: {
+    ...liveRoutes.view,
     ...follower,
     description: 'What the live link shows.',
     response: { 200: liveView, ...errorResponses(404, 429) },
   },
   ack: {
+    ...liveRoutes.ack,
     ...follower,
     description:
       '"I’m on my way", with an optional name. With the contact key of the SMS’s link: always accepted, once per contact (a second press renames it, 200). Without: at most 3 per address and 50 per alert.',
@@ -174,6 +180,7 @@ export const liveApi = {
     response: { 201: responder, 200: responder, ...errorResponses(400, 404, 409, 429) },
   },
   events: {
+    ...liveRoutes.events,
     ...follower,
     description:
       'Server-sent events: a `live` event whose data is the LiveView as JSON, at once and after every change. The stream closes once the alert has ended.',
@@ -185,4 +192,4 @@ export const liveApi = {
       ...errorResponses(404, 429),
     },
   },
-} as const;
+} as const satisfies Contract<typeof liveRoutes>;

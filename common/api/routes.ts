@@ -1,0 +1,63 @@
+/**
+ * Where each route of the API answers: its method and its URL pattern, written once. The
+ * contract in this folder spreads each into its route's entry (the server registers from
+ * those); the app and the pages build their paths from these with `pathOf`. No zod here, so
+ * the emergency page and the service worker carry none of it.
+ */
+import { at, patternOf } from './paths.js';
+
+export const accountsRoutes = {
+  register: at('POST', '/api/users/registration/'),
+  verifyEmail: at('GET', '/api/users/verify-email/:key/'),
+  resend: at('POST', '/api/users/resend-verification/'),
+  login: at('POST', '/api/users/auth/login/'),
+  refresh: at('POST', '/api/users/auth/refresh/'),
+  logout: at('POST', '/api/users/auth/logout/'),
+  me: at('GET', '/api/users/me/'),
+  updateMe: at('PATCH', '/api/users/me/'),
+  reset: at('POST', '/api/users/reset-password/'),
+  resetConfirm: at('POST', '/api/users/reset-password-confirm/'),
+  deleteAccount: at('DELETE', '/api/users/delete-account/'),
+  rotateToken: at('POST', '/api/users/token/rotate/'),
+} as const;
+
+export const alertsRoutes = {
+  page: at('GET', '/api/emergency/public/:token/'),
+  send: at('POST', '/api/emergency/public/:token/alerts/'),
+  get: at('GET', '/api/emergency/public/:token/alerts/:id/'),
+  deviceKey: at('POST', '/api/users/me/device-keys/'),
+  history: at('GET', '/api/emergency/alerts/'),
+  smsStatus: at('POST', '/api/sms/status/'),
+} as const;
+
+export const billingRoutes = {
+  checkout: at('POST', '/api/billing/checkout/'),
+  changePlan: at('POST', '/api/billing/plan/'),
+  portal: at('POST', '/api/billing/portal/'),
+  webhook: at('POST', '/api/billing/webhook/'),
+} as const;
+
+export const configRoutes = { get: at('GET', '/api/config/') } as const;
+
+export const contactsRoutes = {
+  list: at('GET', '/api/emergency/contacts/'),
+  add: at('POST', '/api/emergency/contacts/'),
+  alertFirst: at('POST', '/api/emergency/contacts/:id/alert-first/'),
+  remove: at('DELETE', '/api/emergency/contacts/:id/'),
+} as const;
+
+export const healthRoutes = { get: at('GET', '/api/health') } as const;
+
+export const liveRoutes = {
+  position: at('POST', '/api/emergency/public/:token/alerts/:id/location/'),
+  sender: at('GET', '/api/emergency/public/:token/alerts/:id/live/'),
+  resolve: at('POST', '/api/emergency/public/:token/alerts/:id/resolve/'),
+  view: at('GET', '/api/live/:publicId/'),
+  ack: at('POST', '/api/live/:publicId/ack/'),
+  events: at('GET', '/api/live/:publicId/events'),
+} as const;
+
+/** The alert POST's paths (`/api/emergency/public/{token}/alerts/`): the service worker sends or queues these. */
+export const ALERT_POST_PATH = patternOf(alertsRoutes.send);
+/** A live position update's paths (`…/alerts/{id}/location/`), queued like an alert. */
+export const POSITION_POST_PATH = patternOf(liveRoutes.position);
