@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsApi } from '../../../common/api/accounts.js';
+import { served } from '../../../common/api/shared.js';
 import { HOUR, MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { deleteAccount } from './delete.js';
@@ -22,16 +23,18 @@ export const GENERIC_TEXTS = {
 /** Account routes of DESIGN §3: registration, verification, login and sessions, /me, reset, deletion. */
 export default async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const schemas = accountsApi;
   // Only for the login device cookie (devices.ts), signed with a secret of its own.
   await app.register(cookie, { secret: app.tokens.derive('login-device-cookie') });
   const throttles = createThrottles(app);
   const language = (request: FastifyRequest) => (saved?: string) => requestLanguage(request, saved);
   const perAddress = (max: number, timeWindow: number) => ({ config: { rateLimit: limit(app, { max, timeWindow }) } });
 
-  app.post('/api/users/registration/', { ...perAddress(10, HOUR), schema: schemas.register }, async (request, reply) =>
-    reply.code(201).send(await register(app, request.body, requestLanguage(request))),
-  );
+  app.route({
+    ...served(accountsApi.register),
+    ...perAddress(10, HOUR),
+    handler: async (request, reply) =>
+      reply.code(201).send(await register(app, request.body, requestLanguage(request))),
+  });
 
   const verify = async (request: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) => {
     const ok = await verifyEmail(app, request.params.key);
@@ -39,61 +42,79 @@ export default async function accountRoutes(fastify: FastifyInstance) {
       .header('cache-control', 'no-store')
       .redirect(ok ? '/email-confirmed' : '/resend-verification?error=invalid', 302);
   };
-  app.get('/api/users/verify-email/:key/', { schema: schemas.verifyEmail }, verify);
+  app.route({ ...served(accountsApi.verifyEmail), handler: verify });
   // Some mail clients drop a trailing slash from a link.
-  app.get('/api/users/verify-email/:key', { schema: { hide: true } }, verify);
+  app.get(accountsApi.verifyEmail.url.replace(/\/$/, ''), { schema: { hide: true } }, verify);
 
-  app.post('/api/users/resend-verification/', { ...perAddress(5, HOUR), schema: schemas.resend }, async (request) => {
-    await throttles.resendByAddress.take(request);
-    // After the answer, so neither it nor its timing tells a registered address from an unknown one.
-    app.background.run(() => resendVerification(app, request.body.email, language(request)));
-    return { detail: GENERIC_TEXTS.resend };
+  app.route({
+    ...served(accountsApi.resend),
+    ...perAddress(5, HOUR),
+    handler: async (request) => {
+      await throttles.resendByAddress.take(request);
+      // After the answer, so neither it nor its timing tells a registered address from an unknown one.
+      app.background.run(() => resendVerification(app, request.body.email, language(request)));
+      return { detail: GENERIC_TEXTS.resend };
+    },
   });
 
-  app.post('/api/users/auth/login/', { ...perAddress(10, MINUTE), schema: schemas.login }, async (request, reply) => {
-    const { tokens, device } = await login(app, throttles, request, request.body);
-    rememberDevice(request, reply, device);
-    return tokens;
+  app.route({
+    ...served(accountsApi.login),
+    ...perAddress(10, MINUTE),
+    handler: async (request, reply) => {
+      const { tokens, device } = await login(app, throttles, request, request.body);
+      rememberDevice(request, reply, device);
+      return tokens;
+    },
   });
-  app.post('/api/users/auth/refresh/', { ...perAddress(60, MINUTE), schema: schemas.refresh }, async (request) =>
-    refresh(app, request, request.body.refresh),
-  );
-  app.post(
-    '/api/users/auth/logout/',
-    { onRequest: app.authenticate, schema: schemas.logout },
-    async (request, reply) => {
+  app.route({
+    ...served(accountsApi.refresh),
+    ...perAddress(60, MINUTE),
+    handler: async (request) => refresh(app, request, request.body.refresh),
+  });
+  app.route({
+    ...served(accountsApi.logout),
+    onRequest: app.authenticate,
+    handler: async (request, reply) => {
       await logout(app, request.sessionId);
       return reply.code(204).send();
     },
-  );
-
-  app.get('/api/users/me/', { onRequest: app.authenticate, schema: schemas.me }, async (request) =>
-    meView(app, request.user),
-  );
-  app.patch('/api/users/me/', { onRequest: app.authenticate, schema: schemas.updateMe }, async (request) =>
-    updateMe(app, request.user, request.body),
-  );
-
-  app.post('/api/users/reset-password/', { ...perAddress(5, HOUR), schema: schemas.reset }, async (request) => {
-    await throttles.resetByAddress.take(request);
-    app.background.run(() => requestReset(app, request.body.email, language(request)));
-    return { detail: GENERIC_TEXTS.reset };
   });
-  app.post(
-    '/api/users/reset-password-confirm/',
-    { ...perAddress(10, MINUTE), schema: schemas.resetConfirm },
-    async (request) => {
+
+  app.route({
+    ...served(accountsApi.me),
+    onRequest: app.authenticate,
+    handler: async (request) => meView(app, request.user),
+  });
+  app.route({
+    ...served(accountsApi.updateMe),
+    onRequest: app.authenticate,
+    handler: async (request) => updateMe(app, request.user, request.body),
+  });
+
+  app.route({
+    ...served(accountsApi.reset),
+    ...perAddress(5, HOUR),
+    handler: async (request) => {
+      await throttles.resetByAddress.take(request);
+      app.background.run(() => requestReset(app, request.body.email, language(request)));
+      return { detail: GENERIC_TEXTS.reset };
+    },
+  });
+  app.route({
+    ...served(accountsApi.resetConfirm),
+    ...perAddress(10, MINUTE),
+    handler: async (request) => {
       await confirmReset(app, request.body);
       return { detail: RESET_TEXTS.done };
     },
-  );
+  });
 
-  app.delete(
-    '/api/users/delete-account/',
-    { onRequest: app.authenticate, schema: schemas.deleteAccount },
-    async (request, reply) => {
+  app.route({
+    ...served(accountsApi.deleteAccount),
+    onRequest: app.authenticate,
+    handler: async (request, reply) => {
       await deleteAccount(app, request.user.id);
       return reply.code(204).send();
     },
-  );
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
+import { served } from '../../../common/api/shared.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { hashSecret } from '../accounts/repository.js';
 import { ownerByToken } from './repository.js';
@@ -98,9 +99,9 @@ export async function issueDeviceKey(app: FastifyInstance, userId: string): Prom
 /** `POST /api/users/me/device-keys/`: a device key for the signed-in owner's emergency page. */
 export default async function deviceKeyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.post(
-    '/api/users/me/device-keys/',
-    { onRequest: app.authenticate, schema: alertsApi.deviceKey },
-    async (request, reply) => reply.code(201).send({ device_key: await issueDeviceKey(app, request.user.id) }),
-  );
+  app.route({
+    ...served(alertsApi.deviceKey),
+    onRequest: app.authenticate,
+    handler: async (request, reply) => reply.code(201).send({ device_key: await issueDeviceKey(app, request.user.id) }),
+  });
 }

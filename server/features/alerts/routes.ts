@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
+import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenCharge, perTokenClient } from './limits.js';
 import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
@@ -13,30 +14,27 @@ export default async function alertRoutes(fastify: FastifyInstance) {
   // Resolved from the path before the body is validated (preValidation), for the handler.
   app.decorateRequest('alertOwner', null);
 
-  app.get(
-    '/api/emergency/public/:token/',
+  app.route({
+    ...served(alertsApi.page),
     // Per token and address: a link holder reading it elsewhere never uses up the owner's page.
-    { schema: alertsApi.page, config: { rateLimit: perTokenClient(app, 'page', 60, MINUTE) } },
-    async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
-  );
+    config: { rateLimit: perTokenClient(app, 'page', 60, MINUTE) },
+    handler: async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
+  });
 
   // Test SMS 5 per hour per token, charged by the service for new link-only test alerts only.
   const testLimit = perTokenCharge(app, 'send-test', 5, 60 * MINUTE);
-  app.post(
-    '/api/emergency/public/:token/alerts/',
-    {
-      schema: alertsApi.send,
-      // The owner's proven alert passes the per-address ceiling a flooder on their address filled.
-      config: { passesCeiling: (request) => provenForPathToken(app, request) },
-      // The token is the credential: an unknown one, a lapsed plan or an unconfirmed e-mail
-      // are answered before the request itself is looked at, except that a replayed
-      // Idempotency-Key is answered with its alert before any plan check.
-      preValidation: async (request) => {
-        const owner = await requestingOwner(app, request.params.token, request.headers['idempotency-key']);
-        request.setDecorator('alertOwner', owner);
-      },
+  app.route({
+    ...served(alertsApi.send),
+    // The owner's proven alert passes the per-address ceiling a flooder on their address filled.
+    config: { passesCeiling: (request) => provenForPathToken(app, request) },
+    // The token is the credential: an unknown one, a lapsed plan or an unconfirmed e-mail
+    // are answered before the request itself is looked at, except that a replayed
+    // Idempotency-Key is answered with its alert before any plan check.
+    preValidation: async (request) => {
+      const owner = await requestingOwner(app, request.params.token, request.headers['idempotency-key']);
+      request.setDecorator('alertOwner', owner);
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const owner = request.getDecorator<TokenOwner>('alertOwner');
       const proven = await carriesOwnerProof(app, request, owner.user.id);
       const { created, alert } = await sendAlert(
@@ -47,17 +45,14 @@ export default async function alertRoutes(fastify: FastifyInstance) {
       );
       return reply.code(created ? 201 : 200).send(alert);
     },
-  );
+  });
 
-  app.get(
-    '/api/emergency/public/:token/alerts/:id/',
-    {
-      schema: alertsApi.get,
-      config: {
-        rateLimit: perTokenClient(app, 'status', 60, MINUTE),
-        passesCeiling: (request) => provenForPathToken(app, request),
-      },
+  app.route({
+    ...served(alertsApi.get),
+    config: {
+      rateLimit: perTokenClient(app, 'status', 60, MINUTE),
+      passesCeiling: (request) => provenForPathToken(app, request),
     },
-    async (request, reply) => reply.send(await alertStatus(app, request.params.token, request.params.id)),
-  );
+    handler: async (request, reply) => reply.send(await alertStatus(app, request.params.token, request.params.id)),
+  });
 }

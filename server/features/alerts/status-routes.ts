@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { alertsApi } from '../../../common/api/alerts.js';
+import { served } from '../../../common/api/shared.js';
 import { detailError, notFound } from '../../lib/errors.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 import { applyProviderStatus } from './deliveries.js';
@@ -26,23 +27,20 @@ export default async function smsStatusRoutes(fastify: FastifyInstance, options:
   // Form bodies only inside this plugin: the rest of the API stays JSON.
   await app.register(formbody);
 
-  app.post(
-    '/api/sms/status/',
-    {
-      schema: alertsApi.smsStatus,
-      onRequest: async () => {
-        if (!authToken) throw notFound();
-      },
-      preValidation: async (request) => {
-        const signature = request.headers['x-twilio-signature'];
-        const url = `${app.config.APP_URL}${request.url}`;
-        const form = (request.body ?? {}) as Record<string, string>;
-        if (!authToken || typeof signature !== 'string' || !twilio.validateRequest(authToken, signature, url, form)) {
-          throw detailError(403, 'Invalid Twilio signature.', 'invalid_signature');
-        }
-      },
+  app.route({
+    ...served(alertsApi.smsStatus),
+    onRequest: async () => {
+      if (!authToken) throw notFound();
     },
-    async (request, reply) => {
+    preValidation: async (request) => {
+      const signature = request.headers['x-twilio-signature'];
+      const url = `${app.config.APP_URL}${request.url}`;
+      const form = (request.body ?? {}) as Record<string, string>;
+      if (!authToken || typeof signature !== 'string' || !twilio.validateRequest(authToken, signature, url, form)) {
+        throw detailError(403, 'Invalid Twilio signature.', 'invalid_signature');
+      }
+    },
+    handler: async (request, reply) => {
       const form = request.body;
       const status = STATUSES[form.MessageStatus ?? ''];
       if (status) {
@@ -57,5 +55,5 @@ export default async function smsStatusRoutes(fastify: FastifyInstance, options:
       }
       return reply.code(204).send();
     },
-  );
+  });
 }

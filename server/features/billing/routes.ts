@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { billingApi } from '../../../common/api/billing.js';
+import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { openPortal, startCheckout } from './checkout.js';
@@ -14,18 +15,20 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const options = { onRequest: app.authenticate, config: { rateLimit: limit(app, { max: 20, timeWindow: MINUTE }) } };
 
-  app.post('/api/billing/checkout/', { ...options, schema: billingApi.checkout }, async (request) =>
-    startCheckout(app, request.user, request.body.plan),
-  );
+  app.route({
+    ...served(billingApi.checkout),
+    ...options,
+    handler: async (request) => startCheckout(app, request.user, request.body.plan),
+  });
 
   // A subscriber's move to the other plan, from the pricing page.
-  app.post('/api/billing/plan/', { ...options, schema: billingApi.changePlan }, async (request) =>
-    changePlan(app, request.user, request.body.plan),
-  );
+  app.route({
+    ...served(billingApi.changePlan),
+    ...options,
+    handler: async (request) => changePlan(app, request.user, request.body.plan),
+  });
 
-  app.post('/api/billing/portal/', { ...options, schema: billingApi.portal }, async (request) =>
-    openPortal(app, request.user.id),
-  );
+  app.route({ ...served(billingApi.portal), ...options, handler: async (request) => openPortal(app, request.user.id) });
 
   await app.register(webhookRoutes);
   if (app.payments.name === 'simulated') await app.register(devBillingRoutes);
@@ -41,9 +44,13 @@ async function webhookRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.post('/api/billing/webhook/', { bodyLimit: 1024 * 1024, schema: billingApi.webhook }, async (request) => {
-    const signature = request.headers['stripe-signature'];
-    return receiveWebhook(app, request.body, typeof signature === 'string' ? signature : undefined);
+  app.route({
+    ...served(billingApi.webhook),
+    bodyLimit: 1024 * 1024,
+    handler: async (request) => {
+      const signature = request.headers['stripe-signature'];
+      return receiveWebhook(app, request.body, typeof signature === 'string' ? signature : undefined);
+    },
   });
 }
 

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { accountsApi } from '../../../common/api/accounts.js';
+import { served } from '../../../common/api/shared.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import { HOUR } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
@@ -45,15 +46,12 @@ export default async function tokenRoutes(app: FastifyInstance) {
     timeWindow: HOUR,
     keyGenerator: (request) => `rotate:${request.user?.id ?? request.ip}`,
   });
-  app.post(
-    '/api/users/token/rotate/',
-    {
-      onRequest: app.authenticate,
-      schema: accountsApi.rotateToken,
-      config: { rateLimit: perAccount && { ...perAccount, hook: 'preHandler' } },
-    },
-    async (request) => ({ token: await rotateOwnToken(app, request.user) }),
-  );
+  app.route({
+    ...served(accountsApi.rotateToken),
+    onRequest: app.authenticate,
+    config: { rateLimit: perAccount && { ...perAccount, hook: 'preHandler' } },
+    handler: async (request) => ({ token: await rotateOwnToken(app, request.user) }),
+  });
 
   await app.register(async (forms) => {
     await forms.register(formbody);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthApi } from '../../../common/api/health.js';
+import { served } from '../../../common/api/shared.js';
 import { pingDatabase } from '../../db/index.js';
 
 /**
@@ -9,16 +10,19 @@ import { pingDatabase } from '../../db/index.js';
  */
 export default async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/health', { schema: healthApi.get }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const version = app.appVersion;
-    if (await pingDatabase(app.db)) return reply.code(200).send({ status: 'ok', db: 'ok', version });
-    return reply.code(503).send({
-      detail: 'The database cannot be reached.',
-      code: 'unavailable',
-      status: 'unavailable',
-      db: 'unreachable',
-      version,
-    });
+  app.route({
+    ...served(healthApi.get),
+    handler: async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const version = app.appVersion;
+      if (await pingDatabase(app.db)) return reply.code(200).send({ status: 'ok', db: 'ok', version });
+      return reply.code(503).send({
+        detail: 'The database cannot be reached.',
+        code: 'unavailable',
+        status: 'unavailable',
+        db: 'unreachable',
+        version,
+      });
+    },
   });
 }
