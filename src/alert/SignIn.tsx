@@ -1,18 +1,28 @@
 import { type FormEvent, useState } from 'react';
+import { pathOf } from '../../common/api/paths';
+import { accountsRoutes, alertsRoutes } from '../../common/api/routes';
 import { readDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { Strings } from './i18n';
 
 type Outcome = 'wrong' | 'notVerified' | 'later' | 'failed';
 
-async function postJson(path: string, body: unknown, access?: string): Promise<Response> {
-  return fetch(`/api/${path}`, {
-    method: 'POST',
+/** The account routes this page calls (none has path parameters). */
+type SignInRoute =
+  | typeof accountsRoutes.login
+  | typeof accountsRoutes.me
+  | typeof accountsRoutes.logout
+  | typeof alertsRoutes.deviceKey;
+
+/** A call with a JSON body, if any, signed in with `access` when given. */
+async function send(route: SignInRoute, { body, access }: { body?: unknown; access?: string }): Promise<Response> {
+  return fetch(pathOf(route), {
+    method: route.method,
     headers: {
       accept: 'application/json',
-      'content-type': 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(access ? { authorization: `Bearer ${access}` } : {}),
     },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
 
@@ -31,15 +41,15 @@ async function outcomeOf(response: Response): Promise<Outcome> {
  */
 export async function signInForKey(identifier: string, password: string): Promise<{ key: string } | Outcome> {
   try {
-    const login = await postJson('users/auth/login/', { username: identifier.trim().toLowerCase(), password });
+    const login = await send(accountsRoutes.login, {
+      body: { username: identifier.trim().toLowerCase(), password },
+    });
     if (!login.ok) return outcomeOf(login);
     const { access } = (await login.json()) as { access: string };
-    const issued = await postJson('users/me/device-keys/', {}, access);
-    const me = await fetch('/api/users/me/', {
-      headers: { accept: 'application/json', authorization: `Bearer ${access}` },
-    });
+    const issued = await send(alertsRoutes.deviceKey, { body: {}, access });
+    const me = await send(accountsRoutes.me, { access });
     // The key is all this page keeps: the login it came from ends now.
-    void postJson('users/auth/logout/', {}, access).catch(() => undefined);
+    void send(accountsRoutes.logout, { body: {}, access }).catch(() => undefined);
     if (!issued.ok || !me.ok) return 'failed';
     const { device_key: key } = (await issued.json()) as { device_key: string };
     const { username } = (await me.json()) as { username: string };

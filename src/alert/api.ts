@@ -1,4 +1,6 @@
 import type { AlertView, EmergencyPage } from '../../common/api/alerts';
+import { pathOf } from '../../common/api/paths';
+import { alertsRoutes } from '../../common/api/routes';
 import { DEVICE_KEY_HEADER } from '../../common/constants';
 import { readDeviceKey } from '../lib/device-key';
 import type { AlertBody } from './storage';
@@ -19,9 +21,8 @@ export type Answer<T> =
   | { ok: true; value: T }
   | { ok: false; status: number | 'network'; retryAfter?: number; detail?: string };
 
-const base = (token: string) => `/api/emergency/public/${encodeURIComponent(token)}/`;
 /** Where a token's alerts are posted. */
-export const alertsUrl = (token: string) => `${base(token)}alerts/`;
+export const alertsUrl = (token: string) => pathOf(alertsRoutes.send, { token });
 
 async function call<T>(url: string, init?: RequestInit): Promise<Answer<T> & { code?: number }> {
   let response: Response;
@@ -42,7 +43,8 @@ async function call<T>(url: string, init?: RequestInit): Promise<Answer<T> & { c
 }
 
 /** The owner, contacts and settings behind a token. */
-export const fetchPage = (token: string) => call<PageData>(base(token), { cache: 'no-store' });
+export const fetchPage = (token: string) =>
+  call<PageData>(pathOf(alertsRoutes.page, { token }), { method: alertsRoutes.page.method, cache: 'no-store' });
 
 /** The alert POST's headers: its Idempotency-Key and, when this device has one, the owner's device key. */
 export function alertHeaders(key: string, deviceKey?: string | null): Record<string, string> {
@@ -66,7 +68,7 @@ export async function postAlert(
   deviceKey?: string | null,
 ): Promise<Answer<AlertResult | 'queued'>> {
   const answer = await call<AlertResult & { code?: string }>(alertsUrl(token), {
-    method: 'POST',
+    method: alertsRoutes.send.method,
     headers: alertHeaders(key, deviceKey),
     body: JSON.stringify(body),
   });
@@ -77,7 +79,8 @@ export async function postAlert(
 /** An alert with the current status of each delivery (with the owner's device key, when this device has one). */
 export function fetchAlert(token: string, id: string) {
   const key = readDeviceKey()?.key;
-  return call<AlertResult>(`${base(token)}alerts/${encodeURIComponent(id)}/`, {
+  return call<AlertResult>(pathOf(alertsRoutes.get, { token, id }), {
+    method: alertsRoutes.get.method,
     cache: 'no-store',
     headers: key ? { [DEVICE_KEY_HEADER]: key } : {},
   });

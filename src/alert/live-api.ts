@@ -1,11 +1,10 @@
 import type { SenderLive } from '../../common/api/live';
+import { pathOf } from '../../common/api/paths';
+import { liveRoutes } from '../../common/api/routes';
 import { DEVICE_KEY_HEADER } from '../../common/constants';
 import { readDeviceKey } from '../lib/device-key';
 import { newKey } from './api';
 import type { Fix } from './geo';
-
-const base = (token: string, alertId: string) =>
-  `/api/emergency/public/${encodeURIComponent(token)}/alerts/${encodeURIComponent(alertId)}/`;
 
 /** What the sender's page learns about its alert's live side. */
 export type { SenderLive };
@@ -27,8 +26,8 @@ async function status(url: string, init: RequestInit): Promise<number> {
 
 /** Sends one position; 202 means the service worker queued it for when the network returns. */
 export const postPosition = (token: string, alertId: string, fix: Fix) =>
-  status(`${base(token, alertId)}location/`, {
-    method: 'POST',
+  status(pathOf(liveRoutes.position, { token, id: alertId }), {
+    method: liveRoutes.position.method,
     // Its own key, so the service worker queues every update made offline, not just the first.
     headers: {
       'content-type': 'application/json',
@@ -41,8 +40,8 @@ export const postPosition = (token: string, alertId: string, fix: Fix) =>
 
 /** "I'm safe"; `notify` also sends the all-clear SMS. */
 export const resolveAlert = (token: string, alertId: string, notify: boolean) =>
-  status(`${base(token, alertId)}resolve/`, {
-    method: 'POST',
+  status(pathOf(liveRoutes.resolve, { token, id: alertId }), {
+    method: liveRoutes.resolve.method,
     headers: { 'content-type': 'application/json', accept: 'application/json', ...proof() },
     body: JSON.stringify({ notify }),
   });
@@ -50,7 +49,8 @@ export const resolveAlert = (token: string, alertId: string, notify: boolean) =>
 /** The alert's live state, or null without a network. */
 export async function fetchSenderLive(token: string, alertId: string): Promise<SenderLive | null> {
   try {
-    const response = await fetch(`${base(token, alertId)}live/`, {
+    const response = await fetch(pathOf(liveRoutes.sender, { token, id: alertId }), {
+      method: liveRoutes.sender.method,
       cache: 'no-store',
       headers: { accept: 'application/json', ...proof() },
     });

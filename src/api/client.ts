@@ -1,4 +1,6 @@
-import ky, { HTTPError } from 'ky';
+import ky, { HTTPError, type Options, type ResponsePromise } from 'ky';
+import { type ApiRoute, type PathArgs, pathOf } from '../../common/api/paths';
+import { accountsRoutes } from '../../common/api/routes';
 import i18n from '../i18n';
 import { goTo } from '../lib/navigation';
 import { useStore } from '../store';
@@ -6,12 +8,12 @@ import { storedTokens } from '../store/session';
 import { type MappedError, mapApiError } from './errors';
 import type { Tokens } from './types';
 
-const REFRESH_PATH = 'users/auth/refresh/';
-
-/** The API's base: same origin, under /api/ (absolute, so it also resolves outside a browser). */
-function apiBase() {
-  return new URL('/api/', window.location.origin).href;
-}
+/** The API's base: this origin (absolute, so it also resolves outside a browser); the contract's paths start at /api/. */
+const apiBase = () => window.location.origin;
+/** Calls whose 401 is an answer (wrong password, refresh refused), not an expired session. */
+const SESSION_PATHS = new Set(
+  [accountsRoutes.login, accountsRoutes.refresh, accountsRoutes.logout].map((r) => pathOf(r)),
+);
 
 /** What a refresh came to: a new access token, the session refused, or no usable answer. */
 export type Refreshed = { access: string } | 'rejected' | 'unavailable';
@@ -46,7 +48,7 @@ export function refreshAccess(): Promise<Refreshed> {
       }
       try {
         const tokens = await ky
-          .post(REFRESH_PATH, { prefix: apiBase(), json: { refresh: stored.refresh }, retry: 0 })
+          .post(pathOf(accountsRoutes.refresh), { baseUrl: apiBase(), json: { refresh: stored.refresh }, retry: 0 })
           .json<Tokens>();
         useStore.getState().setTokens(tokens.access, tokens.refresh ?? stored.refresh);
         return { access: tokens.access };
@@ -81,8 +83,8 @@ function setHeaders({ request }: { request: Request }) {
   else request.headers.delete('Authorization');
 }
 
-export const api = ky.create({
-  prefix: apiBase(),
+const api = ky.create({
+  baseUrl: apiBase(),
   // Only the forced retry after a refresh: no automatic retries of failed calls.
   retry: { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [] },
   timeout: 20_000,
@@ -93,7 +95,7 @@ export const api = ky.create({
     afterResponse: [
       async ({ request, response, retryCount }) => {
         // A 401 from login or refresh is an answer, not an expired session.
-        if (response.status !== 401 || request.url.includes('/users/auth/')) return response;
+        if (response.status !== 401 || SESSION_PATHS.has(new URL(request.url).pathname)) return response;
         if (!useStore.getState().refresh) return response;
         if (retryCount > 0) {
           expireSession();
@@ -115,6 +117,20 @@ export const api = ky.create({
     ],
   },
 });
+
+/**
+ * Calls a route of the API contract (common/api/routes.ts) with its method: the route's path
+ * parameters first when its URL has any (typed: none may be missing), then ky's options.
+ */
+export function call<U extends string>(
+  route: ApiRoute<U>,
+  ...args: [...PathArgs<U>, options?: Options]
+): ResponsePromise {
+  const named = route.url.includes(':');
+  const path = pathOf(route, ...((named ? args.slice(0, 1) : []) as PathArgs<U>));
+  const options = (named ? args[1] : args[0]) as Options | undefined;
+  return api(path, { ...options, method: route.method });
+}
 
 /** A failed call's status (0 for no answer) and its JSON body, if any. */
 export async function failureOf(error: unknown): Promise<{ status: number; data: unknown }> {

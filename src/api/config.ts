@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { PublicConfig } from '../../common/api/config';
+import { configRoutes } from '../../common/api/routes';
 import {
   COUNTDOWN_CHOICES,
   PLAN_CONTACT_LIMITS,
@@ -8,7 +9,7 @@ import {
   TRIAL_DAYS,
 } from '../../common/constants';
 import { useStore } from '../store';
-import { api } from './client';
+import { call } from './client';
 
 /** The server's defaults: what the app shows until the server's own numbers arrive, or while offline. */
 export const FALLBACK_CONFIG: PublicConfig = {
@@ -47,8 +48,7 @@ export function loadServerConfig(): Promise<void> {
   if (serverConfig) return Promise.resolve();
   if (serverConfigLoad) return serverConfigLoad;
   const current = () => useStore.getState().serverConfigLoad === load;
-  const load: Promise<void> = api
-    .get('config/')
+  const load: Promise<void> = call(configRoutes.get)
     .json<unknown>()
     .then((data) => {
       if (current() && isPublicConfig(data)) useStore.getState().setServerConfig(data);

@@ -1,16 +1,20 @@
 import type { LivePosition, LiveView, MapTiles } from '../../common/api/live';
+import { pathOf } from '../../common/api/paths';
+import { liveRoutes } from '../../common/api/routes';
 import { LIVE_POLL_MS } from '../../common/constants';
 
 export type { LivePosition, LiveView, MapTiles };
 
 export type Followed = { kind: 'view'; view: LiveView } | { kind: 'missing' } | { kind: 'offline' };
 
-const base = (publicId: string) => `/api/live/${encodeURIComponent(publicId)}/`;
-
 /** Reads the live page's data once. */
 export async function fetchLive(publicId: string): Promise<Followed> {
   try {
-    const response = await fetch(base(publicId), { cache: 'no-store', headers: { accept: 'application/json' } });
+    const response = await fetch(pathOf(liveRoutes.view, { publicId }), {
+      method: liveRoutes.view.method,
+      cache: 'no-store',
+      headers: { accept: 'application/json' },
+    });
     if (response.status === 404) return { kind: 'missing' };
     if (!response.ok) return { kind: 'offline' };
     return { kind: 'view', view: (await response.json()) as LiveView };
@@ -31,8 +35,8 @@ export interface AckResult {
  */
 export async function sendAck(publicId: string, name: string, contactKey: string | null = null): Promise<AckResult> {
   try {
-    const response = await fetch(`${base(publicId)}ack/`, {
-      method: 'POST',
+    const response = await fetch(pathOf(liveRoutes.ack, { publicId }), {
+      method: liveRoutes.ack.method,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ ...(name ? { name } : {}), ...(contactKey ? { contact_key: contactKey } : {}) }),
     });
@@ -82,7 +86,7 @@ export function followLive(
   }
 
   if ((options.useEvents ?? true) && typeof EventSource === 'function') {
-    source = new EventSource(`${base(publicId)}events`);
+    source = new EventSource(pathOf(liveRoutes.events, { publicId }));
     source.addEventListener('live', (event) => {
       deliver({ kind: 'view', view: JSON.parse((event as MessageEvent<string>).data) as LiveView });
     });

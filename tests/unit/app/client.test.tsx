@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { accountsRoutes, contactsRoutes } from '../../../common/api/routes';
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '../../../common/constants';
-import { api, describeFailure, SessionUnavailableError } from '../../../src/api/client';
+import { call, describeFailure, SessionUnavailableError } from '../../../src/api/client';
 import i18n from '../../../src/i18n';
 import { setNavigator } from '../../../src/lib/navigation';
 import { useStore } from '../../../src/store';
@@ -30,19 +31,19 @@ describe('API client', () => {
     signIn('access-2');
     const { calls } = protectedApi();
     await i18n.changeLanguage('en');
-    await api.get('users/me/').json();
+    await call(accountsRoutes.me).json();
     const headers = calls[0]!.headers;
     expect(headers.get('Accept')).toBe('application/json');
     expect(headers.get('Accept-Language')).toBe('en');
     expect(headers.get('Authorization')).toBe('Bearer access-2');
-    await api.post('emergency/contacts/', { json: { name: 'Ana' } }).json();
+    await call(contactsRoutes.add, { json: { name: 'Ana' } }).json();
     expect(calls[1]!.headers.get('Content-Type')).toContain('application/json');
   });
 
   it('on a 401 refreshes once, stores both rotated tokens and retries the request once with its body', async () => {
     signIn('access-1', 'refresh-1');
     const fake = protectedApi();
-    const created = await api.post('emergency/contacts/', { json: { name: 'Ana' } }).json();
+    const created = await call(contactsRoutes.add, { json: { name: 'Ana' } }).json();
     expect(created).toEqual({ name: 'Ana' });
     expect(fake.refreshes()).toBe(1);
     expect(fake.calls.find((call) => call.path === '/api/users/auth/refresh/')?.body).toEqual({ refresh: 'refresh-1' });
@@ -55,7 +56,7 @@ describe('API client', () => {
   it('shares one refresh between two concurrent 401s', async () => {
     signIn('access-1', 'refresh-1');
     const fake = protectedApi();
-    const [a, b] = await Promise.all([api.get('users/me/').json(), api.get('users/me/').json()]);
+    const [a, b] = await Promise.all([call(accountsRoutes.me).json(), call(accountsRoutes.me).json()]);
     expect(a).toEqual({ ok: true });
     expect(b).toEqual({ ok: true });
     expect(fake.refreshes()).toBe(1);
@@ -67,7 +68,7 @@ describe('API client', () => {
     const visited: string[] = [];
     setNavigator((to) => visited.push(to));
     protectedApi({ status: 401, body: { detail: 'Token is invalid or expired', code: 'token_not_valid' } } as never);
-    await expect(api.get('users/me/').json()).rejects.toMatchObject({ response: { status: 401 } });
+    await expect(call(accountsRoutes.me).json()).rejects.toMatchObject({ response: { status: 401 } });
     expect(useStore.getState()).toMatchObject({ access: null, refresh: null, user: null });
     expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
     expect(visited).toEqual(['/login']);
@@ -79,7 +80,7 @@ describe('API client', () => {
     const visited: string[] = [];
     setNavigator((to) => visited.push(to));
     const fake = protectedApi({ status: 200, body: { access: 'access-3', refresh: 'refresh-3' } });
-    await expect(api.get('users/me/').json()).rejects.toMatchObject({ response: { status: 401 } });
+    await expect(call(accountsRoutes.me).json()).rejects.toMatchObject({ response: { status: 401 } });
     expect(fake.refreshes()).toBe(1);
     expect(fake.calls.filter((call) => call.path === '/api/users/me/')).toHaveLength(2);
     expect(visited).toEqual(['/login']);
@@ -88,7 +89,7 @@ describe('API client', () => {
 
   it('without a refresh token a 401 is just an error', async () => {
     const fake = protectedApi();
-    await expect(api.get('users/me/').json()).rejects.toMatchObject({ response: { status: 401 } });
+    await expect(call(accountsRoutes.me).json()).rejects.toMatchObject({ response: { status: 401 } });
     expect(fake.refreshes()).toBe(0);
   });
 });
@@ -113,8 +114,8 @@ describe('API client after another call refreshed', () => {
       },
     });
     // Sent with the old token; its 401 arrives only after another call has refreshed.
-    const slow = api.get('emergency/contacts/').json();
-    await api.get('users/me/').json();
+    const slow = call(contactsRoutes.list).json();
+    await call(accountsRoutes.me).json();
     expect(refreshes).toBe(1);
     release();
     expect(await slow).toEqual([]);
@@ -129,7 +130,7 @@ describe('API client with the app open in several tabs', () => {
     // Another tab refreshed meanwhile: the stored pair is newer than this tab's.
     localStorage.setItem(ACCESS_TOKEN_KEY, 'access-2');
     localStorage.setItem(REFRESH_TOKEN_KEY, 'refresh-2');
-    expect(await api.get('users/me/').json()).toEqual({ ok: true });
+    expect(await call(accountsRoutes.me).json()).toEqual({ ok: true });
     expect(fake.refreshes()).toBe(0);
     expect(useStore.getState()).toMatchObject({ access: 'access-2', refresh: 'refresh-2' });
   });
@@ -138,7 +139,7 @@ describe('API client with the app open in several tabs', () => {
     signIn('access-1', 'refresh-1');
     const fake = protectedApi();
     localStorage.setItem(REFRESH_TOKEN_KEY, 'refresh-from-other-tab');
-    await api.get('users/me/').json();
+    await call(accountsRoutes.me).json();
     expect(fake.calls.find((call) => call.path === '/api/users/auth/refresh/')?.body).toEqual({
       refresh: 'refresh-from-other-tab',
     });
@@ -156,8 +157,7 @@ describe('API client with the app open in several tabs', () => {
       'GET /api/users/me/': { status: 401, body: {} },
       'POST /api/users/auth/refresh/': { status: 502, body: {} },
     });
-    const failure = await api
-      .get('users/me/')
+    const failure = await call(accountsRoutes.me)
       .json()
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SessionUnavailableError);
