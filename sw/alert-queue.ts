@@ -1,15 +1,13 @@
 /// <reference lib="WebWorker" />
 import { Queue } from 'workbox-background-sync';
 import { registerRoute } from 'workbox-routing';
+import { ALERT_POST_PATH, POSITION_POST_PATH } from '../common/api/routes';
 import { PENDING_ALERT_MAX_AGE_MS } from '../common/constants';
+import { SW_MESSAGE } from '../common/sw-messages';
 import { broadcast } from './messages-out';
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** The alert POST: `/api/emergency/public/{token}/alerts/`. */
-const ALERT_POST = /^\/api\/emergency\/public\/[^/]+\/alerts\/$/;
-/** A live position update after an alert (`…/alerts/{id}/location/`): queued the same way, each with its own key. */
-const LOCATION_POST = /^\/api\/emergency\/public\/[^/]+\/alerts\/[^/]+\/location\/$/;
 /** Queued alerts older than the page would still send are dropped (minutes). */
 const RETENTION_MINUTES = PENDING_ALERT_MAX_AGE_MS / 60_000;
 
@@ -58,7 +56,7 @@ function replay(from: Queue): Promise<void> {
           throw new Error(`alert replay answered ${response.status}`);
         }
         const body: unknown = await response.json().catch(() => null);
-        await broadcast({ type: 'ALERT_REPLAYED', key, status: response.status, body });
+        await broadcast({ type: SW_MESSAGE.alertReplayed, key, status: response.status, body });
       }
     } finally {
       replaying = undefined;
@@ -97,11 +95,15 @@ export async function sendOrQueue(request: Request): Promise<Response> {
 /** True once a request with this Idempotency-Key went through this worker. */
 export const wasHandled = (key: string) => handled.has(key);
 
-/** Alert POSTs go to the network; when that fails (or the server is down) they are queued and the page is told 202 `queued`. */
+/**
+ * Alert POSTs and live position updates (each with its own key) go to the network; when that
+ * fails (or the server is down) they are queued and the page is told 202 `queued`.
+ */
 export function setUpAlertQueue(): void {
   registerRoute(
     ({ url }) =>
-      url.origin === self.location.origin && (ALERT_POST.test(url.pathname) || LOCATION_POST.test(url.pathname)),
+      url.origin === self.location.origin &&
+      (ALERT_POST_PATH.test(url.pathname) || POSITION_POST_PATH.test(url.pathname)),
     ({ request }) => sendOrQueue(request),
     'POST',
   );

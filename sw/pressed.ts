@@ -1,21 +1,10 @@
 /// <reference lib="WebWorker" />
+import { ALERT_POST_PATH } from '../common/api/routes';
 import { DEVICE_KEY_HEADER } from '../common/constants';
+import type { PressedAlert } from '../common/sw-messages';
 import { sendOrQueue, wasHandled } from './alert-queue';
 
 declare const self: ServiceWorkerGlobalScope;
-
-/** An alert pressed on a page that is still waiting for its GPS fix. */
-export interface PressedAlert {
-  /** Same-origin path of the alert POST. */
-  url: string;
-  key: string;
-  /** The JSON body as it would go now: the freshest fix, or the reason there is none. */
-  body: string;
-  /** How long the page may still wait for a fix before this worker sends it instead (ms). */
-  wait_ms: number;
-  /** The owner's device key, sent as `X-Alerta-Device-Key` (the page reads it from localStorage; a worker cannot). */
-  device_key?: string;
-}
 
 const held = new Map<string, PressedAlert>();
 
@@ -52,7 +41,7 @@ export function pressedFrom(data: unknown): PressedAlert | null {
   const d = data as Partial<PressedAlert> | null;
   if (!d || typeof d.url !== 'string' || typeof d.key !== 'string' || typeof d.body !== 'string') return null;
   // Only this origin's alert route: a message cannot make the worker post anywhere else.
-  if (!/^\/api\/emergency\/public\/[^/]+\/alerts\/$/.test(d.url)) return null;
+  if (!ALERT_POST_PATH.test(d.url)) return null;
   const deviceKey =
     typeof d.device_key === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(d.device_key) ? d.device_key : null;
   return {

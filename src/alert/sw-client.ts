@@ -1,5 +1,6 @@
 import { Workbox } from 'workbox-window';
 import { WORKER_READY_WAIT_MS } from '../../common/constants';
+import { type PageMessage, type Replayed, replayedOf, SW_MESSAGE } from '../../common/sw-messages';
 import type { AlertBody } from './storage';
 
 type Listener = () => void;
@@ -79,7 +80,7 @@ export async function applyUpdate(): Promise<void> {
 /** Asks the active service worker, controlling this page or not, to send its queued alerts; no reply awaited. */
 export function requestReplay(): void {
   void navigator.serviceWorker?.ready.then((registration) =>
-    registration.active?.postMessage({ type: 'REPLAY_ALERTS' }),
+    registration.active?.postMessage({ type: SW_MESSAGE.replayAlerts } satisfies PageMessage),
   );
 }
 
@@ -94,7 +95,7 @@ export async function replayQueued(timeoutMs = 8000): Promise<void> {
       clearTimeout(timer);
       resolve();
     };
-    worker.postMessage({ type: 'REPLAY_ALERTS' }, [channel.port2]);
+    worker.postMessage({ type: SW_MESSAGE.replayAlerts } satisfies PageMessage, [channel.port2]);
   });
 }
 
@@ -105,15 +106,9 @@ export async function replayQueued(timeoutMs = 8000): Promise<void> {
  */
 export function holdPress(url: string, key: string, body: AlertBody, waitMs: number, deviceKey?: string): void {
   navigator.serviceWorker?.controller?.postMessage({
-    type: 'ALERT_PRESSED',
+    type: SW_MESSAGE.alertPressed,
     alert: { url, key, body: JSON.stringify(body), wait_ms: waitMs, ...(deviceKey ? { device_key: deviceKey } : {}) },
-  });
-}
-
-export interface Replayed {
-  key: string | null;
-  status: number;
-  body: unknown;
+  } satisfies PageMessage);
 }
 
 /** Hears the service worker report a queued alert it sent on its own (on `sync` or at start). */
@@ -121,8 +116,8 @@ export function onReplayed(listener: (message: Replayed) => void): () => void {
   const container = navigator.serviceWorker;
   if (!container) return () => undefined;
   const handler = (event: MessageEvent) => {
-    const data = event.data as (Replayed & { type?: string }) | null;
-    if (data?.type === 'ALERT_REPLAYED') listener(data);
+    const replayed = replayedOf(event.data);
+    if (replayed) listener(replayed);
   };
   container.addEventListener('message', handler);
   return () => container.removeEventListener('message', handler);
