@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   app.log.info(
-    `Alerta ${app.appVersion} at ${config.APP_URL} · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name} · payments ${app.payments.name}` +
+    `Alerta ${app.appVersion} at ${config.APP_URL} (listening on ${app.listeningOrigin}) · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name} · payments ${app.payments.name}` +
       (outboxServed(app)
         ? ` · Dev outbox: ${outboxUrl(app)}`
         : app.mail.name === 'outbox' || app.sms.name === 'outbox'
