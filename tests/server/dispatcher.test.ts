@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
@@ -164,13 +164,20 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     await queueAlert(owner.user.id, phones, t.clock.now() + HOUR);
     let active = 0;
     let peak = 0;
+    let started = 0;
+    let done = 0;
+    let released = 0;
     const slow: SmsPort = {
       name: 'outbox',
       async send(message) {
         active += 1;
         peak = Math.max(peak, active);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        const mine = ++started;
+        // A provider that answers only once every send the dispatcher may run at once is in flight.
+        if (active >= Math.min(4, phones.length - done)) released = started;
+        await vi.waitFor(() => expect(released).toBeGreaterThanOrEqual(mine), { timeout: 5_000, interval: 2 });
         active -= 1;
+        done += 1;
         return { providerMessageId: `SMc-${message.reference}` };
       },
       onStatus() {},
@@ -201,7 +208,9 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     const port = (index: 0 | 1): SmsPort => ({
       name: 'outbox',
       async send(message) {
-        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 3));
+        // A provider that answers after a random number of turns of the event loop, so the two
+        // dispatchers' sends interleave.
+        for (let turn = Math.floor(Math.random() * 4); turn >= 0; turn -= 1) await new Promise(setImmediate);
         sent[index]?.push(message.reference);
         return { providerMessageId: `SM${index}-${message.reference}` };
       },

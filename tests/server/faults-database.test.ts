@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/index.js';
@@ -20,7 +20,15 @@ function describeOn(kind: typeof dbKind): (name: string, body: () => void) => vo
   return kind === dbKind ? describe : () => {};
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Each client's pause between requests (ms): traffic pacing, not a wait for anything, so the
+ * dev outbox (last 1000 SMS) holds every message of the run.
+ */
+const PACE_MS = 40;
+const pace = () => new Promise((resolve) => setTimeout(resolve, PACE_MS));
+
+/** How long each phase of the outage may take to show (ms). */
+const PHASE_TIMEOUT_MS = 15_000;
 
 interface Outcome {
   kind: 'alert' | 'health' | 'me';
@@ -56,8 +64,7 @@ function load(app: FastifyInstance, person: Subscriber, workers = 4) {
         endedAt: Date.now(),
         ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}),
       });
-      // Paced so the dev outbox (last 1000 SMS) holds every message of the run.
-      await sleep(40);
+      await pace();
     }
   };
   const done = Promise.all(Array.from({ length: workers }, (_, n) => worker(n)));
@@ -143,22 +150,33 @@ describeOn('postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (
   it('answers 503 while it is down, recovers by itself, and loses or half-writes no alert', async () => {
     const person = await subscriber(app, 3);
     const traffic = load(app, person);
-    await sleep(800);
+    const { outcomes } = traffic;
+    const waitFor = (check: () => void) => vi.waitFor(check, { timeout: PHASE_TIMEOUT_MS, interval: 20 });
+    // Some traffic answered while the database is up.
+    await waitFor(() => expect(outcomes.filter((o) => o.status < 300).length).toBeGreaterThan(5));
     const cutAt = Date.now();
     proxy.cut();
-    await sleep(1500);
+    // Some traffic started and answered while it is down.
+    await waitFor(() => expect(outcomes.filter((o) => o.startedAt > cutAt + 50).length).toBeGreaterThan(5));
     const restoredAt = Date.now();
     proxy.restore();
-    // Then the restarted server drops the sessions that survived: only this app's, by name.
-    await sleep(300);
+    // Then the restarted server drops the sessions that survived: only this app's, by name,
+    // once the app is back on the database.
+    await waitFor(() => expect(outcomes.some((o) => o.startedAt > restoredAt && o.status < 300)).toBe(true));
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [appName]);
     await admin.end();
-    await sleep(1500);
+    const terminatedAt = Date.now();
+    // Recovered by itself: a full second of traffic after the sessions were dropped, all answered.
+    await waitFor(() => {
+      const recent = outcomes.filter((o) => o.startedAt > Math.max(terminatedAt, Date.now() - 1000));
+      expect(Date.now() - terminatedAt).toBeGreaterThan(1000);
+      expect(recent.length).toBeGreaterThan(5);
+      expect(recent.every((o) => o.status < 300)).toBe(true);
+    });
     await traffic.stop();
 
-    const { outcomes } = traffic;
     expect(
       outcomes.filter((o) => o.status >= 500 && o.status !== 503),
       'no 500',

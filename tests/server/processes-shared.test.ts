@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LiveHub } from '../../server/features/live/hub.js';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
 import { freePort, OUTBOX_KEY } from '../e2e/server.js';
@@ -30,6 +30,10 @@ const describeHere =
   dbKind === 'postgres' ? describe.skipIf(!REDIS_URL) : (_name: string, _body: () => void) => undefined;
 /** Streams re-read every 5 s anyway: a change must arrive well before that to show the relay works (ms). */
 const RELAYED_WITHIN_MS = 2000;
+/** How long after the expected SMS the test watches for a duplicate (ms). */
+const NO_DUPLICATE_WINDOW_MS = 1500;
+/** How long after a relay the test watches for it coming back to its sender (ms). */
+const NO_ECHO_WINDOW_MS = 300;
 
 interface Process {
   url: string;
@@ -166,7 +170,8 @@ describeHere(`two server processes over one database and Redis (${dbLabel})`, ()
     const expected = user.contacts.length * 2;
     const deadline = Date.now() + 15_000;
     while ((await allSms()).length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Assertion window: no duplicate SMS arrives after the expected ones (nothing to wait for).
+    await new Promise((r) => setTimeout(r, NO_DUPLICATE_WINDOW_MS));
     const sms = await allSms();
     expect(sms).toHaveLength(expected);
     for (const contact of user.contacts) expect(sms.filter((m) => m.to === contact.phone_number)).toHaveLength(2);
@@ -230,7 +235,12 @@ describe.skipIf(!REDIS_URL)(`live changes relayed through Redis (${dbLabel})`, (
       heard.here = 0;
       heard.there = 0;
       here.publish(alert);
-      await new Promise((r) => setTimeout(r, 300));
+      await vi.waitFor(() => expect(heard.here + heard.there).toBeGreaterThanOrEqual(2), {
+        timeout: 5_000,
+        interval: 10,
+      });
+      // Assertion window: no echo of its own relay reaches the sender afterwards (nothing to wait for).
+      await new Promise((r) => setTimeout(r, NO_ECHO_WINDOW_MS));
       // Once locally, once on the other process; the sender does not hear its own relay.
       expect(heard).toEqual({ here: 1, there: 1 });
       expect(errors).toEqual([]);
