@@ -2,6 +2,7 @@ import { fastifySSE } from '@fastify/sse';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit, throttled } from '../../plugins/security.js';
 import { clientKey } from './public-routes.js';
@@ -39,18 +40,15 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
     for (const close of [...open]) close();
   });
 
-  app.get(
-    '/api/live/:publicId/events',
-    {
-      schema: liveApi.events,
-      // No Accept negotiation: EventSource and plain fetch both get the stream. The data is
-      // already JSON text, sent as it is.
-      sse: { kind: 'manual', serializer: (text: string) => text },
-      config: {
-        rateLimit: limit(app, { max: 30, timeWindow: MINUTE, keyGenerator: clientKey('live-events') }),
-      },
+  app.route({
+    ...served(liveApi.events),
+    // No Accept negotiation: EventSource and plain fetch both get the stream. The data is
+    // already JSON text, sent as it is.
+    sse: { kind: 'manual', serializer: (text: string) => text },
+    config: {
+      rateLimit: limit(app, { max: 30, timeWindow: MINUTE, keyGenerator: clientKey('live-events') }),
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const { publicId } = request.params;
       const { alert } = await followedAlert(app, publicId);
       const who = streamKey(request);
@@ -103,5 +101,5 @@ export default async function liveEventsRoutes(fastify: FastifyInstance) {
       await sse.send({ retry: RECONNECT_MS, data: undefined });
       push();
     },
-  );
+  });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
 import { Counter, clientAddress, limit } from '../../plugins/security.js';
 import { contactKeyHash } from './links.js';
@@ -25,14 +26,11 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
   // Resolved from the path before the body is validated (preValidation), for the handler.
   app.decorateRequest('followedAlert', null);
 
-  app.get(
-    '/api/live/:publicId/',
-    {
-      schema: liveApi.view,
-      config: { rateLimit: limit(app, { max: 120, timeWindow: MINUTE, keyGenerator: clientKey('live-read') }) },
-    },
-    async (request, reply) => reply.send(await followLiveView(app, request.params.publicId)),
-  );
+  app.route({
+    ...served(liveApi.view),
+    config: { rateLimit: limit(app, { max: 120, timeWindow: MINUTE, keyGenerator: clientKey('live-read') }) },
+    handler: async (request, reply) => reply.send(await followLiveView(app, request.params.publicId)),
+  });
 
   // "On my way" without a contact key: 5 tries per 10 minutes per address and alert. With a
   // valid one: 10 per 10 minutes per contact, whatever the address (a café's shared address
@@ -42,16 +40,13 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
     const key = (request.body as { contact_key?: string | null } | undefined)?.contact_key ?? '';
     return `${hashed(publicIdOf(request))}:${contactKeyHash(key).slice(0, 22)}`;
   });
-  app.post(
-    '/api/live/:publicId/ack/',
-    {
-      schema: liveApi.ack,
-      // An unknown link is answered before the body is looked at.
-      preValidation: async (request) => {
-        request.setDecorator('followedAlert', await followedAlert(app, request.params.publicId));
-      },
+  app.route({
+    ...served(liveApi.ack),
+    // An unknown link is answered before the body is looked at.
+    preValidation: async (request) => {
+      request.setDecorator('followedAlert', await followedAlert(app, request.params.publicId));
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const { created, responder } = await acknowledge(
         app,
         request.getDecorator<OwnedAlert>('followedAlert'),
@@ -60,5 +55,5 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
       );
       return reply.code(created ? 201 : 200).send(responder);
     },
-  );
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
+import { served } from '../../../common/api/shared.js';
 import { notFound } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenClient } from '../alerts/limits.js';
@@ -29,35 +30,26 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
   };
 
   // Every 30 s, or sooner when moving (at most every 10 s): 30 a minute leaves room for a queue replay.
-  app.post(
-    '/api/emergency/public/:token/alerts/:id/location/',
-    {
-      schema: liveApi.position,
-      preValidation,
-      config: { rateLimit: perTokenClient(app, 'live-location', 30, MINUTE), passesCeiling },
-    },
-    async (request, reply) =>
-      reply
-        .code(201)
+  app.route({
+    ...served(liveApi.position),
+    preValidation,
+    config: { rateLimit: perTokenClient(app, 'live-location', 30, MINUTE), passesCeiling },
+    handler: async (request, reply) =>
+      reply.code(201).send(await addLivePosition(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body)),
+  });
 
-        .send(await addLivePosition(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body)),
-  );
-
-  app.get(
-    '/api/emergency/public/:token/alerts/:id/live/',
-    { schema: liveApi.sender, config: { rateLimit: perTokenClient(app, 'live-sender', 120, MINUTE), passesCeiling } },
-    async (request, reply) =>
+  app.route({
+    ...served(liveApi.sender),
+    config: { rateLimit: perTokenClient(app, 'live-sender', 120, MINUTE), passesCeiling },
+    handler: async (request, reply) =>
       reply.send(await senderLive(app, await senderAlert(app, request.params.token, request.params.id))),
-  );
+  });
 
-  app.post(
-    '/api/emergency/public/:token/alerts/:id/resolve/',
-    {
-      schema: liveApi.resolve,
-      preValidation,
-      config: { rateLimit: perTokenClient(app, 'live-resolve', 10, MINUTE), passesCeiling },
-    },
-    async (request, reply) =>
+  app.route({
+    ...served(liveApi.resolve),
+    preValidation,
+    config: { rateLimit: perTokenClient(app, 'live-resolve', 10, MINUTE), passesCeiling },
+    handler: async (request, reply) =>
       reply.send(await resolveAlert(app, request.getDecorator<OwnedAlert>('senderAlert'), request.body.notify)),
-  );
+  });
 }
