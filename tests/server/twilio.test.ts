@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SmsPort } from '../../server/providers/sms/port.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
@@ -227,5 +228,52 @@ describe(`Twilio SMS adapter and status callbacks (${dbLabel})`, () => {
     const request = fake.requests.find((r) => r.form.To === '+351955555555');
     expect(request?.form).toMatchObject({ MessagingServiceSid: 'MG00000000000000000000000000000001', Body: 'hello' });
     expect(request?.form.From).toBeUndefined();
+  });
+
+  it('owns its callbacks: the adapter checks the signature and reads the receipt; without it the route is not answered', async () => {
+    const callbacks = createTwilioSms({
+      accountSid: SID,
+      authToken: AUTH_TOKEN,
+      from: '+15005550006',
+      statusCallbackUrl: `${APP_URL}/api/sms/status/`,
+    }).statusCallbacks;
+    const url = `${APP_URL}/api/sms/status/?d=d1`;
+    const form = { MessageSid: 'SM1', MessageStatus: 'undelivered', ErrorCode: '30003' };
+    const signed = twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, form);
+    expect(callbacks?.verify({ url, headers: { 'x-twilio-signature': signed }, form })).toBe(true);
+    expect(
+      callbacks?.verify({
+        url,
+        headers: { 'x-twilio-signature': signed },
+        form: { ...form, MessageStatus: 'delivered' },
+      }),
+    ).toBe(false);
+    expect(callbacks?.verify({ url, headers: {}, form })).toBe(false);
+    expect(callbacks?.read(form)).toEqual({
+      status: 'undelivered',
+      providerMessageId: 'SM1',
+      reason: 'Twilio error 30003',
+    });
+    expect(callbacks?.read({ MessageSid: 'SM1', MessageStatus: 'sending' })).toBeNull();
+
+    // Twilio's credentials in the settings, but an SMS adapter that takes no callbacks: the
+    // signed callback is not answered, as the route no longer checks anything itself.
+    const quiet: SmsPort = { name: 'outbox', send: async () => ({ providerMessageId: 'x' }), onStatus() {} };
+    const other = await buildTestApp(
+      { APP_URL, TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: '+15005550006' },
+      undefined,
+      { providers: () => ({ sms: quiet }) },
+    );
+    try {
+      const res = await other.app.inject({
+        method: 'POST',
+        url: '/api/sms/status/?d=d1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signed },
+        payload: new URLSearchParams(form).toString(),
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -56,8 +56,8 @@ export default fp(
     await app.register(alertRoutes);
     await app.register(alertHistoryRoutes);
     await app.register(deviceKeyRoutes);
-    // Documented always; answered (404 otherwise) only when Twilio is configured.
-    await app.register(smsStatusRoutes, { authToken: app.config.TWILIO_AUTH_TOKEN });
+    // Documented always; answered (404 otherwise) only when the SMS adapter takes status callbacks.
+    await app.register(smsStatusRoutes);
   },
   { name: 'alerts', dependencies: ['database', 'security', 'auth'] },
 );

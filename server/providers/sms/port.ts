@@ -8,6 +8,21 @@ export interface SmsMessage {
   reference: string;
 }
 
+/** A delivery receipt, read from the provider's status callback. */
+export interface StatusReport {
+  status: ProviderStatus;
+  providerMessageId?: string;
+  reason?: string;
+}
+
+/** The provider's status callbacks (`POST /api/sms/status/`): the adapter owns their signature check. */
+export interface SmsStatusCallbacks {
+  /** True only when the callback is signed by the provider, for `url` (as the provider was given it) and `form`. */
+  verify(callback: { url: string; headers: Record<string, unknown>; form: Record<string, string> }): boolean;
+  /** The receipt a verified form carries; null for a status that changes nothing (queued, sending…). */
+  read(form: { MessageSid?: string; MessageStatus?: string; ErrorCode?: string }): StatusReport | null;
+}
+
 /** Sends SMS; route and dispatcher code never know which adapter runs. */
 export interface SmsPort {
   readonly name: 'outbox' | 'twilio';
@@ -18,5 +33,7 @@ export interface SmsPort {
   send(message: SmsMessage): Promise<{ providerMessageId: string }>;
   /** Registers the listener for asynchronous status reports (delivery receipts). */
   onStatus(listener: (providerMessageId: string, status: ProviderStatus, reason?: string) => void): void;
+  /** Present when the provider posts status callbacks (Twilio); the route answers 404 otherwise. */
+  readonly statusCallbacks?: SmsStatusCallbacks;
   close?(): Promise<void>;
 }

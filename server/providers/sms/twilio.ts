@@ -1,6 +1,14 @@
 import twilio from 'twilio';
 import type { ProviderStatus, SmsPort } from './port.js';
 
+/** Twilio's MessageStatus values that change a delivery; the others (queued, accepted, sending…) do not. */
+const STATUSES: Record<string, ProviderStatus> = {
+  sent: 'sent',
+  delivered: 'delivered',
+  undelivered: 'undelivered',
+  failed: 'failed',
+};
+
 export interface TwilioSmsOptions {
   accountSid: string;
   authToken: string;
@@ -56,7 +64,23 @@ export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
       }
     },
     onStatus(_listener: (providerMessageId: string, status: ProviderStatus, reason?: string) => void) {
-      // Twilio reports by HTTP callback to /api/sms/status/, which updates deliveries itself.
+      // Twilio reports by HTTP callback to /api/sms/status/, read through statusCallbacks.
+    },
+    statusCallbacks: {
+      // X-Twilio-Signature: an HMAC of the URL Twilio was given and every form field, keyed by the auth token.
+      verify({ url, headers, form }) {
+        const signature = headers['x-twilio-signature'];
+        return typeof signature === 'string' && twilio.validateRequest(options.authToken, signature, url, form);
+      },
+      read(form) {
+        const status = STATUSES[form.MessageStatus ?? ''];
+        if (!status) return null;
+        return {
+          status,
+          ...(form.MessageSid ? { providerMessageId: form.MessageSid } : {}),
+          ...(form.ErrorCode ? { reason: `Twilio error ${form.ErrorCode}` } : {}),
+        };
+      },
     },
   };
 }
