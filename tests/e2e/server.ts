@@ -39,6 +39,36 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * The address a server started with PORT=0 listens on, read from its start line ("… (listening
+ * on http://127.0.0.1:41234) …"), which it logs at LOG_LEVEL info once the port is bound. Its
+ * stdout must be piped; it keeps flowing afterwards so the pipe never fills.
+ */
+export function listeningUrl(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
+  const stdout = child.stdout;
+  if (!stdout) return Promise.reject(new Error("the server's stdout is not piped"));
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const done = (error: Error | null, url?: string) => {
+      clearTimeout(deadline);
+      stdout.off('data', onData);
+      child.off('exit', onExit);
+      stdout.resume();
+      if (error) reject(error);
+      else resolve(url as string);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += String(chunk);
+      const found = seen.match(/\(listening on (https?:\/\/[^\s)]+)\)/);
+      if (found?.[1]) done(null, found[1]);
+    };
+    const onExit = (code: number | null) => done(new Error(`server exited with code ${code} before listening`));
+    const deadline = setTimeout(() => done(new Error(`server not listening within ${timeoutMs} ms`)), timeoutMs);
+    stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+/**
  * Starts the built server (`dist/` must exist) on a free port with a temporary
  * DATA_DIR and waits until /api/health answers.
  */

@@ -1,31 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { SQLite } from '../../server/db/sqlite-driver.js';
-import { OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
+import { listeningUrl, OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
 import { expectAllSentOnce, sendAlert, subscriber } from './faults/world.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'process-test-secret-long-enough-for-hs256';
-
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The real server (`server/index.ts` under tsx), as `npm start` runs it. */
 function spawnServer(env: Record<string, string>): { child: ChildProcess; output: () => { out: string; err: string } } {
@@ -86,7 +73,7 @@ describe.concurrent('start-up faults: one clear error, exit code 1', () => {
     const resolved = Object.fromEntries(
       Object.entries(env).map(([k, v]) => [k, v === 'A_FILE' ? path.join(dir, 'a-file') : v === 'TMP' ? dir : v]),
     );
-    const { child, output } = spawnServer({ PORT: String(await freePort()), ...resolved });
+    const { child, output } = spawnServer({ PORT: '0', ...resolved });
     expect(await exited(child)).toBe(1);
     const { out, err } = output();
     const lines = err.trim().split('\n');
@@ -109,12 +96,11 @@ describe('server killed with SIGKILL mid-dispatch', () => {
   });
 
   it('resumes the deliveries the dead process had claimed and the ones it never started, once each', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = { PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: SECRET, APP_URL: base, ALERTA_DIST_DIR: dataDir };
+    // Port 0: each process gets a port from the system and names it in its start line.
+    const env = { PORT: '0', DATA_DIR: dataDir, JWT_SECRET: SECRET, ALERTA_DIST_DIR: dataDir, LOG_LEVEL: 'info' };
     const first = spawnServer(env);
     running = first.child;
-    await waitFor('the first server', async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined));
+    await listeningUrl(first.child);
 
     // The state a process leaves when killed mid-dispatch: an alert committed with its
     // deliveries, two already claimed under a lease (being sent), one not yet started.
@@ -145,21 +131,24 @@ describe('server killed with SIGKILL mid-dispatch', () => {
 
     const second = spawnServer(env);
     running = second.child;
+    const base = await listeningUrl(second.child);
     type Outbox = { sms: { to: string; body: string }[] };
     const outbox = await waitFor('all three SMS', async () => {
       const res = await fetch(`${base}${outboxJsonPath}`);
       const json = (await res.json()) as Outbox;
       return json.sms.length >= 3 ? json : undefined;
     });
-    // A little longer, to see that nothing is sent a second time.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Until every delivery is sent: then nothing is left that could be sent a second time.
+    const rows = await waitFor('every delivery sent', async () => {
+      const all = db.prepare('select status, attempts from deliveries order by contact_name').all() as {
+        status: string;
+        attempts: number;
+      }[];
+      return all.every((row) => ['sent', 'delivered'].includes(row.status)) ? all : undefined;
+    });
     const final = (await (await fetch(`${base}${outboxJsonPath}`)).json()) as Outbox;
     expect(final.sms.map((m) => m.to).sort()).toEqual(phones);
     expect(outbox.sms.length).toBe(3);
-    const rows = db.prepare('select status, attempts from deliveries order by contact_name').all() as {
-      status: string;
-      attempts: number;
-    }[];
     for (const row of rows) expect(['sent', 'delivered']).toContain(row.status);
     db.close();
     second.child.kill('SIGTERM');
@@ -179,12 +168,11 @@ describe('server stopped by a signal', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)('%s: logs it, ends open live streams and exits 0', async (signal) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-stop-'));
     dirs.push(dataDir);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = { PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: SECRET, APP_URL: base, ALERTA_DIST_DIR: dataDir };
+    // Port 0: the server gets a port from the system and names it in its start line.
+    const env = { PORT: '0', DATA_DIR: dataDir, JWT_SECRET: SECRET, ALERTA_DIST_DIR: dataDir };
     const server = spawnServer({ ...env, LOG_LEVEL: 'info' });
     running = server.child;
-    await waitFor('the server', async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined));
+    const base = await listeningUrl(server.child);
 
     // An alert someone follows on its live page.
     const db = new SQLite(path.join(dataDir, 'alerta.sqlite'));
