@@ -22,11 +22,20 @@ test('two tabs whose access token expired refresh one after the other and both s
     [EXPIRED_ACCESS, tokens.refresh],
   );
   const other = await context.newPage();
-  // The first tab's refresh is slow on the network, so the second tab refreshes meanwhile.
+  // The first tab's refresh is slow on the network: it goes out only once the second tab is
+  // waiting for the refresh lock (Web Locks) the first one holds, so both refresh at once.
   let refreshes = 0;
   await page.route('**/api/users/auth/refresh/', async (route) => {
     refreshes += 1;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () =>
+            Boolean((await navigator.locks.query()).pending?.some((lock) => lock.name === 'alerta-refresh')),
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await route.continue();
   });
   await Promise.all([page.goto('/'), other.goto('/')]);
