@@ -5,20 +5,10 @@ import {
   PRESS_HOLD_MARGIN_MS,
   QUEUED_RETRY_MS,
   RECENT_ALERT_MS,
-  STATUS_POLL_FOR_MS,
-  STATUS_POLL_MS,
 } from '../../common/constants';
 import { readDeviceKey } from '../lib/device-key';
-import {
-  type AlertResult,
-  type Answer,
-  alertsUrl,
-  fetchAlert,
-  fetchPage,
-  newKey,
-  type PageData,
-  postAlert,
-} from './api';
+import { type AlertResult, type Answer, alertsUrl, fetchPage, newKey, type PageData, postAlert } from './api';
+import { followDeliveries } from './follow';
 import type { PositionWatch } from './geo';
 import { forgetAlert, forgetPage, loadAlert, loadPage, type StoredAlert, saveAlert, savePage } from './storage';
 import { holdPress, onReplayed, replayQueued } from './sw-client';
@@ -39,7 +29,6 @@ export interface EmergencyState {
   alert: StoredAlert | null;
 }
 
-const FINAL = new Set(['delivered', 'failed']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -226,19 +215,15 @@ export class Emergency {
   private async poll(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
-    const until = Date.now() + STATUS_POLL_FOR_MS;
     try {
-      while (Date.now() < until) {
-        const current = this.state.alert?.result;
-        if (!current || current.deliveries.every((d) => FINAL.has(d.status))) return;
-        await sleep(STATUS_POLL_MS);
-        const answer = await fetchAlert(this.token, current.id);
-        if (answer.ok && this.state.alert) {
-          const alert = { ...this.state.alert, result: answer.value };
-          void saveAlert(alert);
-          this.set({ alert, phase: { name: 'sent', alert: answer.value } });
-        }
-      }
+      const current = this.state.alert?.result;
+      if (!current) return;
+      await followDeliveries(this.token, current, (result) => {
+        if (!this.state.alert) return false;
+        const alert = { ...this.state.alert, result };
+        void saveAlert(alert);
+        this.set({ alert, phase: { name: 'sent', alert: result } });
+      });
     } finally {
       this.polling = false;
     }
