@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameS
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../e2e/server.js';
+import { listeningUrl } from '../e2e/server.js';
 import { buildApp } from './built-app.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -56,12 +56,11 @@ describe('production install: npm ci --omit=dev over the build', () => {
       timeout: 240_000,
     });
 
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir };
     server = spawn(command, [...args, 'start'], {
       cwd: app,
-      env: { ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data') },
+      // Port 0: the server gets a port from the system and names it in its start line.
+      env: { ...env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group: npm, the start script and the server it runs stop together.
       detached: true,
@@ -72,17 +71,9 @@ describe('production install: npm ci --omit=dev over the build', () => {
     server.stderr?.on('data', (chunk) => {
       output += chunk;
     });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`npm start did not answer within 30 s:\n${output}`);
-      const ok = await fetch(`${url}/api/health`).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    url = await listeningUrl(server).catch((error: Error) => {
+      throw new Error(`npm start: ${error.message}:\n${output}`);
+    });
   }, 360_000);
 
   afterAll(async () => {

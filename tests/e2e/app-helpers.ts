@@ -63,7 +63,11 @@ export async function screenshots(page: Page, name: string) {
   const original = page.viewportSize();
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await page.waitForTimeout(300);
+    // Until the page has laid out at the new size and painted it.
+    await page.waitForFunction((width) => window.innerWidth === width, viewport.width);
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))),
+    );
     await page.screenshot({
       path: `test-results/screenshots/${name}-${viewport.width}x${viewport.height}.png`,
       fullPage: true,
