@@ -16,6 +16,7 @@ import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
 import { Background } from './lib/background.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { createPeriodicJobs, type PeriodicJobs } from './lib/periodic.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import { normaliseTarget } from './lib/request-target.js';
 import { projectRoot } from './lib/root.js';
@@ -49,6 +50,8 @@ declare module 'fastify' {
     payments: PaymentsPort;
     /** Work done after the answer (see lib/background.ts); `idle()` waits for it. */
     background: Background;
+    /** The periodic jobs (lib/periodic.ts): started when the server is ready, stopped before it closes. */
+    periodic: PeriodicJobs;
   }
 }
 
@@ -139,6 +142,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'background',
     new Background((error) => app.log.error({ reason: error.message }, 'background work failed')),
   );
+  app.decorate(
+    'periodic',
+    createPeriodicJobs((name, error) => app.log.warn({ err: error, job: name }, 'periodic job failed; it runs again')),
+  );
+  app.addHook('onReady', async () => app.periodic.start());
+  app.addHook('preClose', async () => app.periodic.stop());
   app.addHook('onClose', async () => {
     await app.background.idle();
     await app.mail.close?.();

@@ -32,7 +32,8 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   await app.register(webhookRoutes);
   if (app.payments.name === 'simulated') await app.register(devBillingRoutes);
-  else startUsageReporting(app);
+  // SMS usage to the provider's meter every minute, catching up after failures and restarts.
+  else app.periodic.every('sms-usage-report', MINUTE, () => reportPendingUsage(app.db, app.payments, app.clock.now()));
 }
 
 /**
@@ -52,22 +53,4 @@ async function webhookRoutes(fastify: FastifyInstance) {
       return receiveWebhook(app, request.body, typeof signature === 'string' ? signature : undefined);
     },
   });
-}
-
-/** Reports SMS usage to the provider's meter every minute, catching up after failures and restarts. */
-function startUsageReporting(app: FastifyInstance) {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await reportPendingUsage(app.db, app.payments, app.clock.now());
-    } catch (error) {
-      app.log.warn({ err: error }, 'SMS usage report failed; will retry');
-    } finally {
-      running = false;
-    }
-  }, MINUTE);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
 }

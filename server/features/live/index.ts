@@ -39,15 +39,7 @@ export default fp(
       app.addHook('onClose', async () => disconnect());
     }
     app.decorate('purgeLiveHistory', () => purgeLiveHistory(app.db, app.clock.now() - LIVE_RETENTION_MS));
-    let timer: NodeJS.Timeout | undefined;
-    const purge = () =>
-      app.purgeLiveHistory().catch((error: unknown) => app.log.warn({ err: error }, 'live history cleanup failed'));
-    app.addHook('onReady', async () => {
-      void purge();
-      timer = setInterval(purge, CLEANUP_EVERY_MS);
-      timer.unref();
-    });
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.periodic.every('live-history-cleanup', CLEANUP_EVERY_MS, () => app.purgeLiveHistory());
 
     await app.register(liveSenderRoutes);
     await app.register(livePublicRoutes);
