@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalTimeZone, clockIn, normaliseDisplayName, shownName, validateDisplayName } from './profile-rules.js';
-import { alertMessage, allClearMessage, smsSegments } from './sms-text.js';
+import { smsSegments } from './sms-encoding.js';
+import { alertMessage, allClearMessage } from './sms-text.js';
 
 describe('display name rules', () => {
   it('accepts names in any script with spaces, apostrophes, hyphens and full stops', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alertMessage, allClearMessage, smsSegments } from './sms-text.js';
+import { smsSegments } from './sms-encoding.js';
+import { alertMessage, allClearMessage } from './sms-text.js';
 
 const fix = { latitude: 38.7222524, longitude: -9.1393366, accuracy: 14.6, captured_at: '2026-03-01T14:03:27Z' };
 const LIVE = 'https://alerta.example.com/a/AbCdEfGhIjKlMnOpQrStUv';

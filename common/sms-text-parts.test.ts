@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { DISPLAY_NAME_MAX } from './profile-rules.js';
+import { smsParts, smsSegments, transliterate } from './sms-encoding.js';
 import {
   type AlertLanguage,
   type AlertLocation,
@@ -9,9 +10,6 @@ import {
   allClearMessage,
   type LocationError,
   smsName,
-  smsParts,
-  smsSegments,
-  transliterate,
 } from './sms-text.js';
 
 const LIVE = 'https://alerta.example.com/a/ZtJ1qMCe4JTAVQ0ufvdhaw';
@@ -293,8 +291,9 @@ describe('on an engine without Intl.Segmenter (Firefox before 125)', () => {
     vi.stubGlobal('Intl', { ...Intl, Segmenter: undefined });
     try {
       const fresh = await import('./sms-text.js');
-      expect(fresh.graphemes('e\u0301\u0303𝐌a')).toEqual(['e\u0301\u0303', '𝐌', 'a']);
-      expect(fresh.graphemes('👩\u200d👧')).toHaveLength(3); // the fallback, not the segmenter
+      const encoding = await import('./sms-encoding.js');
+      expect(encoding.graphemes('e\u0301\u0303𝐌a')).toEqual(['e\u0301\u0303', '𝐌', 'a']);
+      expect(encoding.graphemes('👩\u200d👧')).toHaveLength(3); // the fallback, not the segmenter
       for (const name of ['😀'.repeat(80), 'и\u0306\u0301'.repeat(60), CYRILLIC.repeat(3)]) {
         const text = fresh.alertMessage({
           language: 'pt',
@@ -305,7 +304,7 @@ describe('on an engine without Intl.Segmenter (Firefox before 125)', () => {
         });
         expect(text.endsWith(` ${LIVE}`)).toBe(true);
         expect(text).not.toMatch(LONE_SURROGATE);
-        expect(fresh.smsParts(text)).toBeLessThanOrEqual(2);
+        expect(encoding.smsParts(text)).toBeLessThanOrEqual(2);
       }
       const marked = fresh.alertMessage({
         language: 'en',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alertMessage, isTestContact, mapsUrl, smsSegments, transliterate } from './sms-text.js';
+import { smsSegments, transliterate } from './sms-encoding.js';
+import { alertMessage, isTestContact, mapsUrl } from './sms-text.js';
 
 const fix = { latitude: 38.7222524, longitude: -9.1393366, accuracy: 14.6, captured_at: '2026-03-01T14:03:27Z' };
 

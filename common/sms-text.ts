@@ -4,6 +4,7 @@
  */
 
 import { clockIn } from './profile-rules.js';
+import { graphemes, smsParts, smsSegments, transliterate } from './sms-encoding.js';
 
 export type AlertLanguage = 'pt' | 'en';
 export type AlertMode = 'real' | 'test';
@@ -242,135 +243,6 @@ export function smsName(name: string): string {
     .map((g) => {
       let marks = 0;
       return g.replace(/\p{M}/gu, (m) => (++marks > MARKS_MAX ? '' : m));
-    })
-    .join('');
-}
-
-let segmenter: Intl.Segmenter | null | undefined;
-
-/** The user-perceived characters of a text (Intl.Segmenter; where an engine lacks it, a letter and its marks). */
-export function graphemes(text: string): string[] {
-  if (segmenter === undefined) {
-    segmenter =
-      typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
-  }
-  if (segmenter) return Array.from(segmenter.segment(text), (s) => s.segment);
-  return text.match(/\P{M}\p{M}*|\p{M}+/gsu) ?? [];
-}
-
-// GSM 03.38: the basic table (one septet each) and the extension table (escape + one).
-const GSM_BASIC = new Set(
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
-);
-const GSM_EXTENDED = new Set('\f^{}\\[~]|€');
-
-export interface SmsSegments {
-  encoding: 'GSM-7' | 'UCS-2';
-  /** SMS parts the text needs (0 for an empty text). */
-  segments: number;
-  /** Septets for GSM-7 (extension characters count 2), UTF-16 code units for UCS-2. */
-  length: number;
-}
-
-/** How many SMS parts a text takes: GSM-7 160/153 septets, otherwise UCS-2 70/67 code units. */
-export function smsSegments(text: string): SmsSegments {
-  const chars = Array.from(text);
-  if (chars.every((c) => GSM_BASIC.has(c) || GSM_EXTENDED.has(c))) {
-    const units = chars.map((c) => (GSM_EXTENDED.has(c) ? 2 : 1));
-    return { encoding: 'GSM-7', ...pack(units, 160, 153) };
-  }
-  // Characters outside the BMP take two code units and are never split across parts.
-  return {
-    encoding: 'UCS-2',
-    ...pack(
-      chars.map((c) => c.length),
-      70,
-      67,
-    ),
-  };
-}
-
-/**
- * How many SMS parts a text is sent and billed as: GSM-7 160 septets in one part, else 153
- * a part (extension characters count 2); otherwise UCS-2 70 UTF-16 code units, else 67 a
- * part. An escape pair or a surrogate pair is never split across parts. 0 for "".
- */
-export function smsParts(text: string): number {
-  return smsSegments(text).segments;
-}
-
-/** Fills parts without splitting a character (an escape pair or a surrogate pair). */
-function pack(units: number[], single: number, multi: number): { segments: number; length: number } {
-  const length = units.reduce((sum, n) => sum + n, 0);
-  if (length === 0) return { segments: 0, length };
-  if (length <= single) return { segments: 1, length };
-  let segments = 1;
-  let used = 0;
-  for (const n of units) {
-    if (used + n > multi) {
-      segments += 1;
-      used = 0;
-    }
-    used += n;
-  }
-  return { segments, length };
-}
-
-const PUNCTUATION: Record<string, string> = {
-  '\u2018': "'",
-  '\u2019': "'",
-  '\u201c': '"',
-  '\u201d': '"',
-  '\u2010': '-',
-  '\u2011': '-',
-  '\u2013': '-',
-  '\u2014': '-',
-  '\u2026': '...',
-  '\u00a0': ' ',
-  ª: 'a',
-  º: 'o',
-  // Latin letters with a stroke or a ligature, which have no decomposition to strip.
-  Ł: 'L',
-  ł: 'l',
-  Đ: 'D',
-  đ: 'd',
-  Ð: 'D',
-  ð: 'd',
-  Ħ: 'H',
-  ħ: 'h',
-  ı: 'i',
-  Œ: 'OE',
-  œ: 'oe',
-  Þ: 'Th',
-  þ: 'th',
-  Ŧ: 'T',
-  ŧ: 't',
-};
-
-const isGsm = (text: string) => Array.from(text).every((c) => GSM_BASIC.has(c) || GSM_EXTENDED.has(c));
-const COMBINING = /\p{M}/gu;
-
-/**
- * Replaces each character outside GSM-7 by its closest GSM-7 form when it has one: ã → a,
- * ç → c, ’ → ', 𝐌 (mathematical bold) → M, Ｍ (fullwidth) → M, Ł → L. A character without a
- * Latin form (Cyrillic, Arabic, CJK, emoji…) stays as it is; a grapheme is never split.
- */
-export function transliterate(text: string): string {
-  return graphemes(text)
-    .map((g) => {
-      if (isGsm(g)) return g;
-      const composed = g.normalize('NFC');
-      if (isGsm(composed)) return composed;
-      const mapped = PUNCTUATION[composed];
-      if (mapped) return mapped;
-      // NFKC: mathematical alphanumerics, fullwidth and other compatibility forms to their letters.
-      const compatible = composed.normalize('NFKC');
-      if (isGsm(compatible)) return compatible;
-      // Then the accents: decomposed, marks removed, recomposed (é stays é, a GSM-7 letter).
-      const bare = Array.from(compatible.normalize('NFD').replace(COMBINING, '').normalize('NFC'))
-        .map((c) => PUNCTUATION[c] ?? c)
-        .join('');
-      return isGsm(bare) ? bare : g;
     })
     .join('');
 }

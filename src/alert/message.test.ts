@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smsParts } from '../../common/sms-text';
+import { smsParts } from '../../common/sms-encoding';
 import type { PageData } from './api';
 import { messageText } from './parts';
 import { smsLink } from './sms';

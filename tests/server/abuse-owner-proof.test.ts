@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { smsSegments } from '../../common/sms-text.js';
+import { smsSegments } from '../../common/sms-encoding.js';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { DEVICE_KEYS_PER_USER } from '../../server/features/alerts/owner-proof.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';

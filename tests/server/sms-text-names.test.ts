@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { smsParts } from '../../common/sms-text.js';
+import { smsParts } from '../../common/sms-encoding.js';
 import { LISBON, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { postResolve, sendRealAlert } from './live-fixtures.js';

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import { smsParts } from '../../../common/sms-text.js';
+import { smsParts } from '../../../common/sms-encoding.js';
 import { claimRows } from '../../db/claim.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
