@@ -25,7 +25,20 @@ function buildWithBrokenWorker(): string {
   return dir;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How often `until` looks again (ms). */
+const POLL_MS = 250;
+/**
+ * Assertion window (ms): after one SMS per contact, how long a test watches for a second one.
+ * A duplicate has no event to wait for, so the test watches for this long.
+ */
+const NO_DUPLICATE_WINDOW_MS = 3000;
+/**
+ * Assertion window (ms): how long after Cancel a test watches the 3-second countdown's time
+ * pass with nothing sent. The engines are driven over WebDriver as well, with no page clock to
+ * run forward, so the countdown is watched in real time.
+ */
+const CANCELLED_COUNTDOWN_WINDOW_MS = 4500;
+const watch = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns something truthy; fails with the last value after `timeoutMs`. */
 async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
@@ -34,7 +47,7 @@ async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_00
   while (Date.now() < deadline) {
     last = await probe().catch(() => undefined);
     if (last) return last;
-    await sleep(250);
+    await watch(POLL_MS);
   }
   throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
 }
@@ -83,7 +96,7 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
       async () => (await smsTo(user, base)).length >= user.contacts.length,
       timeoutMs,
     );
-    await sleep(3000);
+    await watch(NO_DUPLICATE_WINDOW_MS);
     const sms = await smsTo(user, base);
     expect(sms.map((m) => m.to).sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
     return sms;
@@ -141,7 +154,7 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     await waitForText(tab, 'O alerta sai em');
     expect(await tab.run<boolean>(click('Cancelar'))).toBe(true);
     await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
-    await sleep(4500);
+    await watch(CANCELLED_COUNTDOWN_WINDOW_MS);
     expect(await textOf(tab)).not.toContain('Alerta enviado');
     expect(await smsTo(user)).toEqual([]);
     await tab.close();
