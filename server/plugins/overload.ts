@@ -1,6 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { alertsRoutes } from '../../common/api/routes.js';
 import type { Config } from '../config.js';
 import { detailError } from '../lib/errors.js';
 
@@ -22,9 +23,6 @@ export const OVERLOAD_RETRY_AFTER_S = 10;
 /** How often under-pressure samples the event-loop delay and memory (ms). */
 const SAMPLE_INTERVAL_MS = 1000;
 const MB = 2 ** 20;
-/** The request refused last: an alert being sent (`POST /api/emergency/public/{token}/alerts/`). */
-const ALERT_METHOD = 'POST';
-const ALERT_ROUTE = '/api/emergency/public/:token/alerts/';
 
 /**
  * The level `load` reaches against the OVERLOAD_ thresholds: above one of the first ones,
@@ -46,8 +44,9 @@ export function overloadLevel(load: Load, config: Config): OverloadLevel {
   return level;
 }
 
+/** The request refused last: an alert being sent (the contract's `alertsRoutes.send`). */
 const isAlertSend = (request: FastifyRequest) =>
-  request.method === ALERT_METHOD && request.routeOptions.url === ALERT_ROUTE;
+  request.method === alertsRoutes.send.method && request.routeOptions.url === alertsRoutes.send.url;
 
 /**
  * Load shedding. Under overload every request but an alert being sent gets 503 with
