@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ACCOUNT_TEXTS, type registrationRequest } from '../../../common/api/accounts.js';
+import { pathOf } from '../../../common/api/paths.js';
+import { accountsRoutes } from '../../../common/api/routes.js';
 import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
 import { isCommonPassword, PASSWORD_ERROR_CODES, PASSWORD_ERRORS } from '../../../common/password-rules.js';
@@ -47,7 +49,8 @@ function refuseTakenOrCommon(usernameIsTaken: boolean, password: string): void {
 }
 
 /** The link the verification e-mail carries. */
-export const verifyLink = (app: FastifyInstance, key: string) => `${app.config.APP_URL}/api/users/verify-email/${key}/`;
+export const verifyLink = (app: FastifyInstance, key: string) =>
+  `${app.config.APP_URL}${pathOf(accountsRoutes.verifyEmail, { key })}`;
 
 const SENT = { detail: 'Verification e-mail sent.' } as const;
 
