@@ -154,6 +154,12 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 export class ConfigError extends Error {}
 
+/** APP_URL when it is not set: this machine, at the server's port. */
+const localAppUrl = (port: number) => `http://localhost:${port}`;
+
+/** Configs whose APP_URL is the default, which follows the port the server is bound to. */
+const defaultAppUrl = new WeakSet<Config>();
+
 /** Validates the environment; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, as in most .env files.
@@ -199,11 +205,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration: TRUST_PROXY=${env.TRUST_PROXY} (a hop count) believes the X-Forwarded-For of anyone who connects, and HOST=${config.HOST} lets clients connect directly: set HOST=127.0.0.1 behind a proxy on this machine, or list the proxies' addresses in TRUST_PROXY`,
     );
   }
-  return {
+  const loaded: Config = {
     ...config,
-    APP_URL: (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    APP_URL: (config.APP_URL ?? localAppUrl(config.PORT)).replace(/\/+$/, ''),
     DEV_OUTBOX_KEY: config.DEV_OUTBOX_KEY ?? randomBytes(24).toString('base64url'),
   };
+  if (!config.APP_URL) defaultAppUrl.add(loaded);
+  return loaded;
+}
+
+/**
+ * Once the server listens: an APP_URL left to its default names the port actually bound, which
+ * with PORT=0 the system chose, so the links in SMS and e-mails reach this server. The routes
+ * read APP_URL when they build a link, so they see this (Twilio's status callback address is
+ * made before: Twilio needs a public APP_URL anyway). A set APP_URL (the address people use,
+ * maybe through a proxy) is kept.
+ */
+export function settleAppUrl(config: Config, boundPort: number): void {
+  if (defaultAppUrl.has(config)) config.APP_URL = localAppUrl(boundPort);
 }
 
 /**

@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp, loggerOptions } from './app.js';
-import { ConfigError, checkProviders, loadConfig, resolveJwtSecret } from './config.js';
+import { ConfigError, checkProviders, loadConfig, resolveJwtSecret, settleAppUrl } from './config.js';
 import { outboxServed, outboxUrl } from './features/dev/outbox-routes.js';
 
 /** How long in-flight requests get to finish once the server is asked to stop (ms). */
@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     console.error(`alerta: cannot listen on ${config.HOST}:${config.PORT}: ${(error as Error).message}`);
     process.exit(1);
   }
+  const bound = app.server.address();
+  if (bound && typeof bound === 'object') settleAppUrl(config, bound.port);
   app.log.info(
     `Alerta ${app.appVersion} at ${config.APP_URL} (listening on ${app.listeningOrigin}) · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name} · payments ${app.payments.name}` +
       (outboxServed(app)

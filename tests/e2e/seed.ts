@@ -59,7 +59,7 @@ export async function seedUser(base: string, options: SeedOptions = {}): Promise
     .find((m) => m.to.includes(email))
     ?.text.match(/https?:\/\/\S+\/api\/users\/verify-email\/\S+/)?.[0];
   if (!link) throw new Error(`no verification e-mail for ${email}`);
-  // Opened on `base`: a server started on port 0 has no APP_URL of its own to put in the link.
+  // Opened on `base`: the link names APP_URL, which need not be the address this test reaches the server at.
   const { pathname, search } = new URL(link);
   await fetch(`${base}${pathname}${search}`, { redirect: 'manual' });
   const { access } = await call<{ access: string }>(base, '/api/users/auth/login/', {

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseTarget } from '../../server/lib/request-target.js';
 import { MINUTE } from '../../server/lib/time.js';
 import { SECRET_PATH_MAX_PER_MINUTE } from '../../server/plugins/security.js';
-import { freePort } from '../e2e/server.js';
 import { buildTestApp, createUser, dbLabel, moveTime, OUTBOX_KEY, suiteApp, type TestApp } from './helper.js';
 import { rawGet } from './raw-http.js';
 
@@ -240,22 +239,24 @@ describe('dev outbox: the start line prints its address with the key', () => {
   });
 
   it('Jupyter-style: "Dev outbox: http://localhost:<port>/dev/outbox?key=…", and that address opens it', async () => {
-    const port = await freePort();
-    // As `npm start` runs it, with no NODE_ENV and no DEV_OUTBOX_KEY.
+    // As `npm start` runs it, with no NODE_ENV, no DEV_OUTBOX_KEY and no APP_URL; on a port the
+    // system picks (PORT=0), which the outbox address must name, not 0.
     child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    const address = await new Promise<string>((resolve, reject) => {
+    const [port, address] = await new Promise<[string, string]>((resolve, reject) => {
       child?.stdout?.on('data', (chunk) => {
         out += String(chunk);
+        const listening = out.match(/\(listening on http:\/\/127\.0\.0\.1:(\d+)\)/);
         const found = out.match(/Dev outbox: (http:\/\/localhost:\d+\/dev\/outbox\?key=[A-Za-z0-9_-]+)/);
-        if (found?.[1]) resolve(found[1]);
+        if (listening?.[1] && found?.[1]) resolve([listening[1], found[1]]);
       });
       child?.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
     });
+    expect(port).not.toBe('0');
     expect(address).toMatch(new RegExp(`^http://localhost:${port}/dev/outbox\\?key=[A-Za-z0-9_-]{32}$`));
     const page = await fetch(address);
     expect(page.status).toBe(200);
