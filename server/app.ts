@@ -20,6 +20,8 @@ import { createPeriodicJobs, type PeriodicJobs } from './lib/periodic.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import { normaliseTarget } from './lib/request-target.js';
 import { projectRoot } from './lib/root.js';
+import { SECOND } from './lib/time.js';
+import { createTimers, type Timers } from './lib/timers.js';
 import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
 import databasePlugin from './plugins/database.js';
@@ -52,6 +54,8 @@ declare module 'fastify' {
     background: Background;
     /** The periodic jobs (lib/periodic.ts): started when the server is ready, stopped before it closes. */
     periodic: PeriodicJobs;
+    /** The durable timers every scheduled job runs from (lib/timers.ts); `runDue()` lets tests run them. */
+    timers: Timers;
   }
 }
 
@@ -159,6 +163,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const database = options.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
+  app.decorate('timers', createTimers({ db: app.db, dialect: app.dialect, clock, log: app.log }));
+  // Due timers run within a second of their time, and at once when the server starts.
+  app.periodic.every('timers', SECOND, () => app.timers.runDue());
   await app.register(errorsPlugin);
   // First of the request hooks: an overloaded process refuses before doing any other work.
   await app.register(overloadPlugin, { config, probe: options.loadProbe });

@@ -3,7 +3,7 @@ import type { Dialect } from './index.js';
 import type { Database } from './schema.js';
 
 /** Tables of work a server does later, each row taken by one process under a lease. */
-type Claimable = 'deliveries' | 'mail_bursts';
+type Claimable = 'deliveries' | 'timers';
 
 /**
  * Atomically takes up to `limit` rows of `table` that `isDue` picks, oldest `orderBy` first, and

@@ -1,6 +1,9 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
+import type { MailBurstsTable, TimersTable } from './schema-work.js';
+
+export type { MailBurstKind } from './schema-work.js';
 
 /**
  * Table types shared by SQLite and PostgreSQL. Times are epoch milliseconds (bigint),
@@ -187,31 +190,6 @@ export interface DeviceKeysTable {
   last_used_at: number | null;
 }
 
-/** Which e-mails go out one per burst: the owner's alert receipts and registration notices. */
-export type MailBurstKind = 'alert_receipt' | 'registration_notice';
-
-/**
- * One row per (kind, address): the e-mails strangers can set off go out one per burst, at most
- * one summary per 10 minutes and a daily cap (features/accounts/mail-bursts.ts, migration
- * 2026112502-mail-receipts). `pending` are events not mailed yet, summarised at `due_at`.
- */
-export interface MailBurstsTable {
-  id: string;
-  kind: MailBurstKind;
-  address: string;
-  user_id: string;
-  last_mail_at: number | null;
-  pending: number;
-  pending_since: number | null;
-  due_at: number | null;
-  /** Events a sweep has taken for a summary being sent, under `claimed_until`. */
-  claimed_count: number;
-  claimed_since: number | null;
-  claimed_until: number | null;
-  day_started_at: number;
-  day_count: number;
-}
-
 /** A position sent by the emergency page while it stays open after an alert (live page trail). */
 export interface AlertLocationsTable {
   id: string;
@@ -251,6 +229,7 @@ export interface Database {
   alert_responders: AlertRespondersTable;
   device_keys: DeviceKeysTable;
   mail_bursts: MailBurstsTable;
+  timers: TimersTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */
@@ -266,3 +245,4 @@ export type NewAlert = Insertable<AlertsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type NewDelivery = Insertable<DeliveriesTable>;
 export type MailBurst = Selectable<MailBurstsTable>;
+export type Timer = Selectable<TimersTable>;

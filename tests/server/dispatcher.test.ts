@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../../server/db/index.js';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
@@ -8,7 +6,8 @@ import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
 import { alertRow, eventually, ownerWithContacts, postAlert, usageOf } from './alerts-fixtures.js';
-import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { secondConnection } from './second-process.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -132,7 +131,6 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
       dialect: t.app.dialect,
       sms: dying,
       clock: new ManualClock(t.clock.now() + HOUR),
-      sweepMs: 0,
     });
     first.start();
     await eventually(
@@ -149,7 +147,6 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
       dialect: t.app.dialect,
       sms: t.sms,
       clock: t.clock,
-      sweepMs: 0,
     });
     restarted.start();
     await restarted.drain();
@@ -193,17 +190,7 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     const phones = Array.from({ length: 200 }, (_, i) => `+35199${String(i).padStart(7, '0')}`);
     const alertId = await queueAlert(owner.user.id, phones, t.clock.now() + HOUR);
     // A second, independent connection pool on the same database, as another server process would have.
-    let other: ReturnType<typeof openDatabase>;
-    if (dbKind === 'postgres') {
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.app.db);
-      other = openDatabase({
-        databaseUrl: process.env.TEST_DATABASE_URL,
-        dataDir: t.dataDir,
-        pgSchema: rows[0]?.schema as string,
-      });
-    } else {
-      other = openDatabase({ dataDir: t.dataDir });
-    }
+    const other = await secondConnection(t);
     const sent: string[][] = [[], []];
     const port = (index: 0 | 1): SmsPort => ({
       name: 'outbox',
@@ -218,8 +205,8 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     });
     const clock = new ManualClock(t.clock.now() + 2 * HOUR);
     const dispatchers = [
-      createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: port(0), clock, sweepMs: 0 }),
-      createDispatcher({ db: other.db, dialect: other.dialect, sms: port(1), clock, sweepMs: 0, concurrency: 7 }),
+      createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: port(0), clock }),
+      createDispatcher({ db: other.db, dialect: other.dialect, sms: port(1), clock, concurrency: 7 }),
     ];
     try {
       await Promise.all(dispatchers.map((d) => d.drain()));

@@ -96,7 +96,6 @@ describe(`SMS provider faults (${dbLabel})`, () => {
       clock: t.clock,
       sendTimeoutMs: 150,
       leaseMs: 5 * MINUTE,
-      sweepMs: 0,
     });
     const person = await subscriber(t.app, 3);
     const first = await sendAlert(t.app, person.token);

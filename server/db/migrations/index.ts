@@ -9,6 +9,7 @@ import * as ownerProof from './2026112501-owner-proof.js';
 import * as mailReceipts from './2026112502-mail-receipts.js';
 import * as loginDevices from './2026112503-login-devices.js';
 import * as liveResponders from './2026112504-live-responders.js';
+import * as timers from './2026112601-timers.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026112502-mail-receipts': mailReceipts,
   '2026112503-login-devices': loginDevices,
   '2026112504-live-responders': liveResponders,
+  '2026112601-timers': timers,
 };

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import { claimRows } from '../../db/claim.js';
-import type { Dialect } from '../../db/index.js';
-import type { Database, MailBurst, MailBurstKind, User } from '../../db/schema.js';
+import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { DAY, HOUR, MINUTE } from '../../lib/time.js';
-import type { MailMessage } from '../../providers/mail/port.js';
+import { DAY, MINUTE } from '../../lib/time.js';
+import { setTimer, type TimerHandler } from '../../lib/timers.js';
+import type { MailMessage, MailPort } from '../../providers/mail/port.js';
 import { findById } from './repository.js';
 
 /**
@@ -18,13 +18,12 @@ import { findById } from './repository.js';
 export const MAIL_BURST = {
   spacingMs: 10 * MINUTE,
   perDay: 20,
-  /** How long a sweep holds a summary it is sending before another may take it over. */
-  leaseMs: MINUTE,
-  /** When a summary that could not be sent is tried again. */
-  retryMs: MINUTE,
 } as const;
 
-/** Whether an event is mailed now, or gathered into the summary the sweep sends later. */
+/** The kind of the durable timer (server/lib/timers.ts) that sends a burst's summary. */
+export const MAIL_SUMMARY_TIMER = 'mail-summary';
+
+/** Whether an event is mailed now, or gathered into the summary its timer sends later. */
 export type BurstDecision = 'send' | 'gathered';
 
 type Row = ExpressionBuilder<Database, 'mail_bursts'>;
@@ -41,9 +40,9 @@ const capped = (eb: Row, now: number) =>
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
- * counted); the others answer 'gathered' and make a summary due `spacingMs` after the last
- * mail, or when the day's cap ends. Each step is one atomic statement, so two processes never
- * both send a first mail.
+ * counted); the others answer 'gathered' and set the burst's summary timer `spacingMs` after
+ * the last mail, or at the end of the day's cap. Each step is one atomic statement, so two
+ * processes never both send a first mail; a gathered event and its timer commit together.
  */
 export async function noteMailEvent(
   db: Kysely<Database>,
@@ -60,10 +59,8 @@ export async function noteMailEvent(
       last_mail_at: null,
       pending: 0,
       pending_since: null,
-      due_at: null,
       claimed_count: 0,
       claimed_since: null,
-      claimed_until: null,
       day_started_at: now,
       day_count: 0,
     })
@@ -80,82 +77,74 @@ export async function noteMailEvent(
     .where((eb) => eb.not(capped(eb, now)))
     .executeTakeFirst();
   if (Number(first.numUpdatedRows) === 1) return 'send';
-  const spaced = sql<number>`coalesce(last_mail_at, ${now}) + ${MAIL_BURST.spacingMs}`;
-  const dayOver = sql<number>`day_started_at + ${DAY}`;
-  await db
-    .updateTable('mail_bursts')
-    .set({
-      user_id: userId,
-      pending: sql<number>`pending + 1`,
-      pending_since: sql<number>`coalesce(pending_since, ${now})`,
-      due_at: sql<number>`coalesce(due_at, case when day_count >= ${MAIL_BURST.perDay} and ${dayOver} > ${spaced} then ${dayOver} else ${spaced} end)`,
-    })
-    .where('kind', '=', kind)
-    .where('address', '=', address)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const burst = await trx
+      .updateTable('mail_bursts')
+      .set({
+        user_id: userId,
+        pending: sql<number>`pending + 1`,
+        pending_since: sql<number>`coalesce(pending_since, ${now})`,
+      })
+      .where('kind', '=', kind)
+      .where('address', '=', address)
+      .returning(['id', 'last_mail_at', 'day_count', 'day_started_at'])
+      .executeTakeFirstOrThrow();
+    const spaced = Number(burst.last_mail_at ?? now) + MAIL_BURST.spacingMs;
+    const dayOver = Number(burst.day_started_at) + DAY;
+    const dueAt = Number(burst.day_count) >= MAIL_BURST.perDay && dayOver > spaced ? dayOver : spaced;
+    // A summary already waiting keeps its time; one being sent now gets a next turn for this event.
+    await setTimer(trx, { kind: MAIL_SUMMARY_TIMER, subject: burst.id, dueAt, now }, 'keep');
+  });
   return 'gathered';
 }
 
 /**
- * Takes up to `limit` bursts whose summary is due (or whose sender died mid-send), moves their
- * pending count into `claimed_count` under a lease and counts the mail, so any number of
- * sweeps in any number of processes send each summary once. PostgreSQL skips rows another
- * sweep holds (FOR UPDATE SKIP LOCKED, as the SMS dispatcher's claim); on SQLite the single
- * UPDATE … RETURNING holds the write lock.
+ * Takes the burst's pending events for its summary (with those of a summary whose sender died
+ * mid-send) and counts the mail; undefined when there is nothing to tell or the day's cap holds
+ * it, then the timer is set again for the end of that day.
  */
-export async function claimDueSummaries(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  options: { now: number; limit: number },
-): Promise<MailBurst[]> {
-  const { now, limit } = options;
-  const isDue = (eb: Row) =>
-    eb.or([
-      eb.and([
-        eb('due_at', '<=', now),
-        eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]),
-        eb.not(capped(eb, now)),
-      ]),
-      eb.and([eb('claimed_count', '>', 0), eb('claimed_until', '<', now)]),
-    ]);
+async function takeSummary(db: Db, id: string, now: number) {
   // In SQL every right-hand side reads the row as it was: the pending count moves over whole.
-  const claim = {
-    claimed_count: sql<number>`claimed_count + pending`,
-    claimed_since: sql<number>`coalesce(claimed_since, pending_since)`,
-    pending: 0,
-    pending_since: null,
-    due_at: null,
-    claimed_until: now + MAIL_BURST.leaseMs,
-    last_mail_at: now,
-    ...countMail(now),
-  };
-  return claimRows(db, dialect, 'mail_bursts', { isDue, orderBy: 'due_at', set: claim, limit });
-}
-
-/** A claimed summary went out (or had no one to go to): the claim ends. */
-async function finishSummary(db: Kysely<Database>, burst: MailBurst): Promise<void> {
-  await db
+  const taken = await db
     .updateTable('mail_bursts')
-    .set({ claimed_count: 0, claimed_since: null, claimed_until: null })
-    .where('id', '=', burst.id)
-    .where('claimed_until', '=', burst.claimed_until)
-    .execute();
+    .set({
+      claimed_count: sql<number>`claimed_count + pending`,
+      claimed_since: sql<number>`coalesce(claimed_since, pending_since)`,
+      pending: 0,
+      pending_since: null,
+      last_mail_at: now,
+      ...countMail(now),
+    })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('pending', '>', 0), eb('claimed_count', '>', 0)]))
+    .where((eb) => eb.not(capped(eb, now)))
+    .returningAll()
+    .executeTakeFirst();
+  if (taken) return taken;
+  const held = await db.selectFrom('mail_bursts').selectAll().where('id', '=', id).executeTakeFirst();
+  if (held && Number(held.pending) > 0) {
+    const dueAt = Number(held.day_started_at) + DAY;
+    await setTimer(db, { kind: MAIL_SUMMARY_TIMER, subject: id, dueAt, now });
+  }
+  return undefined;
 }
 
-/** A claimed summary could not be sent: its events go back to pending, tried again in `retryMs`. */
-async function failSummary(db: Kysely<Database>, burst: MailBurst, now: number): Promise<void> {
+/** The summary went out (or had no one to go to). */
+async function finishSummary(db: Db, id: string): Promise<void> {
+  await db.updateTable('mail_bursts').set({ claimed_count: 0, claimed_since: null }).where('id', '=', id).execute();
+}
+
+/** The summary could not be sent: its events go back to pending, for the timer's next try. */
+async function failSummary(db: Db, id: string): Promise<void> {
   await db
     .updateTable('mail_bursts')
     .set({
       pending: sql<number>`pending + claimed_count`,
       pending_since: sql<number>`case when pending_since is null or claimed_since < pending_since then claimed_since else pending_since end`,
-      due_at: now + MAIL_BURST.retryMs,
       claimed_count: 0,
       claimed_since: null,
-      claimed_until: null,
     })
-    .where('id', '=', burst.id)
-    .where('claimed_until', '=', burst.claimed_until)
+    .where('id', '=', id)
     .execute();
 }
 
@@ -172,46 +161,38 @@ export async function pruneMailBursts(db: Kysely<Database>, now: number): Promis
 
 /** Writes the summary of `count` events since `since` to `user`; null sends nothing. */
 export type SummaryMail = (
-  app: FastifyInstance,
   user: User,
   count: number,
   since: number,
 ) => Promise<MailMessage | null> | MailMessage | null;
 
-const BATCH = 20;
-
 /**
- * The sweep's part for summaries (run by the SMS dispatcher's sweep): claims every due
- * summary, writes it for the address's current owner and sends it. An address that changed
- * hands, or a mail that fails, never stops the others; a failed one is tried again.
+ * The `mail-summary` timer's handler: takes the burst's events, writes the summary for the
+ * address's current owner and sends it. An address that changed hands sends nothing; a mail
+ * that fails puts its events back and the timer tries again. A run taken over after a crash
+ * sends what the dead one had taken.
  */
-export function summarySweep(app: FastifyInstance, mails: Record<MailBurstKind, SummaryMail>) {
-  let prunedAt = Number.NEGATIVE_INFINITY;
-  return async function sweepSummaries(): Promise<void> {
-    for (;;) {
-      const now = app.clock.now();
-      const claimed = await claimDueSummaries(app.db, app.dialect, { now, limit: BATCH });
-      for (const burst of claimed) {
-        try {
-          const user = await findById(app.db, burst.user_id);
-          const count = Number(burst.claimed_count);
-          const mail =
-            user && user.email === burst.address && count > 0
-              ? await mails[burst.kind](app, user, count, Number(burst.claimed_since ?? now))
-              : null;
-          if (mail) await app.mail.send(mail);
-          await finishSummary(app.db, burst);
-        } catch (error) {
-          app.log.error({ reason: (error as Error).message, kind: burst.kind }, 'summary e-mail could not be sent');
-          await failSummary(app.db, burst, app.clock.now());
-        }
-      }
-      if (claimed.length < BATCH) break;
-    }
-    const now = app.clock.now();
-    if (now - prunedAt >= HOUR) {
-      prunedAt = now;
-      await pruneMailBursts(app.db, now);
+export function summaryTimer(
+  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort; log: Pick<FastifyBaseLogger, 'error'> },
+  mails: Record<MailBurstKind, SummaryMail>,
+): TimerHandler {
+  const { db, clock, mail } = deps;
+  return async ({ subject }) => {
+    const now = clock.now();
+    const burst = await takeSummary(db, subject, now);
+    if (!burst) return;
+    try {
+      const user = await findById(db, burst.user_id);
+      const count = Number(burst.claimed_count);
+      const message =
+        user && user.email === burst.address && count > 0
+          ? await mails[burst.kind](user, count, Number(burst.claimed_since ?? now))
+          : null;
+      if (message) await mail.send(message);
+      await finishSummary(db, burst.id);
+    } catch (error) {
+      await failSummary(db, burst.id);
+      throw error;
     }
   };
 }

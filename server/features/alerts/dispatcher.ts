@@ -22,8 +22,6 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** A send taking longer than this counts as failed and is retried (ms); below the lease. */
   sendTimeoutMs?: number;
-  /** How often due retries and abandoned claims are looked for (real ms; 0 = never). */
-  sweepMs?: number;
   /** Attempts before a delivery fails for good (default 7: about 15 minutes of retries). */
   maxAttempts?: number;
   /** Wait after the first failure, doubled after each (ms). */
@@ -31,17 +29,20 @@ export interface DispatcherOptions {
   maxDelayMs?: number;
   /** Source of jitter in [0, 1); injectable for tests. */
   random?: () => number;
-  /** Other due work each sweep (and `runOnce`, `drain`) runs too: the summary e-mails (accounts/mail-bursts.ts). */
-  alsoOnSweep?: () => Promise<void>;
 }
 
 export interface Dispatcher {
-  /** Resumes whatever is due or abandoned and starts the periodic sweep. */
+  /** Resumes whatever is due or abandoned; from then on `kick` and `sweep` dispatch. */
   start(): void;
   /** Stops claiming and waits (at most `waitMs`) for the sends in flight. */
   stop(waitMs?: number): Promise<void>;
   /** Dispatches due deliveries now, in the background (called right after an alert commits). */
   kick(): void;
+  /**
+   * The periodic sweep (server/lib/periodic.ts, every second): claims due retries and
+   * deliveries whose sender died; resolves once they are claimed (their sends go on).
+   */
+  sweep(): Promise<void>;
   /** Claims one batch of due deliveries and sends it; resolves with the number claimed once all are done. */
   runOnce(): Promise<number>;
   /** Sends everything due until nothing is due or in flight. */
@@ -78,7 +79,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const concurrency = options.concurrency ?? 10;
   const leaseMs = options.leaseMs ?? 60_000;
   const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(leaseMs / 2);
-  const sweepMs = options.sweepMs ?? 1_000;
   const maxAttempts = options.maxAttempts ?? 7;
   const baseDelayMs = options.baseDelayMs ?? 15_000;
   const maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
@@ -88,26 +88,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = true;
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | null = null;
-
-  /** Runs `alsoOnSweep` once at a time; a failure is logged and the next sweep tries again. */
-  function sweepAlso(): Promise<void> {
-    if (!options.alsoOnSweep) return Promise.resolve();
-    sweeping ??= options
-      .alsoOnSweep()
-      .catch((error: unknown) => log?.error({ err: error }, 'sweep could not finish its other work'))
-      .finally(() => {
-        sweeping = null;
-      });
-    return sweeping as Promise<void>;
-  }
-
-  /** A sweep that starts now (after any in flight), so it sees the clock as it is. */
-  async function sweepFresh(): Promise<void> {
-    while (sweeping) await sweeping;
-    await sweepAlso();
-  }
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     let providerMessageId: string;
@@ -185,38 +165,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (!stopped) return;
       stopped = false;
       kick();
-      if (sweepMs > 0) {
-        timer = setInterval(() => {
-          if (stopped) return;
-          kick();
-          void sweepAlso();
-        }, sweepMs);
-        timer.unref();
-      }
     },
     async stop(waitMs = 10_000) {
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
       let giveUp: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([settle(), sweeping]),
-        new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs))),
-      ]);
+      await Promise.race([settle(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);
       clearTimeout(giveUp);
     },
     kick() {
       if (!stopped) kick();
     },
+    async sweep() {
+      if (stopped) return;
+      kick();
+      await pumping;
+    },
     async runOnce() {
-      await sweepFresh();
       await settle();
       const claimed = await claimAndStart();
       await settle();
       return claimed;
     },
     async drain() {
-      await sweepFresh();
       do {
         await settle();
       } while ((await claimAndStart()) > 0 || inFlight.size > 0);

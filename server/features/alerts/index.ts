@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { summarySweep } from '../accounts/mail-bursts.js';
+import { HOUR, SECOND } from '../../lib/time.js';
+import { MAIL_SUMMARY_TIMER, pruneMailBursts, summaryTimer } from '../accounts/mail-bursts.js';
 import { registrationSummary } from '../accounts/registration.js';
 import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
@@ -31,10 +32,19 @@ export default fp(
       clock: app.clock,
       log: app.log,
       concurrency: app.config.SMS_CONCURRENCY,
-      // The same sweep sends the summary e-mails that bursts of receipts and notices gathered.
-      alsoOnSweep: summarySweep(app, { alert_receipt: ownerSummaryMail, registration_notice: registrationSummary }),
     });
     app.decorate('dispatcher', dispatcher);
+    // Retries and deliveries whose sender died; a new alert's SMS go at once (kick after commit).
+    app.periodic.every('sms-dispatch', SECOND, () => dispatcher.sweep());
+    // The summary e-mails that bursts of receipts and notices gathered, each on its timer.
+    app.timers.on(
+      MAIL_SUMMARY_TIMER,
+      summaryTimer(app, {
+        alert_receipt: (user, count, since) => ownerSummaryMail(app, user, count, since),
+        registration_notice: (user, count, since) => registrationSummary(app, user, count, since),
+      }),
+    );
+    app.periodic.every('mail-bursts-prune', HOUR, () => pruneMailBursts(app.db, app.clock.now()));
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
     // Once closing starts the database may go at any moment: late receipts are dropped.
     let closing = false;

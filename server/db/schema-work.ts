@@ -1,0 +1,44 @@
+/**
+ * Tables of work the server does later: e-mail bursts, and the durable timers every scheduled
+ * job runs from (server/lib/timers.ts).
+ */
+
+/** Which e-mails go out one per burst: the owner's alert receipts and registration notices. */
+export type MailBurstKind = 'alert_receipt' | 'registration_notice';
+
+/**
+ * One row per (kind, address): the e-mails strangers can set off go out one per burst, at most
+ * one summary per 10 minutes and a daily cap (features/accounts/mail-bursts.ts, migration
+ * 2026112502-mail-receipts). `pending` are events not mailed yet,
+ * summarised when the burst's `mail-summary` timer is due.
+ */
+export interface MailBurstsTable {
+  id: string;
+  kind: MailBurstKind;
+  address: string;
+  user_id: string;
+  last_mail_at: number | null;
+  pending: number;
+  pending_since: number | null;
+  /** Events taken for a summary being sent; a summary taken over after a crash sends them. */
+  claimed_count: number;
+  claimed_since: number | null;
+  day_started_at: number;
+  day_count: number;
+}
+
+/**
+ * One scheduled job (migration 2026112601-timers): at `due_at` the handler of `kind` runs for
+ * `subject` (a row id of its feature), in one process, under `lease_until`; a timer whose
+ * process died is taken again when the lease lapses. One timer per (kind, subject).
+ */
+export interface TimersTable {
+  id: string;
+  kind: string;
+  subject: string;
+  due_at: number;
+  /** Runs started, failed ones included: the retry backoff grows with it. */
+  attempts: number;
+  lease_until: number | null;
+  created_at: number;
+}
