@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { liveSubscriptions, updateSubscription } from './repository.js';
 import { reportPendingUsage } from './usage.js';
@@ -10,14 +10,17 @@ import { reportPendingUsage } from './usage.js';
  * metered usage with the cancellation, so deleting an account never leaves SMS unpaid.
  * A provider failure throws, and the account is then kept.
  */
-export async function cancelAtProvider(app: FastifyInstance, userId: string): Promise<void> {
-  for (const row of await liveSubscriptions(app.db, userId)) {
-    if (row.provider === app.payments.name && row.provider_subscription_id) {
+export async function cancelAtProvider(
+  deps: Pick<Deps, 'db' | 'clock' | 'payments' | 'log'>,
+  userId: string,
+): Promise<void> {
+  for (const row of await liveSubscriptions(deps.db, userId)) {
+    if (row.provider === deps.payments.name && row.provider_subscription_id) {
       try {
-        await reportPendingUsage(app.db, app.payments, app.clock.now(), undefined, userId);
-        await app.payments.cancelNow(row.provider_subscription_id);
+        await reportPendingUsage(deps.db, deps.payments, deps.clock.now(), undefined, userId);
+        await deps.payments.cancelNow(row.provider_subscription_id);
       } catch (error) {
-        app.log.error({ err: error }, 'payment provider refused to cancel the subscription');
+        deps.log.error({ err: error }, 'payment provider refused to cancel the subscription');
         throw detailError(
           502,
           'The payment service is unavailable, so the subscription could not be cancelled. Please try again.',
@@ -25,8 +28,8 @@ export async function cancelAtProvider(app: FastifyInstance, userId: string): Pr
         );
       }
     } else if (row.provider !== 'simulated') {
-      app.log.warn({ provider: row.provider }, 'subscription of a provider no longer configured: cancel it there');
+      deps.log.warn({ provider: row.provider }, 'subscription of a provider no longer configured: cancel it there');
     }
-    await updateSubscription(app.db, row.id, { status: 'canceled', updated_at: app.clock.now() });
+    await updateSubscription(deps.db, row.id, { status: 'canceled', updated_at: deps.clock.now() });
   }
 }

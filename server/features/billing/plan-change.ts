@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { PlanName, User } from '../../db/schema.js';
-import { billingError, PROVIDER_UNAVAILABLE } from './checkout.js';
+import { billingError, PROVIDER_UNAVAILABLE, type ProviderDeps } from './checkout.js';
 import { updateSubscription } from './repository.js';
 import { currentSubscription, isActive } from './subscriptions.js';
 
@@ -15,21 +14,22 @@ export const PLAN_CHANGE_TEXTS = {
  * updates the subscription's price, prorated), then records it here at once; the provider's
  * webhook confirms it later. A trial in progress stays a trial.
  */
-export async function changePlan(app: FastifyInstance, user: User, plan: PlanName): Promise<{ plan: PlanName }> {
-  const now = app.clock.now();
-  const subscription = await currentSubscription(app.db, user.id, now);
+export async function changePlan(deps: ProviderDeps, user: User, plan: PlanName): Promise<{ plan: PlanName }> {
+  const now = deps.clock.now();
+  const subscription = await currentSubscription(deps.db, user.id, now);
   if (!subscription || !isActive(subscription, now)) {
     throw billingError(400, PLAN_CHANGE_TEXTS.noSubscription, 'no_subscription');
   }
   if (subscription.plan === plan) throw billingError(400, PLAN_CHANGE_TEXTS.samePlan, 'same_plan');
   try {
-    if (subscription.provider !== app.payments.name) throw new Error('subscription of a provider no longer configured');
+    if (subscription.provider !== deps.payments.name)
+      throw new Error('subscription of a provider no longer configured');
     if (subscription.provider_subscription_id)
-      await app.payments.changePlan(subscription.provider_subscription_id, plan);
+      await deps.payments.changePlan(subscription.provider_subscription_id, plan);
   } catch (error) {
-    app.log.error({ err: error }, 'payment provider refused the plan change');
+    deps.log.error({ err: error }, 'payment provider refused the plan change');
     throw billingError(502, PLAN_CHANGE_TEXTS.providerError, 'payment_provider_error');
   }
-  await updateSubscription(app.db, subscription.id, { plan, updated_at: now });
+  await updateSubscription(deps.db, subscription.id, { plan, updated_at: now });
   return { plan };
 }

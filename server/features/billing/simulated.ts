@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { PlanName, Subscription } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { ApiError } from '../../lib/errors.js';
 import { ALREADY_SUBSCRIBED, billingError, hasActivePlan } from './checkout.js';
 import { findCheckout, setCheckoutStatus, trialUsedAt, updateSubscription, usageSince } from './repository.js';
@@ -8,8 +8,8 @@ import { activateSubscription, currentSubscription, PERIOD_MS } from './subscrip
 export type SimulatedOutcome = 'paid' | 'canceled';
 
 /** The simulated checkout `id`, or a 404. */
-export async function openCheckout(app: FastifyInstance, checkoutId: string) {
-  const checkout = await findCheckout(app.db, checkoutId, 'simulated');
+export async function openCheckout(deps: Pick<Deps, 'db'>, checkoutId: string) {
+  const checkout = await findCheckout(deps.db, checkoutId, 'simulated');
   if (!checkout) throw billingError(404, 'Checkout not found.', 'not_found');
   return checkout;
 }
@@ -19,39 +19,42 @@ export async function openCheckout(app: FastifyInstance, checkoutId: string) {
  * (trial when the checkout carries one and the user never had one). Paying twice is
  * harmless; a cancelled checkout cannot be paid.
  */
-export async function paySimulatedCheckout(app: FastifyInstance, checkoutId: string): Promise<SimulatedOutcome> {
-  const checkout = await openCheckout(app, checkoutId);
+export async function paySimulatedCheckout(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  checkoutId: string,
+): Promise<SimulatedOutcome> {
+  const checkout = await openCheckout(deps, checkoutId);
   if (checkout.status === 'paid') return 'paid';
   if (checkout.status === 'canceled') throw billingError(409, 'This checkout was cancelled.', 'checkout_canceled');
   // Claim the checkout first so two clicks on Pay activate one subscription.
-  if (!(await setCheckoutStatus(app.db, checkoutId, 'paid', 'open'))) return paySimulatedCheckout(app, checkoutId);
+  if (!(await setCheckoutStatus(deps.db, checkoutId, 'paid', 'open'))) return paySimulatedCheckout(deps, checkoutId);
   try {
-    if (await hasActivePlan(app, checkout.user_id)) {
-      await setCheckoutStatus(app.db, checkoutId, 'canceled');
+    if (await hasActivePlan(deps, checkout.user_id)) {
+      await setCheckoutStatus(deps.db, checkoutId, 'canceled');
       throw billingError(400, ALREADY_SUBSCRIBED, 'already_subscribed');
     }
-    const trial = checkout.with_trial === 1 && (await trialUsedAt(app.db, checkout.user_id)) === null;
-    await activateSubscription(app.db, {
+    const trial = checkout.with_trial === 1 && (await trialUsedAt(deps.db, checkout.user_id)) === null;
+    await activateSubscription(deps.db, {
       userId: checkout.user_id,
       plan: checkout.plan,
-      now: app.clock.now(),
-      trialDays: trial ? app.config.TRIAL_DAYS : undefined,
+      now: deps.clock.now(),
+      trialDays: trial ? deps.config.TRIAL_DAYS : undefined,
       provider: 'simulated',
       providerCustomerId: `cus_sim_${checkout.user_id}`,
       providerSubscriptionId: `sub_sim_${checkoutId}`,
     });
     return 'paid';
   } catch (error) {
-    if (!(error instanceof ApiError)) await setCheckoutStatus(app.db, checkoutId, 'open');
+    if (!(error instanceof ApiError)) await setCheckoutStatus(deps.db, checkoutId, 'open');
     throw error;
   }
 }
 
 /** Abandons a simulated checkout; the profile stays as it was. */
-export async function cancelSimulatedCheckout(app: FastifyInstance, checkoutId: string): Promise<SimulatedOutcome> {
-  const checkout = await openCheckout(app, checkoutId);
+export async function cancelSimulatedCheckout(deps: Pick<Deps, 'db'>, checkoutId: string): Promise<SimulatedOutcome> {
+  const checkout = await openCheckout(deps, checkoutId);
   if (checkout.status === 'paid') return 'paid';
-  await setCheckoutStatus(app.db, checkoutId, 'canceled', 'open');
+  await setCheckoutStatus(deps.db, checkoutId, 'canceled', 'open');
   return 'canceled';
 }
 
@@ -78,13 +81,16 @@ export function rolledForward(subscription: Subscription, now: number): Subscrip
 }
 
 /** Stores what time did to the user's simulated subscription and returns it. */
-export async function settledSubscription(app: FastifyInstance, userId: string): Promise<Subscription | undefined> {
-  const now = app.clock.now();
-  const stored = await currentSubscription(app.db, userId, now);
+export async function settledSubscription(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+): Promise<Subscription | undefined> {
+  const now = deps.clock.now();
+  const stored = await currentSubscription(deps.db, userId, now);
   if (!stored) return undefined;
   const row = rolledForward(stored, now);
   if (row !== stored) {
-    await updateSubscription(app.db, row.id, {
+    await updateSubscription(deps.db, row.id, {
       status: row.status,
       current_period_end: row.current_period_end,
       updated_at: now,
@@ -101,8 +107,8 @@ export function periodStart(subscription: Subscription, now: number): number {
 }
 
 /** Billable and free SMS parts (what the provider bills) the user sent since `since`. */
-export async function smsUsageSince(app: FastifyInstance, userId: string, since: number) {
-  const rows = await usageSince(app.db, userId, since);
+export async function smsUsageSince(deps: Pick<Deps, 'db'>, userId: string, since: number) {
+  const rows = await usageSince(deps.db, userId, since);
   const sum = (list: { parts: number }[]) => list.reduce((total, row) => total + row.parts, 0);
   const billable = sum(rows.filter((row) => row.billable));
   return { billable, free: sum(rows) - billable };
@@ -111,12 +117,16 @@ export async function smsUsageSince(app: FastifyInstance, userId: string, since:
 export type PortalAction = { type: 'plan'; plan: PlanName } | { type: 'cancel' } | { type: 'resume' };
 
 /** Applies a portal action to the user's live simulated subscription. */
-export async function applyPortalAction(app: FastifyInstance, userId: string, action: PortalAction): Promise<void> {
-  const subscription = await settledSubscription(app, userId);
+export async function applyPortalAction(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  action: PortalAction,
+): Promise<void> {
+  const subscription = await settledSubscription(deps, userId);
   if (!subscription || subscription.status === 'canceled' || subscription.provider !== 'simulated') {
     throw billingError(400, 'You have no subscription to manage.', 'no_subscription');
   }
   const change =
     action.type === 'plan' ? { plan: action.plan } : { cancel_at_period_end: action.type === 'cancel' ? 1 : 0 };
-  await updateSubscription(app.db, subscription.id, { ...change, updated_at: app.clock.now() });
+  await updateSubscription(deps.db, subscription.id, { ...change, updated_at: deps.clock.now() });
 }

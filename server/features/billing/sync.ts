@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database, Subscription } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
 import type { ProviderSubscription, WebhookEvent } from '../../providers/payments/port.js';
@@ -23,18 +23,21 @@ type Trx = Transaction<Database>;
  * transaction as its effect, so a replay (or a concurrent duplicate) changes nothing
  * and a failure leaves it to the provider's retry. Returns false for a replay.
  */
-export async function applyWebhookEvent(app: FastifyInstance, webhook: WebhookEvent): Promise<boolean> {
-  const provider = app.payments.name;
-  const now = app.clock.now();
-  return app.db.transaction().execute(async (trx) => {
+export async function applyWebhookEvent(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'payments' | 'log'>,
+  webhook: WebhookEvent,
+): Promise<boolean> {
+  const provider = deps.payments.name;
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
     if (!(await recordEvent(trx, webhook.id, provider, now))) return false;
     const { event } = webhook;
     if (event.type === 'subscription') {
       await upsertSubscription(trx, provider, event.subscription, webhook.createdAt, now);
     } else if (event.type === 'checkout_completed') {
-      await completeCheckout(trx, provider, event, webhook.createdAt, now, app.config.TRIAL_DAYS);
+      await completeCheckout(trx, provider, event, webhook.createdAt, now, deps.config.TRIAL_DAYS);
     } else if (event.type === 'ignored') {
-      app.log.debug({ event: event.name }, 'payment event ignored');
+      deps.log.debug({ event: event.name }, 'payment event ignored');
     } else {
       await applyInvoice(trx, event.type, event.providerSubscriptionId, webhook.createdAt, now);
     }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { WebhookError } from '../../providers/payments/port.js';
 import { applyWebhookEvent } from './sync.js';
@@ -8,18 +8,18 @@ import { applyWebhookEvent } from './sync.js';
  * once (`duplicate` when it was before). Nothing is read from a body that does not verify.
  */
 export async function receiveWebhook(
-  app: FastifyInstance,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'payments' | 'log'>,
   raw: unknown,
   signature: string | undefined,
 ): Promise<{ received: true; duplicate: boolean }> {
   if (!Buffer.isBuffer(raw) || raw.length === 0) throw detailError(400, 'Empty webhook body.', 'invalid_payload');
-  let webhook: ReturnType<typeof app.payments.verifyWebhook>;
+  let webhook: ReturnType<typeof deps.payments.verifyWebhook>;
   try {
-    webhook = app.payments.verifyWebhook(raw, signature);
+    webhook = deps.payments.verifyWebhook(raw, signature);
   } catch (error) {
     if (error instanceof WebhookError) throw detailError(400, 'Invalid webhook signature.', 'invalid_signature');
     throw error;
   }
-  const applied = await applyWebhookEvent(app, webhook);
+  const applied = await applyWebhookEvent(deps, webhook);
   return { received: true, duplicate: !applied };
 }

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { contactInput } from '../../../common/api/contacts.js';
 import { CONTACT_MESSAGES, contactErrorBody, parseContact } from '../../../common/contact-rules.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { ApiError, detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
@@ -17,21 +17,24 @@ import {
   toView,
 } from './repository.js';
 
+/** What reading the list needs: the plan decides which contacts are alerted. */
+type ContactDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+
 export const SUBSCRIPTION_REQUIRED_TO_ADD = 'An active subscription is required to add contacts.';
 
 /** The list in alerting order, each marked whether the plan's limit lets alerts reach it. */
-export async function contactsView(app: FastifyInstance, user: User): Promise<ContactView[]> {
+export async function contactsView(deps: ContactDeps, user: User): Promise<ContactView[]> {
   const [contacts, profile] = await Promise.all([
-    listContacts(app.db, user.id),
-    subscriptionProfile(app.db, user, app.clock.now(), app.config),
+    listContacts(deps.db, user.id),
+    subscriptionProfile(deps.db, user, deps.clock.now(), deps.config),
   ]);
   return contacts.map((contact, index) => toView(contact, index < profile.contact_limit));
 }
 
 /** On a plan with a lower limit: this contact becomes the first alerted (the last alerted one makes room). */
-export async function alertFirst(app: FastifyInstance, user: User, id: string): Promise<ContactView[]> {
-  if (!(await putFirst(app.db, user.id, id))) throw notFound();
-  return contactsView(app, user);
+export async function alertFirst(deps: ContactDeps, user: User, id: string): Promise<ContactView[]> {
+  if (!(await putFirst(deps.db, user.id, id))) throw notFound();
+  return contactsView(deps, user);
 }
 
 /**
@@ -39,16 +42,16 @@ export async function alertFirst(app: FastifyInstance, user: User, id: string): 
  * lock, so concurrent adds cannot pass the limit together.
  */
 export async function addContact(
-  app: FastifyInstance,
+  deps: ContactDeps & Pick<Deps, 'dialect'>,
   user: User,
   input: z.output<typeof contactInput>,
 ): Promise<ContactView> {
-  const now = app.clock.now();
-  const options = { longNumbers: app.config.LONG_PHONE_NUMBERS };
+  const now = deps.clock.now();
+  const options = { longNumbers: deps.config.LONG_PHONE_NUMBERS };
   try {
-    const contact = await app.db.transaction().execute(async (trx) => {
-      await lockUser(trx, app.dialect, user.id);
-      const profile = await subscriptionProfile(trx, user, now, app.config);
+    const contact = await deps.db.transaction().execute(async (trx) => {
+      await lockUser(trx, deps.dialect, user.id);
+      const profile = await subscriptionProfile(trx, user, now, deps.config);
       if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED_TO_ADD, 'subscription_required');
       const existing = await listContacts(trx, user.id);
       if (existing.length >= profile.contact_limit) {
@@ -79,6 +82,6 @@ export async function addContact(
 }
 
 /** Removes one of the user's contacts; someone else's id, an unknown one and a malformed one are all not found. */
-export async function removeContact(app: FastifyInstance, user: User, id: string): Promise<void> {
-  if (!(await deleteContact(app.db, user.id, id))) throw notFound();
+export async function removeContact(deps: Pick<Deps, 'db'>, user: User, id: string): Promise<void> {
+  if (!(await deleteContact(deps.db, user.id, id))) throw notFound();
 }

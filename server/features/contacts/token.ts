@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { randomToken } from '../../lib/ids.js';
 import {
@@ -19,24 +19,24 @@ export const ROTATIONS_PER_HOUR = 5;
  * moment this commits, and so does every "this wasn't me" link already mailed (whoever holds an
  * old e-mail cannot replace the new links).
  */
-export async function rotateToken(app: FastifyInstance, userId: string): Promise<string> {
+export async function rotateToken(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<string> {
   const token = randomToken(24);
-  await app.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     await replaceToken(trx, userId, token);
-    await consumeAllOneTimeTokens(trx, userId, 'rotate_token', app.clock.now());
+    await consumeAllOneTimeTokens(trx, userId, 'rotate_token', deps.clock.now());
   });
   return token;
 }
 
 /** The owner's own rotation from the app: only while subscribed. */
-export async function rotateOwnToken(app: FastifyInstance, user: User): Promise<string> {
-  const profile = await subscriptionProfile(app.db, user, app.clock.now(), app.config);
+export async function rotateOwnToken(deps: Pick<Deps, 'db' | 'clock' | 'config'>, user: User): Promise<string> {
+  const profile = await subscriptionProfile(deps.db, user, deps.clock.now(), deps.config);
   if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
-  return rotateToken(app, user.id);
+  return rotateToken(deps, user.id);
 }
 
-const notMeKey = (app: FastifyInstance, key: string) =>
-  key.length <= 200 ? findOneTimeToken(app.db, key, 'rotate_token') : Promise.resolve(undefined);
+const notMeKey = (deps: Pick<Deps, 'db'>, key: string) =>
+  key.length <= 200 ? findOneTimeToken(deps.db, key, 'rotate_token') : Promise.resolve(undefined);
 
 /**
  * What a "this wasn't me" key from the owner's alert e-mail is now: `usable`, `used` (spent,
@@ -44,18 +44,21 @@ const notMeKey = (app: FastifyInstance, key: string) =>
  */
 export type NotMeKeyState = 'usable' | 'used' | 'unknown';
 
-export async function notMeKeyState(app: FastifyInstance, key: string): Promise<NotMeKeyState> {
-  const row = await notMeKey(app, key);
-  if (!row || row.expires_at <= app.clock.now()) return 'unknown';
+export async function notMeKeyState(deps: Pick<Deps, 'db' | 'clock'>, key: string): Promise<NotMeKeyState> {
+  const row = await notMeKey(deps, key);
+  if (!row || row.expires_at <= deps.clock.now()) return 'unknown';
   return row.used_at === null ? 'usable' : 'used';
 }
 
 /** Spends a "this wasn't me" key and replaces its owner's token; `rotated`, or why it could not. */
-export async function rotateByNotMeKey(app: FastifyInstance, key: string): Promise<'rotated' | NotMeKeyState> {
-  const now = app.clock.now();
-  const row = await notMeKey(app, key);
+export async function rotateByNotMeKey(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  key: string,
+): Promise<'rotated' | NotMeKeyState> {
+  const now = deps.clock.now();
+  const row = await notMeKey(deps, key);
   if (!row || row.expires_at <= now) return 'unknown';
-  if (!(await consumeOneTimeToken(app.db, row.id, now))) return 'used';
-  await rotateToken(app, row.user_id);
+  if (!(await consumeOneTimeToken(deps.db, row.id, now))) return 'used';
+  await rotateToken(deps, row.user_id);
   return 'rotated';
 }
