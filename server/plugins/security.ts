@@ -164,48 +164,68 @@ export const COUNTER_KEYS = 200_000;
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
+/** What a counter needs of the app: whether limits are lifted, and the rate-limit plugin's limiters. */
+export type CounterHost = { config: Pick<Config, 'BENCH_NO_RATE_LIMIT'> } & Pick<FastifyInstance, 'createRateLimit'>;
+
 /**
- * One counter of the rate-limit plugin, keyed by what `key` reads from the request. Its
- * store is the plugin's: this process's memory, or Redis (shared by every process) when
+ * The plugin's limiter counts requests: a counter hands it this stand-in instead, carrying the
+ * key, and the empty route options the plugin looks for a group id in. Nothing else of a
+ * request is read when the limiter has its own key generator, max and window.
+ */
+interface Counted {
+  counterKey: string;
+  routeOptions: { config: Record<string, never> };
+}
+const counted = (counterKey: string) => ({ counterKey, routeOptions: { config: {} } }) satisfies Counted;
+
+/**
+ * One counter of the rate-limit plugin, keyed by what `key` makes of what is counted (a
+ * token, a typed identifier, a request), so a service can be charged without the request.
+ * Its store is the plugin's: this process's memory, or Redis (shared by every process) when
  * REDIS_URL is set. Never blocks while rate limits are lifted for benchmarks.
  */
-export class Counter {
+export class Counter<Subject> {
   private readonly limiter: Limiter | null;
 
   constructor(
-    app: FastifyInstance,
-    name: string,
+    app: CounterHost,
+    private readonly name: string,
     readonly max: number,
     timeWindow: number,
-    key: (request: FastifyRequest) => string,
+    private readonly key: (subject: Subject) => string,
   ) {
     // `cache` sizes this counter's own store; the plugin honours it here though its types only list it for routes.
     const options: CreateRateLimitOptions & { cache: number } = {
       max,
       timeWindow,
       cache: COUNTER_KEYS,
-      keyGenerator: (request) => `${name}:${key(request)}`,
+      keyGenerator: (request) => (request as unknown as Counted).counterKey,
     };
     this.limiter = app.config.BENCH_NO_RATE_LIMIT ? null : app.createRateLimit(options);
   }
 
+  private async count(subject: Subject, increment: boolean) {
+    const stand = counted(`${this.name}:${this.key(subject)}`) as unknown as FastifyRequest;
+    return this.limiter && (await this.limiter(stand, increment ? undefined : { increment: false }));
+  }
+
   /** How many were counted in the current window, and the seconds it has left; nothing is counted. */
-  async read(request: FastifyRequest): Promise<{ count: number; seconds: number }> {
-    const state = this.limiter && (await this.limiter(request, { increment: false }));
+  async read(subject: Subject): Promise<{ count: number; seconds: number }> {
+    const state = await this.count(subject, false);
     if (!state || state.isAllowed) return { count: 0, seconds: 0 };
     return { count: state.max - state.remaining, seconds: state.ttlInSeconds };
   }
 
   /** Counts one; returns the count in the window, this one included. */
-  async add(request: FastifyRequest): Promise<number> {
-    const state = this.limiter && (await this.limiter(request));
+  async add(subject: Subject): Promise<number> {
+    const state = await this.count(subject, true);
     if (!state || state.isAllowed) return 0;
     return state.isExceeded ? state.max + 1 : state.max - state.remaining;
   }
 
-  /** Throws a 429 when the window already holds `max`; otherwise counts this request. */
-  async take(request: FastifyRequest): Promise<void> {
-    const state = this.limiter && (await this.limiter(request));
+  /** Throws a 429 when the window already holds `max`; otherwise counts this one. */
+  async take(subject: Subject): Promise<void> {
+    const state = await this.count(subject, true);
     if (state && !state.isAllowed && state.isExceeded) throw throttled(state.ttlInSeconds);
   }
 }

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createThrottles, LOGIN_LIMITS } from '../../server/features/accounts/throttle.js';
 import { login, nextIp, PASSWORD, verifiedAccount } from './accounts-helpers.js';
@@ -50,9 +49,8 @@ describe(`accounts that cannot be abused (${dbLabel})`, () => {
 
   it('keeps a lockout while a flood of made-up logins passes through the same counter', async () => {
     const throttles = createThrottles(t.app);
-    // What the counters read of a login request: its address and the identifier typed.
-    const attempt = (username: string) =>
-      ({ ip: '10.77.0.1', body: { username }, routeOptions: { config: {} } }) as unknown as FastifyRequest;
+    // What the counter keys a failed login by: the identifier typed and the client address.
+    const attempt = (identifier: string) => ({ identifier, ip: '10.77.0.1' });
     for (let i = 0; i < 5; i += 1) await throttles.loginFailures.add(attempt('victim'));
     for (let i = 0; i < 6000; i += 1) await throttles.loginFailures.add(attempt(`made-up-${i}`));
     expect((await throttles.loginFailures.read(attempt('victim'))).count).toBe(5);

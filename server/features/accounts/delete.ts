@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../lib/deps.js';
 import { cancelAtProvider } from '../billing/cancel.js';
 import { deleteUser } from './repository.js';
 
@@ -9,8 +9,11 @@ import { deleteUser } from './repository.js';
  * finds no user behind them. Steps that must happen first (e.g. cancelling the
  * subscription at the payment provider) belong at the top of this function.
  */
-export async function deleteAccount(app: FastifyInstance, userId: string): Promise<void> {
+export async function deleteAccount(
+  deps: Pick<Deps, 'db' | 'clock' | 'payments' | 'log'>,
+  userId: string,
+): Promise<void> {
   // First, so that a failure at the provider keeps the account instead of billing a deleted one.
-  await cancelAtProvider(app, userId);
-  await deleteUser(app.db, userId);
+  await cancelAtProvider(deps, userId);
+  await deleteUser(deps.db, userId);
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../../lib/ids.js';
-import { DAY, SECOND } from '../../lib/time.js';
+import { DAY } from '../../lib/time.js';
 import type { RefreshClient } from './repository.js';
 
 /**
@@ -26,36 +25,32 @@ export interface LoginDevice {
 /** A new browser id: 128 random bits. */
 export const newDeviceId = (): string => randomToken(16);
 
-/** The device cookie the request carries, when it is one this server signed; null otherwise. */
-export function presentedDevice(request: FastifyRequest): LoginDevice | null {
-  const raw = request.cookies?.[DEVICE_COOKIE];
-  if (!raw || raw.length > 300) return null;
-  const unsigned = request.unsignCookie(raw);
-  if (!unsigned.valid || !unsigned.value) return null;
-  const [userId, deviceId, extra] = unsigned.value.split('.');
+/** The browser a signed device cookie's value names ("<user id>.<browser id>"), else null. */
+export function deviceOf(value: string): LoginDevice | null {
+  const [userId, deviceId, extra] = value.split('.');
   if (!userId || !deviceId || extra !== undefined) return null;
   return { userId, deviceId };
 }
 
-/** Sets (or renews for another year) the device cookie of a browser that just logged in. */
-export function rememberDevice(request: FastifyRequest, reply: FastifyReply, device: LoginDevice): void {
-  reply.setCookie(DEVICE_COOKIE, `${device.userId}.${device.deviceId}`, {
-    signed: true,
-    httpOnly: true,
-    secure: request.protocol === 'https',
-    sameSite: 'strict',
-    path: DEVICE_COOKIE_PATH,
-    maxAge: DEVICE_COOKIE_MAX_AGE_MS / SECOND,
-  });
+/** The value the device cookie holds (signed) for a browser. */
+export const deviceCookieValue = (device: LoginDevice) => `${device.userId}.${device.deviceId}`;
+
+/**
+ * Who is logging in or refreshing, as the limits and the refresh grace see them: the
+ * client address, the User-Agent, and the browser its device cookie names when this
+ * server signed it.
+ */
+export interface Client {
+  ip: string;
+  userAgent: string;
+  device: LoginDevice | null;
 }
 
 /**
  * Who presents a refresh token, as the refresh grace compares it: a hash of the client
  * address and User-Agent, and the id of its device cookie when that names the token's user.
  */
-export function refreshClient(request: FastifyRequest, userId: string): RefreshClient {
-  const userAgent = request.headers['user-agent'] ?? '';
-  const by = createHash('sha256').update(`${request.ip}\n${userAgent}`).digest('base64url');
-  const device = presentedDevice(request);
-  return { by, device: device?.userId === userId ? device.deviceId : null };
+export function refreshClient(client: Client, userId: string): RefreshClient {
+  const by = createHash('sha256').update(`${client.ip}\n${client.userAgent}`).digest('base64url');
+  return { by, device: client.device?.userId === userId ? client.device.deviceId : null };
 }

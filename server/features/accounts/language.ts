@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../../../common/constants.js';
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
@@ -27,9 +26,8 @@ export function languageFromHeader(header: string | undefined): Language | null 
   return ranked.map((entry) => entry.base).find(isLanguage) ?? null;
 }
 
-/** The request's language, else the given fallback (the user's saved one), else Portuguese. */
-export function requestLanguage(request: FastifyRequest, fallback?: string): Language {
-  const header = request.headers['accept-language'];
+/** The language of a request's Accept-Language header, else the given fallback (the user's saved one), else Portuguese. */
+export function requestLanguage(header: string | string[] | undefined, fallback?: string): Language {
   const fromHeader = languageFromHeader(Array.isArray(header) ? header[0] : header);
   if (fromHeader) return fromHeader;
   return fallback && isLanguage(fallback) ? fallback : DEFAULT_LANGUAGE;

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ACCOUNT_TEXTS, type registrationRequest } from '../../../common/api/accounts.js';
 import { pathOf } from '../../../common/api/paths.js';
@@ -7,6 +6,7 @@ import type { Language } from '../../../common/constants.js';
 import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
 import { isCommonPassword, PASSWORD_ERROR_CODES, PASSWORD_ERRORS } from '../../../common/password-rules.js';
 import type { User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
@@ -49,8 +49,11 @@ function refuseTakenOrCommon(usernameIsTaken: boolean, password: string): void {
 }
 
 /** The link the verification e-mail carries. */
-export const verifyLink = (app: FastifyInstance, key: string) =>
-  `${app.config.APP_URL}${pathOf(accountsRoutes.verifyEmail, { key })}`;
+export const verifyLink = (deps: Pick<Deps, 'config'>, key: string) =>
+  `${deps.config.APP_URL}${pathOf(accountsRoutes.verifyEmail, { key })}`;
+
+/** What registering and mailing its links need; a mail failure is logged, never said. */
+type MailingDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'mail' | 'log'>;
 
 const SENT = { detail: 'Verification e-mail sent.' } as const;
 
@@ -61,24 +64,24 @@ const SENT = { detail: 'Verification e-mail sent.' } as const;
  * notice instead, so registration never tells who is registered.
  */
 export async function register(
-  app: FastifyInstance,
+  deps: MailingDeps,
   input: Registration,
   language: Language,
 ): Promise<{ detail: string }> {
   // Usernames are public (every SMS carries one); e-mail addresses are not.
-  const taken = await takenFields(app.db, input.username, input.email);
+  const taken = await takenFields(deps.db, input.username, input.email);
   refuseTakenOrCommon(taken.username, input.password1);
   const passwordHash = await hashPassword(input.password1);
   if (taken.email) {
     // Awaited like the verification e-mail of a new account, so both answers take as long.
-    await noticeTakenEmail(app, input.email, language);
+    await noticeTakenEmail(deps, input.email, language);
     return SENT;
   }
-  const now = app.clock.now();
+  const now = deps.clock.now();
   const userId = newId();
   let key: string;
   try {
-    key = await app.db.transaction().execute(async (trx) => {
+    key = await deps.db.transaction().execute(async (trx) => {
       await insertUser(trx, {
         id: userId,
         username: input.username,
@@ -96,12 +99,12 @@ export async function register(
     });
   } catch (error) {
     // Two sign-ups racing for one name: the unique index decides, the loser gets the usual answers.
-    const raced = await takenFields(app.db, input.username, input.email);
+    const raced = await takenFields(deps.db, input.username, input.email);
     if (raced.username) throw usernameTaken();
     if (raced.email) return SENT;
     throw error;
   }
-  await sendVerification(app, { email: input.email, username: input.username }, key, language);
+  await sendVerification(deps, { email: input.email, username: input.username }, key, language);
   return SENT;
 }
 
@@ -110,32 +113,32 @@ export async function register(
  * a burst at once, the others in one summary 10 minutes after, at most 20 a day
  * (mail-bursts.ts). A failure is logged, never said.
  */
-async function noticeTakenEmail(app: FastifyInstance, email: string, language: Language): Promise<void> {
+async function noticeTakenEmail(deps: MailingDeps, email: string, language: Language): Promise<void> {
   try {
-    const user = await findByEmail(app.db, email);
+    const user = await findByEmail(deps.db, email);
     if (!user?.email) return;
-    const decision = await noteMailEvent(app.db, {
+    const decision = await noteMailEvent(deps.db, {
       kind: 'registration_notice',
       address: user.email,
       userId: user.id,
-      now: app.clock.now(),
+      now: deps.clock.now(),
     });
     if (decision !== 'send') return;
-    await app.mail.send(registrationNoticeMail(language, user.email, user.username, `${app.config.APP_URL}/login`));
+    await deps.mail.send(registrationNoticeMail(language, user.email, user.username, `${deps.config.APP_URL}/login`));
   } catch (error) {
-    app.log.error({ reason: (error as Error).message }, 'registration notice could not be sent');
+    deps.log.error({ reason: (error as Error).message }, 'registration notice could not be sent');
   }
 }
 
 /** The summary the sweep sends of the registration attempts gathered on an address, in its holder's language. */
-export function registrationSummary(app: FastifyInstance, user: User, count: number, since: number) {
+export function registrationSummary(deps: Pick<Deps, 'config'>, user: User, count: number, since: number) {
   if (!user.email) return null;
   const language: Language = user.language === 'en' ? 'en' : 'pt';
   return registrationSummaryMail(
     language,
     user.email,
     user.username,
-    `${app.config.APP_URL}/login`,
+    `${deps.config.APP_URL}/login`,
     count,
     mailTime(since, language, user.time_zone),
   );
@@ -143,46 +146,46 @@ export function registrationSummary(app: FastifyInstance, user: User, count: num
 
 /** Mails a verification link; a mail failure is logged (without the link) and the user can resend. */
 export async function sendVerification(
-  app: FastifyInstance,
+  deps: Pick<Deps, 'config' | 'mail' | 'log'>,
   user: { email: string; username: string },
   key: string,
   language: Language,
 ): Promise<void> {
   try {
-    await app.mail.send(verificationMail(language, user.email, user.username, verifyLink(app, key)));
+    await deps.mail.send(verificationMail(language, user.email, user.username, verifyLink(deps, key)));
   } catch (error) {
-    app.log.error({ reason: (error as Error).message }, 'verification e-mail could not be sent');
+    deps.log.error({ reason: (error as Error).message }, 'verification e-mail could not be sent');
   }
 }
 
 /** A fresh verification link for an unverified address; silent otherwise (no enumeration). */
 export async function resendVerification(
-  app: FastifyInstance,
+  deps: MailingDeps,
   email: string,
   language: (saved: string) => Language,
 ): Promise<void> {
-  const user = await findByEmail(app.db, email);
+  const user = await findByEmail(deps.db, email);
   if (!user || user.email_verified || !user.email) return;
-  const key = await createOneTimeToken(app.db, {
+  const key = await createOneTimeToken(deps.db, {
     userId: user.id,
     purpose: 'verify_email',
-    now: app.clock.now(),
+    now: deps.clock.now(),
     ttlMs: VERIFY_TTL_MS,
   });
   // Runs after the answer (app.background), so it may take its time.
-  await sendVerification(app, { email: user.email, username: user.username }, key, language(user.language));
+  await sendVerification(deps, { email: user.email, username: user.username }, key, language(user.language));
 }
 
 /**
  * Verifies the address behind a key from the e-mail; false for an unknown or expired
  * key. Opening the same link twice within its 3 days just confirms again.
  */
-export async function verifyEmail(app: FastifyInstance, key: string): Promise<boolean> {
+export async function verifyEmail(deps: Pick<Deps, 'db' | 'clock'>, key: string): Promise<boolean> {
   if (key.length > 200) return false;
-  const row = await findOneTimeToken(app.db, key, 'verify_email');
-  const now = app.clock.now();
+  const row = await findOneTimeToken(deps.db, key, 'verify_email');
+  const now = deps.clock.now();
   if (!row || row.expires_at <= now) return false;
-  await app.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     await updateUser(trx, row.user_id, { email_verified: 1 });
     await consumeOneTimeToken(trx, row.id, now);
   });

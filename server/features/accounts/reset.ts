@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { newPasswordCheck, type resetConfirmRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
+import type { Deps } from '../../lib/deps.js';
 import { detailError, parseWith } from '../../lib/errors.js';
 import { HOUR } from '../../lib/time.js';
 import { commonPasswords } from './common-passwords.js';
@@ -30,25 +30,29 @@ let newPassword: ReturnType<typeof newPasswordCheck> | undefined;
 export const RESET_TTL_MS = HOUR;
 
 /** The web app's page the e-mail links to. */
-export const resetLink = (app: FastifyInstance, uid: string, token: string) =>
-  `${app.config.APP_URL}/reset-password-confirm/${encodeURIComponent(uid)}/${token}`;
+export const resetLink = (deps: Pick<Deps, 'config'>, uid: string, token: string) =>
+  `${deps.config.APP_URL}/reset-password-confirm/${encodeURIComponent(uid)}/${token}`;
 
 /**
  * Mails a reset link when an account uses the address; silent otherwise. The route runs
  * it after the answer (app.background), so neither the answer nor its timing tells them apart.
  */
-export async function requestReset(app: FastifyInstance, email: string, language: (saved: string) => Language) {
-  const user = await findByEmail(app.db, email);
+export async function requestReset(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'mail' | 'log'>,
+  email: string,
+  language: (saved: string) => Language,
+) {
+  const user = await findByEmail(deps.db, email);
   if (!user?.email) return;
-  const token = await createOneTimeToken(app.db, {
+  const token = await createOneTimeToken(deps.db, {
     userId: user.id,
     purpose: 'reset_password',
-    now: app.clock.now(),
+    now: deps.clock.now(),
     ttlMs: RESET_TTL_MS,
   });
-  const message = resetMail(language(user.language), user.email, user.username, resetLink(app, user.id, token));
-  await app.mail.send(message).catch((error: Error) => {
-    app.log.error({ reason: error.message }, 'password reset e-mail could not be sent');
+  const message = resetMail(language(user.language), user.email, user.username, resetLink(deps, user.id, token));
+  await deps.mail.send(message).catch((error: Error) => {
+    deps.log.error({ reason: error.message }, 'password reset e-mail could not be sent');
   });
 }
 
@@ -57,13 +61,16 @@ export async function requestReset(app: FastifyInstance, email: string, language
  * while the password has not changed since it was sent. Every session ends; the
  * address counts as verified, since the mail reached its owner.
  */
-export async function confirmReset(app: FastifyInstance, input: z.output<typeof resetConfirmRequest>): Promise<void> {
+export async function confirmReset(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: z.output<typeof resetConfirmRequest>,
+): Promise<void> {
   const { uid, token } = input;
   // Ids are UUIDs; anything else matches nobody (and a NUL would upset PostgreSQL).
-  const user = /^[\w-]{1,64}$/.test(uid) ? await findById(app.db, uid) : undefined;
+  const user = /^[\w-]{1,64}$/.test(uid) ? await findById(deps.db, uid) : undefined;
   if (!user) throw detailError(400, RESET_TEXTS.invalidUser, 'invalid_user');
-  const now = app.clock.now();
-  const row = await findOneTimeToken(app.db, token, 'reset_password');
+  const now = deps.clock.now();
+  const row = await findOneTimeToken(deps.db, token, 'reset_password');
   const valid =
     row !== undefined &&
     row.user_id === user.id &&
@@ -76,7 +83,7 @@ export async function confirmReset(app: FastifyInstance, input: z.output<typeof 
   parseWith(newPassword, input);
 
   const passwordHash = await hashPassword(input.new_password1);
-  const changed = await app.db.transaction().execute(async (trx) => {
+  const changed = await deps.db.transaction().execute(async (trx) => {
     // Claimed first, so two requests racing with one link change the password once.
     if (!(await consumeOneTimeToken(trx, row.id, now))) return false;
     await consumeAllOneTimeTokens(trx, user.id, 'reset_password', now);

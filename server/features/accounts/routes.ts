@@ -3,10 +3,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsApi } from '../../../common/api/accounts.js';
 import { served } from '../../../common/api/shared.js';
-import { HOUR, MINUTE } from '../../lib/time.js';
+import { HOUR, MINUTE, SECOND } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { deleteAccount } from './delete.js';
-import { rememberDevice } from './devices.js';
+import {
+  type Client,
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_MS,
+  DEVICE_COOKIE_PATH,
+  deviceCookieValue,
+  deviceOf,
+  type LoginDevice,
+} from './devices.js';
 import { requestLanguage } from './language.js';
 import { meView, updateMe } from './me.js';
 import { register, resendVerification, verifyEmail } from './registration.js';
@@ -20,20 +28,48 @@ export const GENERIC_TEXTS = {
   reset: 'If an account uses this e-mail address, a password reset e-mail has been sent.',
 } as const;
 
+/** The login device cookie the request carries (devices.ts), when it is one this server signed; null otherwise. */
+function presentedDevice(request: FastifyRequest): LoginDevice | null {
+  const raw = request.cookies?.[DEVICE_COOKIE];
+  if (!raw || raw.length > 300) return null;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? deviceOf(unsigned.value) : null;
+}
+
+/** Sets (or renews for another year) the device cookie of a browser that just logged in. */
+function rememberDevice(request: FastifyRequest, reply: FastifyReply, device: LoginDevice): void {
+  reply.setCookie(DEVICE_COOKIE, deviceCookieValue(device), {
+    signed: true,
+    httpOnly: true,
+    secure: request.protocol === 'https',
+    sameSite: 'strict',
+    path: DEVICE_COOKIE_PATH,
+    maxAge: DEVICE_COOKIE_MAX_AGE_MS / SECOND,
+  });
+}
+
+/** Who is logging in or refreshing: what the limits and the refresh grace read of the request. */
+const clientOf = (request: FastifyRequest): Client => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? '',
+  device: presentedDevice(request),
+});
+
 /** Account routes of DESIGN §3: registration, verification, login and sessions, /me, reset, deletion. */
 export default async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Only for the login device cookie (devices.ts), signed with a secret of its own.
   await app.register(cookie, { secret: app.tokens.derive('login-device-cookie') });
   const throttles = createThrottles(app);
-  const language = (request: FastifyRequest) => (saved?: string) => requestLanguage(request, saved);
+  const language = (request: FastifyRequest) => (saved?: string) =>
+    requestLanguage(request.headers['accept-language'], saved);
   const perAddress = (max: number, timeWindow: number) => ({ config: { rateLimit: limit(app, { max, timeWindow }) } });
 
   app.route({
     ...served(accountsApi.register),
     ...perAddress(10, HOUR),
     handler: async (request, reply) =>
-      reply.code(201).send(await register(app, request.body, requestLanguage(request))),
+      reply.code(201).send(await register(app, request.body, requestLanguage(request.headers['accept-language']))),
   });
 
   const verify = async (request: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) => {
@@ -50,7 +86,7 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     ...served(accountsApi.resend),
     ...perAddress(5, HOUR),
     handler: async (request) => {
-      await throttles.resendByAddress.take(request);
+      await throttles.resendByAddress.take(request.body.email);
       // After the answer, so neither it nor its timing tells a registered address from an unknown one.
       app.background.run(() => resendVerification(app, request.body.email, language(request)));
       return { detail: GENERIC_TEXTS.resend };
@@ -61,7 +97,7 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     ...served(accountsApi.login),
     ...perAddress(10, MINUTE),
     handler: async (request, reply) => {
-      const { tokens, device } = await login(app, throttles, request, request.body);
+      const { tokens, device } = await login(app, throttles, clientOf(request), request.body);
       rememberDevice(request, reply, device);
       return tokens;
     },
@@ -69,7 +105,7 @@ export default async function accountRoutes(fastify: FastifyInstance) {
   app.route({
     ...served(accountsApi.refresh),
     ...perAddress(60, MINUTE),
-    handler: async (request) => refresh(app, request, request.body.refresh),
+    handler: async (request) => refresh(app, clientOf(request), request.body.refresh),
   });
   app.route({
     ...served(accountsApi.logout),
@@ -95,7 +131,7 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     ...served(accountsApi.reset),
     ...perAddress(5, HOUR),
     handler: async (request) => {
-      await throttles.resetByAddress.take(request);
+      await throttles.resetByAddress.take(request.body.email);
       app.background.run(() => requestReset(app, request.body.email, language(request)));
       return { detail: GENERIC_TEXTS.reset };
     },

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX, type TokenPair } from '../../../common/api/accounts.js';
+import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { REFRESH_TOKEN_TTL_MS } from '../../plugins/auth.js';
 import { throttled } from '../../plugins/security.js';
-import { type LoginDevice, newDeviceId, presentedDevice, refreshClient } from './devices.js';
+import { type Client, type LoginDevice, newDeviceId, refreshClient } from './devices.js';
 import { verifyPassword } from './passwords.js';
 import {
   consumeRefreshToken,
@@ -29,6 +29,9 @@ export const SESSION_TEXTS = {
  */
 const IDENTIFIER_MAX = 254;
 
+/** What logging in and refreshing need: the sessions' rows and their signed tokens. */
+type SessionDeps = Pick<Deps, 'db' | 'clock' | 'tokens'>;
+
 const invalidCredentials = () => detailError(401, SESSION_TEXTS.invalidCredentials, 'no_active_account');
 
 /** A new login's tokens, and the login device cookie its browser gets (devices.ts). */
@@ -48,9 +51,9 @@ export interface LoginResult {
  * account, so the counters say nothing of which e-mail belongs to which username.
  */
 export async function login(
-  app: FastifyInstance,
+  deps: SessionDeps,
   throttles: Throttles,
-  request: FastifyRequest,
+  client: Client,
   input: { username: string; password: string },
 ): Promise<LoginResult> {
   const { password } = input;
@@ -58,45 +61,49 @@ export async function login(
 
   const user =
     identifier.length <= IDENTIFIER_MAX && !identifier.includes('\u0000') && password.length <= PASSWORD_MAX * 4
-      ? await findByLogin(app.db, identifier)
+      ? await findByLogin(deps.db, identifier)
       : undefined;
-  const presented = presentedDevice(request);
+  const presented = client.device;
+  // The browser's device cookie names this account, and has not failed too often itself.
   const known =
     presented !== null &&
     user !== undefined &&
     presented.userId === user.id &&
-    (await throttles.deviceFailures.read(request)).count < throttles.deviceFailures.max;
+    (await throttles.deviceFailures.read(presented.deviceId)).count < throttles.deviceFailures.max
+      ? presented
+      : null;
+  const attempt = { identifier, ip: client.ip };
 
   if (!known) {
-    const here = await throttles.loginFailures.read(request);
+    const here = await throttles.loginFailures.read(attempt);
     if (here.count >= throttles.loginFailures.max) throw throttled(here.seconds);
-    const delay = loginDelayMs((await throttles.loginFailuresAnywhere.read(request)).count);
-    if (delay > 0) await app.clock.sleep(delay);
+    const delay = loginDelayMs((await throttles.loginFailuresAnywhere.read(identifier)).count);
+    if (delay > 0) await deps.clock.sleep(delay);
   }
 
   const ok = await verifyPassword(user?.password_hash, password);
   if (!user || !ok) {
-    if (known) await throttles.deviceFailures.add(request);
+    if (known) await throttles.deviceFailures.add(known.deviceId);
     else {
-      await throttles.loginFailures.add(request);
-      await throttles.loginFailuresAnywhere.add(request);
+      await throttles.loginFailures.add(attempt);
+      await throttles.loginFailuresAnywhere.add(identifier);
     }
     throw invalidCredentials();
   }
   // Said only after the right password, so it tells a stranger nothing.
   if (user.email && !user.email_verified) throw detailError(403, SESSION_TEXTS.emailNotVerified, 'email_not_verified');
 
-  const now = app.clock.now();
-  const { sessionId, refreshId } = await app.db
+  const now = deps.clock.now();
+  const { sessionId, refreshId } = await deps.db
     .transaction()
     .execute((trx) => createSession(trx, user.id, now, REFRESH_TOKEN_TTL_MS));
   return {
     tokens: {
-      access: await app.tokens.signAccess(user.id, sessionId),
-      refresh: await app.tokens.signRefresh(user.id, sessionId, refreshId),
+      access: await deps.tokens.signAccess(user.id, sessionId),
+      refresh: await deps.tokens.signRefresh(user.id, sessionId, refreshId),
     },
     // A known browser keeps its id; any other gets a new one.
-    device: { userId: user.id, deviceId: known && presented ? presented.deviceId : newDeviceId() },
+    device: { userId: user.id, deviceId: known ? known.deviceId : newDeviceId() },
   };
 }
 
@@ -116,44 +123,45 @@ export const REFRESH_GRACE_MS = 30_000;
  * (the same address and User-Agent, or the same login device cookie). From anywhere else
  * the old token is a stolen copy.
  */
-export async function refresh(app: FastifyInstance, request: FastifyRequest, token: string): Promise<TokenPair> {
-  const claims = token.length <= 4096 ? await app.tokens.verifyRefresh(token) : null;
+export async function refresh(deps: SessionDeps, client: Client, token: string): Promise<TokenPair> {
+  const claims = token.length <= 4096 ? await deps.tokens.verifyRefresh(token) : null;
   if (!claims) throw invalidRefresh();
-  const row = await findRefreshToken(app.db, claims.jti);
-  const now = app.clock.now();
+  const row = await findRefreshToken(deps.db, claims.jti);
+  const now = deps.clock.now();
   if (!row || row.session_id !== claims.sid || row.user_id !== claims.sub) throw invalidRefresh();
   if (row.revoked_at !== null || row.expires_at <= now) throw invalidRefresh();
 
-  const client = refreshClient(request, row.user_id);
-  const next = await app.db.transaction().execute(async (trx) => {
-    if (row.used_at !== null || !(await consumeRefreshToken(trx, row.id, now, client))) return null;
+  const presenter = refreshClient(client, row.user_id);
+  const next = await deps.db.transaction().execute(async (trx) => {
+    if (row.used_at !== null || !(await consumeRefreshToken(trx, row.id, now, presenter))) return null;
     return insertRefreshToken(trx, row.session_id, now, REFRESH_TOKEN_TTL_MS);
   });
   // Used already (or just now, by a concurrent request): within the grace, to the same client, once, its successor answers.
-  const used = next ? null : row.used_at !== null ? row : await findRefreshToken(app.db, claims.jti);
-  const sameClient = used?.used_by === client.by || (client.device !== null && used?.used_device === client.device);
+  const used = next ? null : row.used_at !== null ? row : await findRefreshToken(deps.db, claims.jti);
+  const sameClient =
+    used?.used_by === presenter.by || (presenter.device !== null && used?.used_device === presenter.device);
   const successor =
     next ??
     (used && used.used_at !== null && now - used.used_at <= REFRESH_GRACE_MS && sameClient
-      ? await graceSuccessor(app, row.id, row.session_id, used.used_at, now)
+      ? await graceSuccessor(deps, row.id, row.session_id, used.used_at, now)
       : undefined);
   if (!successor) {
-    await revokeSession(app.db, row.session_id, now);
+    await revokeSession(deps.db, row.session_id, now);
     throw invalidRefresh();
   }
   return {
-    access: await app.tokens.signAccess(row.user_id, row.session_id),
-    refresh: await app.tokens.signRefresh(row.user_id, row.session_id, successor),
+    access: await deps.tokens.signAccess(row.user_id, row.session_id),
+    refresh: await deps.tokens.signRefresh(row.user_id, row.session_id, successor),
   };
 }
 
 /** The still unused successor of a token used at `usedAt`, spending the token's one grace answer. */
-async function graceSuccessor(app: FastifyInstance, id: string, sessionId: string, usedAt: number, now: number) {
-  const successor = await successorOf(app.db, sessionId, usedAt + REFRESH_TOKEN_TTL_MS);
-  return successor && (await spendRefreshGrace(app.db, id, now)) ? successor : undefined;
+async function graceSuccessor(deps: Pick<Deps, 'db'>, id: string, sessionId: string, usedAt: number, now: number) {
+  const successor = await successorOf(deps.db, sessionId, usedAt + REFRESH_TOKEN_TTL_MS);
+  return successor && (await spendRefreshGrace(deps.db, id, now)) ? successor : undefined;
 }
 
 /** Ends one login: its access and refresh tokens stop working at once. */
-export async function logout(app: FastifyInstance, sessionId: string): Promise<void> {
-  await revokeSession(app.db, sessionId, app.clock.now());
+export async function logout(deps: Pick<Deps, 'db' | 'clock'>, sessionId: string): Promise<void> {
+  await revokeSession(deps.db, sessionId, deps.clock.now());
 }

@@ -1,12 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOUR, MINUTE } from '../../lib/time.js';
-import { Counter } from '../../plugins/security.js';
-import { presentedDevice } from './devices.js';
+import { Counter, type CounterHost } from '../../plugins/security.js';
 
-/** The login identifier and the e-mail address as their schemas folded them. */
-const identifierOf = (request: FastifyRequest) => (request.body as { username: string }).username;
-const addressOf = (request: FastifyRequest) => (request.body as { email: string }).email;
-const deviceOf = (request: FastifyRequest) => presentedDevice(request)?.deviceId ?? '';
+/** A failed login as the per-address counter keys it: the identifier as typed, and the client address. */
+export interface LoginAttempt {
+  identifier: string;
+  ip: string;
+}
+
+/** Counted as it is: a login identifier or an e-mail address as their schemas folded them, a browser id. */
+const asIs = (value: string) => value;
 
 export const LOGIN_LIMITS = {
   /** Failed logins per (identifier, client address) in the window; then that address waits for the window's end. */
@@ -38,7 +40,7 @@ export function loginDelayMs(failures: number): number {
  * The account-level limits, counted by what was typed (never by account, so they tell
  * nothing of who exists), and the failures of each login device cookie.
  */
-export function createThrottles(app: FastifyInstance) {
+export function createThrottles(app: CounterHost) {
   const L = LOGIN_LIMITS;
   return {
     /** Per (identifier, client address): one address never locks the owner out elsewhere. */
@@ -47,22 +49,16 @@ export function createThrottles(app: FastifyInstance) {
       'login-failures',
       L.perAddress,
       L.perAddressWindow,
-      (r) => `${identifierOf(r)}|${r.ip}`,
+      (attempt: LoginAttempt) => `${attempt.identifier}|${attempt.ip}`,
     ),
     /** Per identifier from all addresses together: what the slow-down is measured by. */
-    loginFailuresAnywhere: new Counter(
-      app,
-      'login-failures-anywhere',
-      DELAY_SATURATES_AT,
-      L.anywhereWindow,
-      identifierOf,
-    ),
-    /** Per device cookie: wrong passwords through a known browser. */
-    deviceFailures: new Counter(app, 'login-device-failures', L.perDevice, L.perDeviceWindow, deviceOf),
-    /** 5 reset requests an hour per address. */
-    resetByAddress: new Counter(app, 'reset', 5, HOUR, addressOf),
-    /** 5 verification resends an hour per address. */
-    resendByAddress: new Counter(app, 'resend', 5, HOUR, addressOf),
+    loginFailuresAnywhere: new Counter(app, 'login-failures-anywhere', DELAY_SATURATES_AT, L.anywhereWindow, asIs),
+    /** Per device cookie (its browser id): wrong passwords through a known browser. */
+    deviceFailures: new Counter(app, 'login-device-failures', L.perDevice, L.perDeviceWindow, asIs),
+    /** 5 reset requests an hour per e-mail address. */
+    resetByAddress: new Counter(app, 'reset', 5, HOUR, asIs),
+    /** 5 verification resends an hour per e-mail address. */
+    resendByAddress: new Counter(app, 'resend', 5, HOUR, asIs),
   };
 }
 export type Throttles = ReturnType<typeof createThrottles>;

@@ -36,7 +36,7 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
   // valid one: 10 per 10 minutes per contact, whatever the address (a café's shared address
   // full of strangers never blocks a contact).
   const strangers = new Counter(app, 'live-ack', 5, 10 * MINUTE, clientKey('ip'));
-  const contacts = new Counter(app, 'live-ack-contact', 10, 10 * MINUTE, (request) => {
+  const contacts = new Counter(app, 'live-ack-contact', 10, 10 * MINUTE, (request: FastifyRequest) => {
     const key = (request.body as { contact_key?: string | null } | undefined)?.contact_key ?? '';
     return `${hashed(publicIdOf(request))}:${contactKeyHash(key).slice(0, 22)}`;
   });
