@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { smsSegments } from '../../common/sms-encoding.js';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { DEVICE_KEYS_PER_USER } from '../../server/features/alerts/owner-proof.js';
-import { insertAlert } from '../../server/features/alerts/repository.js';
+import { storeAlert } from '../../server/features/alerts/service.js';
 import { SMS_BUDGET } from '../../server/features/alerts/sms-budget.js';
 import { smsUsageSince } from '../../server/features/billing/simulated.js';
 import { reportPendingUsage } from '../../server/features/billing/usage.js';
@@ -467,7 +467,7 @@ describe(`budgets and billing count SMS parts (${dbLabel})`, () => {
         now,
       });
       expect(delivery.parts).toBe(4);
-      await insertAlert(t.app.db, alert, [delivery], { budget: { dialect: t.app.dialect, now } });
+      await storeAlert(t.app, alert, [delivery], now);
       const row = await t.app.db
         .selectFrom('deliveries')
         .select('status')

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { shownName } from '../../../common/profile-rules.js';
 import { allClearMessage } from '../../../common/sms-text.js';
 import type { Alert, Database, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { partsOf, queuedDelivery } from './deliveries.js';
+import { ownerLanguage } from './owners.js';
 import { alertRecipients, insertDeliveries } from './repository.js';
-import { ownerLanguage } from './service.js';
 import { numbersWithinBudget } from './sms-budget.js';
 
 /**
@@ -15,7 +15,7 @@ import { numbersWithinBudget } from './sms-budget.js';
  * them gets none. Returns how many were queued.
  */
 export async function queueAllClear(
-  app: FastifyInstance,
+  deps: Pick<Deps, 'dialect' | 'config'>,
   trx: Transaction<Database>,
   alert: Alert,
   owner: User,
@@ -24,9 +24,9 @@ export async function queueAllClear(
   const sent = await alertRecipients(trx, alert.id);
   const phones = sent.map((d) => d.phone_number);
   const body = allClearMessage({ language: ownerLanguage(owner), ownerName: shownName(owner) });
-  const allowed = app.config.BENCH_NO_RATE_LIMIT
+  const allowed = deps.config.BENCH_NO_RATE_LIMIT
     ? new Set(phones)
-    : await numbersWithinBudget(trx, app.dialect, {
+    : await numbersWithinBudget(trx, deps.dialect, {
         userId: alert.user_id,
         phones,
         now,

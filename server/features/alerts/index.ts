@@ -7,7 +7,7 @@ import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import { ownerSummaryMail } from './owner-mail.js';
-import deviceKeyRoutes from './owner-proof.js';
+import deviceKeyRoutes from './owner-proof-routes.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
 

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { Language } from '../../../common/constants.js';
 import type { Alert, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
 import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
@@ -109,17 +109,21 @@ export function alertSummaryMail(user: User, count: number, since: number, link:
   );
 }
 
+/** What the owner's e-mails need to write their "this wasn't me" link. */
+type OwnerMailDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'tokens'>;
+
 /** The secret of a "this wasn't me" key, derived from its row id: only its hash is stored, yet a later e-mail can carry it again. */
-const notMeSecret = (app: FastifyInstance, id: string) => app.tokens.derive(`not-me:${id}`);
+const notMeSecret = (tokens: Deps['tokens'], id: string) => tokens.derive(`not-me:${id}`);
 
 /**
  * The owner's "this wasn't me" key for an e-mail: the one already out while it is unused and has
  * a day or more to go, else a new one (the user's expired ones are deleted then). So one key
  * serves a whole burst and its summaries, and a user has a bounded few, however many alerts.
  */
-export async function notMeKeyFor(app: FastifyInstance, userId: string): Promise<string> {
-  const now = app.clock.now();
-  const open = await app.db
+export async function notMeKeyFor(deps: Pick<Deps, 'db' | 'clock' | 'tokens'>, userId: string): Promise<string> {
+  const { db, tokens } = deps;
+  const now = deps.clock.now();
+  const open = await db
     .selectFrom('one_time_tokens')
     .select(['id', 'token_hash'])
     .where('user_id', '=', userId)
@@ -129,18 +133,18 @@ export async function notMeKeyFor(app: FastifyInstance, userId: string): Promise
     .orderBy('created_at', 'desc')
     .execute();
   for (const row of open) {
-    const secret = notMeSecret(app, row.id);
+    const secret = notMeSecret(tokens, row.id);
     if (hashSecret(secret) === row.token_hash) return secret;
   }
-  await app.db
+  await db
     .deleteFrom('one_time_tokens')
     .where('user_id', '=', userId)
     .where('purpose', '=', 'rotate_token')
     .where('expires_at', '<=', now)
     .execute();
   const id = newId();
-  const secret = notMeSecret(app, id);
-  await app.db
+  const secret = notMeSecret(tokens, id);
+  await db
     .insertInto('one_time_tokens')
     .values({
       id,
@@ -156,10 +160,10 @@ export async function notMeKeyFor(app: FastifyInstance, userId: string): Promise
 }
 
 /** The summary the sweep sends for the owner's gathered alerts; nothing for an unverified address. */
-export async function ownerSummaryMail(app: FastifyInstance, user: User, count: number, since: number) {
+export async function ownerSummaryMail(deps: OwnerMailDeps, user: User, count: number, since: number) {
   if (!user.email || !user.email_verified) return null;
-  const key = await notMeKeyFor(app, user.id);
-  return alertSummaryMail(user, count, since, notMeLink(app.config.APP_URL, key));
+  const key = await notMeKeyFor(deps, user.id);
+  return alertSummaryMail(user, count, since, notMeLink(deps.config.APP_URL, key));
 }
 
 /**
@@ -167,15 +171,20 @@ export async function ownerSummaryMail(app: FastifyInstance, user: User, count: 
  * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). Failures are
  * logged, never thrown: the alert itself has gone out already.
  */
-export async function mailOwnerAboutAlert(app: FastifyInstance, user: User, alert: Alert, sent: Sent[]) {
+export async function mailOwnerAboutAlert(
+  deps: OwnerMailDeps & Pick<Deps, 'mail' | 'log'>,
+  user: User,
+  alert: Alert,
+  sent: Sent[],
+) {
   if (!user.email || !user.email_verified) return;
   try {
-    const now = app.clock.now();
-    const decision = await noteMailEvent(app.db, { kind: 'alert_receipt', address: user.email, userId: user.id, now });
+    const now = deps.clock.now();
+    const decision = await noteMailEvent(deps.db, { kind: 'alert_receipt', address: user.email, userId: user.id, now });
     if (decision !== 'send') return;
-    const key = await notMeKeyFor(app, user.id);
-    await app.mail.send(alertMail(user, alert, sent, notMeLink(app.config.APP_URL, key)));
+    const key = await notMeKeyFor(deps, user.id);
+    await deps.mail.send(alertMail(user, alert, sent, notMeLink(deps.config.APP_URL, key)));
   } catch (error) {
-    app.log.error({ reason: (error as Error).message }, 'alert e-mail to the owner could not be sent');
+    deps.log.error({ reason: (error as Error).message }, 'alert e-mail to the owner could not be sent');
   }
 }

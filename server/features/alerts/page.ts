@@ -1,14 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import type { EmergencyPage } from '../../../common/api/alerts.js';
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage } from '../../../common/sms-text.js';
 import { alertedContacts } from '../contacts/repository.js';
-import { activeOwner, ownerLanguage } from './service.js';
+import { activeOwner, type OwnerDeps, ownerLanguage } from './owners.js';
 
 /** What the emergency page caches: owner, settings, the contacts alerted and the SMS texts without a position. */
-export async function emergencyPage(app: FastifyInstance, token: string): Promise<EmergencyPage> {
-  const { user, profile } = await activeOwner(app, token);
-  const contacts = await alertedContacts(app.db, user.id, profile.contact_limit);
+export async function emergencyPage(deps: OwnerDeps, token: string): Promise<EmergencyPage> {
+  const { user, profile } = await activeOwner(deps, token);
+  const contacts = await alertedContacts(deps.db, user.id, profile.contact_limit);
   const base = {
     language: ownerLanguage(user),
     ownerName: shownName(user),

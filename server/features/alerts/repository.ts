@@ -1,8 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/errors.js';
-import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { budgetDecisions, withheldText } from './sms-budget.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -46,48 +43,13 @@ export function alertOfUser(db: Db, userId: string, id: string): Promise<Alert |
 }
 
 /**
- * Writes an alert and its deliveries in one transaction. With `budget`, deliveries to a
- * number whose SMS budget is spent are stored `withheld` (never sent) with the reason,
- * counted in the same transaction (a proven alert against the owner's own budget). When
- * the same idempotency key won a concurrent race, returns that alert instead with
- * `created: false`.
+ * Writes an alert and its deliveries. The service calls it in the transaction that applied
+ * the SMS budgets to them, so both are stored together or not at all.
  */
-export async function insertAlert(
-  db: Kysely<Database>,
-  alert: NewAlert,
-  deliveries: NewDelivery[],
-  options: { budget?: { dialect: Dialect; now: number } } = {},
-): Promise<{ alert: Alert; created: boolean }> {
-  try {
-    const stored = await db.transaction().execute(async (trx) => {
-      const { budget } = options;
-      let rows = deliveries;
-      if (budget && deliveries.length > 0) {
-        const decisions = await budgetDecisions(trx, budget.dialect, {
-          userId: alert.user_id,
-          phones: deliveries.map((d) => d.phone_number),
-          now: budget.now,
-          proven: alert.proven === 1,
-          parts: Math.max(...deliveries.map((d) => d.parts ?? 1)),
-        });
-        rows = deliveries.map((d) => {
-          const reason = decisions.get(d.phone_number) ?? null;
-          return reason === null
-            ? d
-            : { ...d, status: 'withheld' as const, withheld_reason: reason, last_error: withheldText(reason) };
-        });
-      }
-      const row = await trx.insertInto('alerts').values(alert).returningAll().executeTakeFirstOrThrow();
-      await insertDeliveries(trx, rows);
-      return row;
-    });
-    return { alert: stored, created: true };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const existing = await alertByKey(db, alert.user_id, alert.idempotency_key);
-    if (!existing) throw error;
-    return { alert: existing, created: false };
-  }
+export async function insertAlert(db: Db, alert: NewAlert, deliveries: NewDelivery[]): Promise<Alert> {
+  const row = await db.insertInto('alerts').values(alert).returningAll().executeTakeFirstOrThrow();
+  await insertDeliveries(db, deliveries);
+  return row;
 }
 
 /** Stores deliveries made by `queuedDelivery` (deliveries.ts). */

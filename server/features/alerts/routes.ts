@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
-import { perTokenCharge, perTokenClient } from './limits.js';
-import { carriesOwnerProof, provenForPathToken } from './owner-proof.js';
+import { perTokenCharge } from './limits.js';
+import { carriesOwnerProof, perTokenClient, provenForPathToken } from './owner-proof-routes.js';
+import { requestingOwner, type TokenOwner } from './owners.js';
 import { emergencyPage } from './page.js';
-import { alertStatus, requestingOwner, sendAlert, type TokenOwner } from './service.js';
+import { alertStatus, type SendAlertDeps, sendAlert } from './service.js';
 
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
 export default async function alertRoutes(fastify: FastifyInstance) {
@@ -21,8 +22,19 @@ export default async function alertRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
   });
 
-  // Test SMS 5 per hour per token, charged by the service for new link-only test alerts only.
-  const testLimit = perTokenCharge(app, 'send-test', 5, 60 * MINUTE);
+  const sending: SendAlertDeps = {
+    db: app.db,
+    dialect: app.dialect,
+    clock: app.clock,
+    config: app.config,
+    dispatcher: app.dispatcher,
+    background: app.background,
+    mail: app.mail,
+    log: app.log,
+    tokens: app.tokens,
+    // Test SMS 5 per hour per token, charged by the service for new link-only test alerts only.
+    chargeTestLimit: perTokenCharge(app, 'send-test', 5, 60 * MINUTE),
+  };
   app.route({
     ...served(alertsApi.send),
     // The owner's proven alert passes the per-address ceiling a flooder on their address filled.
@@ -37,12 +49,12 @@ export default async function alertRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const owner = request.getDecorator<TokenOwner>('alertOwner');
       const proven = await carriesOwnerProof(app, request, owner.user.id);
-      const { created, alert } = await sendAlert(
-        app,
-        owner,
-        { key: request.headers['idempotency-key'], body: request.body, proven },
-        () => testLimit(request),
-      );
+      const { created, alert } = await sendAlert(sending, owner, {
+        token: request.params.token,
+        key: request.headers['idempotency-key'],
+        body: request.body,
+        proven,
+      });
       return reply.code(created ? 201 : 200).send(alert);
     },
   });

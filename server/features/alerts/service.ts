@@ -1,24 +1,23 @@
-import type { FastifyInstance } from 'fastify';
 import type { AlertRequest, AlertView, OwnerAlert } from '../../../common/api/alerts.js';
 import { shownName } from '../../../common/profile-rules.js';
-import { type AlertLanguage, alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
-import type { Alert, Contact, NewAlert, User } from '../../db/schema.js';
+import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Alert, Contact, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
-import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
 import { alertedContacts } from '../contacts/repository.js';
 import { contactKeyHash, contactPageUrl, livePageUrl, newContactKey } from '../live/links.js';
 import { queuedDelivery } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
-import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts, ownerByToken } from './repository.js';
+import { ownerLanguage, ownerOf, type TokenOwner } from './owners.js';
+import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
+import { withinBudgets } from './sms-budget.js';
 import { alertView, ownerAlertView } from './views.js';
 
-const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new one.';
-const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
 const NO_CONTACTS = 'There are no emergency contacts to alert. Add contacts first.';
-const EMAIL_NOT_VERIFIED = 'Confirm your e-mail address before your contacts can be alerted.';
 const KEY_REUSED = 'This Idempotency-Key was already used for a different alert. Use a new key for a new alert.';
 const NO_TEST_CONTACTS =
   'Choose the contact who gets the test SMS on the test page (or name one contact starting with TEST, for example "TEST Maria").';
@@ -27,67 +26,22 @@ const TEST_CONTACT_ONLY = 'A contact can only be chosen for a test alert.';
 /** How many alerts the owner's history shows. */
 const HISTORY_LIMIT = 100;
 
-/** A token's owner with the plan that decides what their alerts carry. */
-export interface TokenOwner {
-  user: User;
-  profile: SubscriptionProfile;
-}
-
-/** The language of the owner's SMS and pages. */
-export const ownerLanguage = (user: User): AlertLanguage => (user.language === 'en' ? 'en' : 'pt');
-
-/** The owner of a token, whatever their plan: 404 for an unknown or rotated token. */
-export async function ownerOf(app: FastifyInstance, token: string): Promise<User> {
-  const user = await ownerByToken(app.db, token);
-  if (!user) throw detailError(404, UNKNOWN_TOKEN, 'not_found');
-  return user;
-}
-
-/** The token's owner with an active subscription: 404 for an unknown token, 402 without a plan. */
-export async function activeOwner(app: FastifyInstance, token: string): Promise<TokenOwner> {
-  const user = await ownerOf(app, token);
-  const profile = await subscriptionProfile(app.db, user, app.clock.now(), app.config);
-  if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
-  return { user, profile };
-}
-
-/** The owner an alert may be sent for: active, and with a confirmed e-mail address (403 otherwise). */
-export async function alertingOwner(app: FastifyInstance, token: string): Promise<TokenOwner> {
-  const owner = await activeOwner(app, token);
-  if (!owner.user.email_verified) throw detailError(403, EMAIL_NOT_VERIFIED, 'email_not_verified');
-  return owner;
-}
-
-/**
- * The owner an alert request is for. A key already used answers its alert whatever has
- * changed since (a plan that lapsed, a new e-mail address): the replay is the same request,
- * so only an unknown token (404) stops it. A new alert needs `alertingOwner`.
- */
-export async function requestingOwner(app: FastifyInstance, token: string, key: unknown): Promise<TokenOwner> {
-  const user = await ownerOf(app, token);
-  if (typeof key === 'string' && (await alertByKey(app.db, user.id, key))) {
-    return { user, profile: await subscriptionProfile(app.db, user, app.clock.now(), app.config) };
-  }
-  return alertingOwner(app, token);
-}
-
 /** An alert of the token's owner with its statuses, readable by its link even if the plan has since ended. */
-export async function alertStatus(app: FastifyInstance, token: string, id: string): Promise<AlertView> {
-  const user = await ownerOf(app, token);
-  const alert = await alertOfUser(app.db, user.id, id);
+export async function alertStatus(deps: Pick<Deps, 'db'>, token: string, id: string): Promise<AlertView> {
+  const user = await ownerOf(deps, token);
+  const alert = await alertOfUser(deps.db, user.id, id);
   if (!alert) throw notFound();
-  return viewOf(app, alert);
+  return viewOf(deps.db, alert);
 }
 
 /** An alert as its link shows it, with its deliveries. */
-const viewOf = async (app: FastifyInstance, alert: Alert): Promise<AlertView> =>
-  alertView(alert, await deliveriesOf(app.db, [alert.id]));
+const viewOf = async (db: Db, alert: Alert): Promise<AlertView> => alertView(alert, await deliveriesOf(db, [alert.id]));
 
 /** The owner's last alerts, newest first. */
-export async function alertHistory(app: FastifyInstance, user: User): Promise<OwnerAlert[]> {
-  const alerts = await latestAlerts(app.db, user.id, HISTORY_LIMIT);
+export async function alertHistory(deps: Pick<Deps, 'db'>, user: User): Promise<OwnerAlert[]> {
+  const alerts = await latestAlerts(deps.db, user.id, HISTORY_LIMIT);
   const deliveries = await deliveriesOf(
-    app.db,
+    deps.db,
     alerts.map((a) => a.id),
   );
   return alerts.map((alert) =>
@@ -124,7 +78,7 @@ function recipientsOf(contacts: Contact[], body: AlertRequest): Contact[] {
  * location; a real alert's SMS carries the live page, where contacts follow and answer.
  */
 function newAlert(
-  app: FastifyInstance,
+  appUrl: string,
   owner: TokenOwner,
   request: { key: string; body: AlertRequest; proven: boolean },
   now: number,
@@ -149,7 +103,7 @@ function newAlert(
       locationError,
       ...(liveUrl ? { liveUrl } : {}),
     });
-  const message = sms(body.mode === 'real' ? livePageUrl(app.config.APP_URL, publicId) : null);
+  const message = sms(body.mode === 'real' ? livePageUrl(appUrl, publicId) : null);
   const row: NewAlert = {
     id: newId(),
     public_id: publicId,
@@ -172,38 +126,50 @@ function newAlert(
 }
 
 /**
+ * What sending an alert needs: the database and its dialect (the SMS budgets lock per number
+ * on PostgreSQL), the dispatcher woken after commit, what mails the owner, and the test limit.
+ */
+export type SendAlertDeps = Pick<
+  Deps,
+  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens'
+> & {
+  /** Counts one test alert against the limit of the token it came by; throws the 429 once over. */
+  chargeTestLimit: (token: string) => Promise<void>;
+};
+
+/**
  * Sends an alert: the alert and one queued delivery per recipient in one transaction, the
  * dispatcher woken after commit and, for a real alert, the owner mailed. A key already used
- * answers its alert and sends nothing (422 when it came with another request).
- * `chargeTestLimit` counts a new link-only test alert against the token's test limit (429
- * when over); replays, real alerts and the owner's proven alerts never reach it: the SMS
- * budgets per number bound what they send. `proven`: the request carried the owner's proof.
+ * answers its alert and sends nothing (422 when it came with another request). A new
+ * link-only test alert is charged to its token's test limit (429 when over); replays, real
+ * alerts and the owner's proven alerts never are: the SMS budgets per number bound what they
+ * send. `token`: the link the request came by; `proven`: it carried the owner's proof.
  */
 export async function sendAlert(
-  app: FastifyInstance,
+  deps: SendAlertDeps,
   owner: TokenOwner,
-  request: { key: string; body: AlertRequest; proven?: boolean },
-  chargeTestLimit: () => Promise<void>,
+  request: { token: string; key: string; body: AlertRequest; proven?: boolean },
 ): Promise<{ created: boolean; alert: AlertView }> {
   const { user, profile } = owner;
   const { key, body } = request;
   const proven = request.proven ?? false;
-  const existing = await alertByKey(app.db, user.id, key);
+  const existing = await alertByKey(deps.db, user.id, key);
   if (existing) {
     if (existing.request_hash !== null && !sameRequest(existing.request_hash, body)) {
       throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
     }
-    return { created: false, alert: await viewOf(app, existing) };
+    return { created: false, alert: await viewOf(deps.db, existing) };
   }
-  const now = app.clock.now();
+  const now = deps.clock.now();
   if (body.location) {
     const problem = fixTimeProblem(body.location.captured_at, now);
     if (problem) throw fieldErrors({ location: [problem] });
   }
-  if (body.mode === 'test' && !proven) await chargeTestLimit();
+  if (body.mode === 'test' && !proven) await deps.chargeTestLimit(request.token);
 
-  const recipients = recipientsOf(await alertedContacts(app.db, user.id, profile.contact_limit), body);
-  const { row, sms } = newAlert(app, owner, { key, body, proven }, now);
+  const appUrl = deps.config.APP_URL;
+  const recipients = recipientsOf(await alertedContacts(deps.db, user.id, profile.contact_limit), body);
+  const { row, sms } = newAlert(appUrl, owner, { key, body, proven }, now);
   // A real alert's SMS carries each contact's own live link: their "on my way" always has a slot.
   const deliveries = recipients.map((contact) => {
     const key = row.mode === 'real' ? newContactKey() : null;
@@ -211,23 +177,49 @@ export async function sendAlert(
       ...queuedDelivery({
         alertId: row.id,
         recipient: { contact_name: contact.name, phone_number: contact.phone_number },
-        body: key ? sms(contactPageUrl(app.config.APP_URL, row.public_id, key)) : row.message,
+        body: key ? sms(contactPageUrl(appUrl, row.public_id, key)) : row.message,
         now,
       }),
       contact_key_hash: key ? contactKeyHash(key) : null,
     };
   });
-  const result = await insertAlert(app.db, row, deliveries, {
-    // Lifted with the rate limits, for benchmarks and load tests only.
-    ...(app.config.BENCH_NO_RATE_LIMIT ? {} : { budget: { dialect: app.dialect, now } }),
-  });
-  const alert = await viewOf(app, result.alert);
+  const result = await storeAlert(deps, row, deliveries, now);
+  const alert = await viewOf(deps.db, result.alert);
   if (result.created) {
     // First attempt right after commit; the periodic sweep only handles retries and crashes.
-    app.dispatcher.kick();
+    deps.dispatcher.kick();
     if (result.alert.mode === 'real') {
-      app.background.run(() => mailOwnerAboutAlert(app, user, result.alert, alert.deliveries));
+      deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, alert.deliveries));
     }
   }
   return { created: result.created, alert };
+}
+
+/**
+ * Stores an alert and its deliveries in one transaction, the SMS budgets applied in it: a
+ * delivery to a number over them is stored `withheld` with its reason (budgets are lifted
+ * with the rate limits, for benchmarks and load tests only). When the same idempotency key
+ * won a concurrent race, the unique index refuses this one and the winner's alert is
+ * answered, with `created: false`.
+ */
+export async function storeAlert(
+  deps: Pick<Deps, 'db' | 'dialect' | 'config'>,
+  row: NewAlert,
+  deliveries: NewDelivery[],
+  now: number,
+): Promise<{ alert: Alert; created: boolean }> {
+  try {
+    const alert = await deps.db.transaction().execute(async (trx) => {
+      const rows = deps.config.BENCH_NO_RATE_LIMIT
+        ? deliveries
+        : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
+      return insertAlert(trx, row, rows);
+    });
+    return { alert, created: true };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await alertByKey(deps.db, row.user_id, row.idempotency_key);
+    if (!existing) throw error;
+    return { alert: existing, created: false };
+  }
 }

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Database, Db, WithheldReason } from '../../db/schema.js';
+import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
 
 /**
@@ -147,4 +147,31 @@ export async function numbersWithinBudget(
 ): Promise<Set<string>> {
   const decisions = await budgetDecisions(trx, dialect, request);
   return new Set([...decisions].filter(([, reason]) => reason === null).map(([phone]) => phone));
+}
+
+/**
+ * One alert's deliveries with the SMS budgets applied, in the transaction that will insert
+ * them: a delivery to a number over its budgets is stored `withheld` (never sent), with the
+ * reason and its text; a proven alert spends the owner's own budget. Parts: the longest SMS.
+ */
+export async function withinBudgets(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  request: { alert: Pick<NewAlert, 'user_id' | 'proven'>; deliveries: NewDelivery[]; now: number },
+): Promise<NewDelivery[]> {
+  const { alert, deliveries, now } = request;
+  if (deliveries.length === 0) return deliveries;
+  const decisions = await budgetDecisions(trx, dialect, {
+    userId: alert.user_id,
+    phones: deliveries.map((d) => d.phone_number),
+    now,
+    proven: alert.proven === 1,
+    parts: Math.max(...deliveries.map((d) => d.parts ?? 1)),
+  });
+  return deliveries.map((d) => {
+    const reason = decisions.get(d.phone_number) ?? null;
+    return reason === null
+      ? d
+      : { ...d, status: 'withheld' as const, withheld_reason: reason, last_error: withheldText(reason) };
+  });
 }

@@ -4,8 +4,7 @@ import { liveApi } from '../../../common/api/live.js';
 import { served } from '../../../common/api/shared.js';
 import { notFound } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
-import { perTokenClient } from '../alerts/limits.js';
-import { carriesOwnerProof, provenForPathToken } from '../alerts/owner-proof.js';
+import { carriesOwnerProof, perTokenClient, provenForPathToken } from '../alerts/owner-proof-routes.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
 
 /**

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type {
   LivePosition,
   LiveView,
@@ -12,12 +11,13 @@ import { LIVE_TRACKING_MS } from '../../../common/constants.js';
 import { checkResponderName } from '../../../common/responder-name.js';
 import type { Alert, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
+import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
 import { queueAllClear } from '../alerts/all-clear.js';
 import { fixTimeProblem } from '../alerts/fix-time.js';
+import { ownerOf } from '../alerts/owners.js';
 import { alertOfUser, markResolved, realAlertByPublicId } from '../alerts/repository.js';
-import { ownerOf } from '../alerts/service.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 import { contactKeyHash, livePageUrl } from './links.js';
 import { addContactResponder, addPosition, addStranger, deliveryByContactKey, respondersOf } from './repository.js';
@@ -35,6 +35,9 @@ export const STRANGERS_PER_ADDRESS = 3;
 const CONTACT_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const NO_LIVE_PAGE = 'This live page does not exist.';
 
+/** What reading and changing the live side needs; changes are told to the open streams. */
+type LiveDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'liveHub'>;
+
 /** An alert with its owner: the sender's (by token) or a followed one (by public id). */
 export interface OwnedAlert {
   user: User;
@@ -42,16 +45,16 @@ export interface OwnedAlert {
 }
 
 /** One of the token owner's alerts, by id or public id: 404 for an unknown token or alert. */
-export async function senderAlert(app: FastifyInstance, token: string, id: string): Promise<OwnedAlert> {
-  const user = await ownerOf(app, token);
-  const alert = await alertOfUser(app.db, user.id, id);
+export async function senderAlert(deps: Pick<Deps, 'db'>, token: string, id: string): Promise<OwnedAlert> {
+  const user = await ownerOf(deps, token);
+  const alert = await alertOfUser(deps.db, user.id, id);
   if (!alert) throw notFound();
   return { user, alert };
 }
 
 /** The real alert a live link names: 404 for anything else. */
-export async function followedAlert(app: FastifyInstance, publicId: string): Promise<OwnedAlert> {
-  const found = PUBLIC_ID.test(publicId) ? await realAlertByPublicId(app.db, publicId) : undefined;
+export async function followedAlert(deps: Pick<Deps, 'db'>, publicId: string): Promise<OwnedAlert> {
+  const found = PUBLIC_ID.test(publicId) ? await realAlertByPublicId(deps.db, publicId) : undefined;
   if (!found) throw notFound(NO_LIVE_PAGE);
   return { user: found.owner, alert: found.alert };
 }
@@ -61,14 +64,14 @@ export async function followedAlert(app: FastifyInstance, publicId: string): Pro
  * until the alert is resolved or 60 minutes old, with a fix time during the alert.
  */
 export async function addLivePosition(
-  app: FastifyInstance,
+  deps: LiveDeps,
   { user, alert }: OwnedAlert,
   position: PositionRequest,
 ): Promise<LivePosition> {
-  const now = app.clock.now();
+  const now = deps.clock.now();
   const created = Number(alert.created_at);
   if (alert.mode !== 'real') throw detailError(409, 'Test alerts have no live location.', 'not_real');
-  const profile = await subscriptionProfile(app.db, user, now, app.config);
+  const profile = await subscriptionProfile(deps.db, user, now, deps.config);
   if (!profile.gps_enabled) {
     throw detailError(402, 'Live location needs the premium plan or a trial.', 'gps_not_in_plan');
   }
@@ -81,20 +84,23 @@ export async function addLivePosition(
   if (position.captured_at < created - FIX_SLACK_MS) {
     throw fieldErrors({ captured_at: ['The fix time must be during the alert.'] });
   }
-  await addPosition(app.db, alert.id, position, now);
-  app.liveHub.publish(alert.id);
+  await addPosition(deps.db, alert.id, position, now);
+  deps.liveHub.publish(alert.id);
   return { ...position, captured_at: iso(position.captured_at) };
 }
 
 /** The sender's view: the live link, its state, who is on the way and whether to keep sending positions. */
-export async function senderLive(app: FastifyInstance, { user, alert }: OwnedAlert): Promise<SenderLive> {
-  const now = app.clock.now();
-  const profile = await subscriptionProfile(app.db, user, now, app.config);
+export async function senderLive(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  { user, alert }: OwnedAlert,
+): Promise<SenderLive> {
+  const now = deps.clock.now();
+  const profile = await subscriptionProfile(deps.db, user, now, deps.config);
   const created = Number(alert.created_at);
-  const responders = await respondersOf(app.db, alert.id);
+  const responders = await respondersOf(deps.db, alert.id);
   return {
     public_id: alert.public_id,
-    live_url: alert.mode === 'real' ? livePageUrl(app.config.APP_URL, alert.public_id) : null,
+    live_url: alert.mode === 'real' ? livePageUrl(deps.config.APP_URL, alert.public_id) : null,
     state: liveState(alert, now),
     resolved_at: alert.resolved_at === null ? null : iso(alert.resolved_at),
     tracking:
@@ -109,32 +115,35 @@ export async function senderLive(app: FastifyInstance, { user, alert }: OwnedAle
  * transaction. Only the first call resolves: a second one changes and sends nothing.
  */
 export async function resolveAlert(
-  app: FastifyInstance,
+  deps: LiveDeps & Pick<Deps, 'dialect' | 'dispatcher'>,
   { user, alert }: OwnedAlert,
   notify: boolean,
 ): Promise<Resolution> {
-  const now = app.clock.now();
-  const queued = await app.db.transaction().execute(async (trx) => {
+  const now = deps.clock.now();
+  const queued = await deps.db.transaction().execute(async (trx) => {
     if (!(await markResolved(trx, alert.id, now)) || !notify || alert.mode !== 'real') return 0;
-    return queueAllClear(app, trx, alert, user, now);
+    return queueAllClear(deps, trx, alert, user, now);
   });
-  if (queued > 0) app.dispatcher.kick();
-  app.liveHub.publish(alert.id);
-  const resolved = await alertOfUser(app.db, user.id, alert.id);
+  if (queued > 0) deps.dispatcher.kick();
+  deps.liveHub.publish(alert.id);
+  const resolved = await alertOfUser(deps.db, user.id, alert.id);
   return { state: 'resolved', resolved_at: iso(resolved?.resolved_at ?? now), all_clear_queued: queued };
 }
 
 /** What a live link shows now; `ended` once the alert is gone. */
-export async function currentLiveView(app: FastifyInstance, publicId: string): Promise<LiveView> {
-  const found = await realAlertByPublicId(app.db, publicId);
+export async function currentLiveView(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  publicId: string,
+): Promise<LiveView> {
+  const found = await realAlertByPublicId(deps.db, publicId);
   if (!found) return { state: 'ended' };
-  return liveView(app.db, found.alert, found.owner, app.clock.now(), mapTiles(app.config));
+  return liveView(deps.db, found.alert, found.owner, deps.clock.now(), mapTiles(deps.config));
 }
 
 /** What a live link shows (404 for an unknown one). */
-export async function followLiveView(app: FastifyInstance, publicId: string): Promise<LiveView> {
-  const { user, alert } = await followedAlert(app, publicId);
-  return liveView(app.db, alert, user, app.clock.now(), mapTiles(app.config));
+export async function followLiveView(deps: Pick<Deps, 'db' | 'clock' | 'config'>, publicId: string): Promise<LiveView> {
+  const { user, alert } = await followedAlert(deps, publicId);
+  return liveView(deps.db, alert, user, deps.clock.now(), mapTiles(deps.config));
 }
 
 /** "I'm on my way": the cleaned name, the contact key from the SMS's link if any, and the client's address. */
@@ -152,22 +161,22 @@ export interface Answer {
  * the contact's key (by delivery) or of the client's address.
  */
 export async function acknowledge(
-  app: FastifyInstance,
+  deps: Pick<Deps, 'db' | 'clock' | 'liveHub'>,
   { alert }: OwnedAlert,
   answer: Answer,
   charge: { contact: () => Promise<void>; stranger: () => Promise<void> },
 ): Promise<{ created: boolean; responder: Responder }> {
-  const now = app.clock.now();
+  const now = deps.clock.now();
   if (liveState(alert, now) !== 'active') throw detailError(409, 'This alert has ended.', 'alert_ended');
   const key = answer.contactKey;
   const delivery =
-    key && CONTACT_KEY.test(key) ? await deliveryByContactKey(app.db, alert.id, contactKeyHash(key)) : undefined;
+    key && CONTACT_KEY.test(key) ? await deliveryByContactKey(deps.db, alert.id, contactKeyHash(key)) : undefined;
   let result: { created: boolean; responder: Responder };
   if (delivery) {
     await charge.contact();
     const contactName = checkResponderName(delivery.contact_name);
     const name = answer.name || (contactName.ok ? contactName.name : '');
-    const stored = await addContactResponder(app.db, { alertId: alert.id, deliveryId: delivery.id, name, now });
+    const stored = await addContactResponder(deps.db, { alertId: alert.id, deliveryId: delivery.id, name, now });
     result = {
       created: stored.created,
       responder: { ...stored.responder, created_at: iso(stored.responder.created_at) },
@@ -175,7 +184,7 @@ export async function acknowledge(
   } else {
     // An unknown key is no key: guesses are charged to the address like any other answer.
     await charge.stranger();
-    const stored = await addStranger(app.db, {
+    const stored = await addStranger(deps.db, {
       alertId: alert.id,
       name: answer.name,
       clientHash: createHash('sha256').update(`${alert.id}:${answer.client}`).digest('base64url'),
@@ -195,6 +204,6 @@ export async function acknowledge(
     }
     result = { created: true, responder: { ...stored, created_at: iso(stored.created_at) } };
   }
-  app.liveHub.publish(alert.id);
+  deps.liveHub.publish(alert.id);
   return result;
 }

@@ -5,7 +5,7 @@ import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
 import type { Alert, Database, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
-import { ownerLanguage } from '../alerts/service.js';
+import { ownerLanguage } from '../alerts/owners.js';
 import { type Position, respondersOf, trailOf } from './repository.js';
 
 /** Positions the live page lists, newest first. */

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { alertsApi } from '../../../common/api/alerts.js';
+import { served } from '../../../common/api/shared.js';
+import { limit } from '../../plugins/security.js';
+import { tokenHash } from './limits.js';
+import {
+  issueDeviceKey,
+  type OwnerProof,
+  type ProofDeps,
+  provenUsers,
+  sentProof,
+  tokenOwnerId,
+} from './owner-proof.js';
+
+/** The header the emergency page sends its device key in (Node lowercases header names). */
+const DEVICE_KEY_HEADER = 'x-alerta-device-key';
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The owner's proof as the request carries it (owner-proof.ts). */
+const proofOf = (request: FastifyRequest): OwnerProof => ({
+  authorization: headerValue(request.headers.authorization),
+  deviceKey: headerValue(request.headers[DEVICE_KEY_HEADER]),
+});
+
+/** The token in the request's path, '' when it has none. */
+const pathToken = (request: FastifyRequest) => {
+  const token = (request.params as { token?: unknown }).token;
+  return typeof token === 'string' ? token : '';
+};
+
+/** Checked once per request (the address ceiling and the route may both ask). */
+const checked = new WeakMap<FastifyRequest, Promise<Set<string>>>();
+
+/** Whether the request carries a verified proof of `userId`. */
+export async function carriesOwnerProof(app: ProofDeps, request: FastifyRequest, userId: string): Promise<boolean> {
+  const proof = proofOf(request);
+  if (!sentProof(proof)) return false;
+  let users = checked.get(request);
+  if (!users) {
+    users = provenUsers(app, proof);
+    checked.set(request, users);
+  }
+  return (await users).has(userId);
+}
+
+/**
+ * Whether the request carries a verified proof of the owner of the token in its path: what
+ * lets the owner's alert past the per-address ceiling. Without a proof header nothing is read.
+ */
+export async function provenForPathToken(app: ProofDeps, request: FastifyRequest): Promise<boolean> {
+  if (!sentProof(proofOf(request))) return false;
+  const owner = await tokenOwnerId(app, pathToken(request));
+  return owner ? carriesOwnerProof(app, request, owner) : false;
+}
+
+/**
+ * Route config for a limit per token and client address: the owner's own calls after an
+ * alert (position updates, status and live polling, "I'm safe") cannot be used up by anyone
+ * else holding the link from another address. Calls carrying the owner's verified proof
+ * (session or device key) count apart, so not even a link holder on the owner's address can.
+ */
+export const perTokenClient = (app: FastifyInstance, name: string, max: number, timeWindow: number) =>
+  limit(app, {
+    max,
+    timeWindow,
+    keyGenerator: async (request) =>
+      `${name}:${tokenHash(pathToken(request))}:${request.ip}${(await provenForPathToken(app, request)) ? ':owner' : ''}`,
+  });
+
+/** `POST /api/users/me/device-keys/`: a device key for the signed-in owner's emergency page. */
+export default async function deviceKeyRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.route({
+    ...served(alertsApi.deviceKey),
+    onRequest: app.authenticate,
+    handler: async (request, reply) => reply.code(201).send({ device_key: await issueDeviceKey(app, request.user.id) }),
+  });
+}

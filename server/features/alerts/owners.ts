@@ -1,0 +1,60 @@
+import type { AlertLanguage } from '../../../common/sms-text.js';
+import type { User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
+import { detailError } from '../../lib/errors.js';
+import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
+import { alertByKey, ownerByToken } from './repository.js';
+
+// Who a personal alert token belongs to, and whether that owner may alert now: the answers
+// (404, 402, 403) an alert request gets before its body is looked at.
+
+const UNKNOWN_TOKEN = 'This alert link is unknown or has been replaced by a new one.';
+const SUBSCRIPTION_REQUIRED = 'An active subscription is required to send alerts.';
+const EMAIL_NOT_VERIFIED = 'Confirm your e-mail address before your contacts can be alerted.';
+
+/** What finding a token's owner and their plan needs. */
+export type OwnerDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+
+/** A token's owner with the plan that decides what their alerts carry. */
+export interface TokenOwner {
+  user: User;
+  profile: SubscriptionProfile;
+}
+
+/** The language of the owner's SMS and pages. */
+export const ownerLanguage = (user: User): AlertLanguage => (user.language === 'en' ? 'en' : 'pt');
+
+/** The owner of a token, whatever their plan: 404 for an unknown or rotated token. */
+export async function ownerOf(deps: Pick<Deps, 'db'>, token: string): Promise<User> {
+  const user = await ownerByToken(deps.db, token);
+  if (!user) throw detailError(404, UNKNOWN_TOKEN, 'not_found');
+  return user;
+}
+
+/** The token's owner with an active subscription: 404 for an unknown token, 402 without a plan. */
+export async function activeOwner(deps: OwnerDeps, token: string): Promise<TokenOwner> {
+  const user = await ownerOf(deps, token);
+  const profile = await subscriptionProfile(deps.db, user, deps.clock.now(), deps.config);
+  if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
+  return { user, profile };
+}
+
+/** The owner an alert may be sent for: active, and with a confirmed e-mail address (403 otherwise). */
+export async function alertingOwner(deps: OwnerDeps, token: string): Promise<TokenOwner> {
+  const owner = await activeOwner(deps, token);
+  if (!owner.user.email_verified) throw detailError(403, EMAIL_NOT_VERIFIED, 'email_not_verified');
+  return owner;
+}
+
+/**
+ * The owner an alert request is for. A key already used answers its alert whatever has
+ * changed since (a plan that lapsed, a new e-mail address): the replay is the same request,
+ * so only an unknown token (404) stops it. A new alert needs `alertingOwner`.
+ */
+export async function requestingOwner(deps: OwnerDeps, token: string, key: unknown): Promise<TokenOwner> {
+  const user = await ownerOf(deps, token);
+  if (typeof key === 'string' && (await alertByKey(deps.db, user.id, key))) {
+    return { user, profile: await subscriptionProfile(deps.db, user, deps.clock.now(), deps.config) };
+  }
+  return alertingOwner(deps, token);
+}

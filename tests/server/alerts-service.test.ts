@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { AlertRequest } from '../../common/api/alerts.js';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { activeOwner } from '../../server/features/alerts/owners.js';
+import { type SendAlertDeps, sendAlert, storeAlert } from '../../server/features/alerts/service.js';
+import { throttled } from '../../server/plugins/security.js';
+import { alertRow, alertsOf, ownerWithContacts } from './alerts-fixtures.js';
+import { dbLabel, suiteApp } from './helper.js';
+
+// The alert service takes its dependencies as values: no Fastify app and no request. What
+// it charges to the test limit, what it wakes and what it stores are seen here directly.
+
+describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  /** The app's database and ports, with a test limit and a dispatcher that only record their calls. */
+  function sendingDeps(limit: (token: string) => Promise<void> = async () => {}) {
+    const charged: string[] = [];
+    const kicks: number[] = [];
+    const deps: SendAlertDeps = {
+      db: t.app.db,
+      dialect: t.app.dialect,
+      clock: t.clock,
+      config: t.app.config,
+      dispatcher: { kick: () => kicks.push(1) },
+      background: t.app.background,
+      mail: t.app.mail,
+      log: t.app.log,
+      tokens: t.app.tokens,
+      chargeTestLimit: async (token) => {
+        charged.push(token);
+        await limit(token);
+      },
+    };
+    return { deps, charged, kicks };
+  }
+
+  const test: AlertRequest = { mode: 'test', location: null };
+  const real: AlertRequest = { mode: 'real', location: null };
+
+  it('charges a link-only test alert to the token it came by, and nothing else', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['TEST Ana', '+351964100001']] });
+    const { deps, charged, kicks } = sendingDeps();
+    const tokenOwner = await activeOwner(t.app, owner.token);
+    const key = randomUUID();
+
+    const first = await sendAlert(deps, tokenOwner, { token: owner.token, key, body: test });
+    expect(first.created).toBe(true);
+    expect(charged).toEqual([owner.token]);
+    expect(kicks).toHaveLength(1);
+
+    // A replay, the owner's proven test and a real alert are never charged.
+    expect((await sendAlert(deps, tokenOwner, { token: owner.token, key, body: test })).created).toBe(false);
+    await sendAlert(deps, tokenOwner, { token: owner.token, key: randomUUID(), body: test, proven: true });
+    await sendAlert(deps, tokenOwner, { token: owner.token, key: randomUUID(), body: real });
+    expect(charged).toEqual([owner.token]);
+    expect(kicks).toHaveLength(3);
+  });
+
+  it('stores nothing when the test limit refuses', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['TEST Rui', '+351964100002']] });
+    const { deps, kicks } = sendingDeps(async () => {
+      throw throttled(60);
+    });
+    const sent = sendAlert(deps, await activeOwner(t.app, owner.token), {
+      token: owner.token,
+      key: randomUUID(),
+      body: test,
+    });
+    await expect(sent).rejects.toMatchObject({ statusCode: 429 });
+    expect(await alertsOf(t.app, owner.user.id)).toHaveLength(0);
+    expect(kicks).toHaveLength(0);
+  });
+
+  it('answers the alert that won its key when a second one loses the unique index, and keeps none of its deliveries', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351964100003']] });
+    const now = t.clock.now();
+    const key = randomUUID();
+    const delivery = (alertId: string) =>
+      queuedDelivery({ alertId, recipient: { contact_name: 'Ana', phone_number: '+351964100003' }, body: 'help', now });
+    const winner = alertRow(owner.user.id, { idempotency_key: key, created_at: now });
+    const loser = alertRow(owner.user.id, { idempotency_key: key, created_at: now });
+
+    expect(await storeAlert(t.app, winner, [delivery(winner.id)], now)).toMatchObject({
+      created: true,
+      alert: { id: winner.id },
+    });
+    expect(await storeAlert(t.app, loser, [delivery(loser.id)], now)).toMatchObject({
+      created: false,
+      alert: { id: winner.id },
+    });
+    const stored = await t.app.db
+      .selectFrom('deliveries')
+      .select('alert_id')
+      .where('alert_id', '=', loser.id)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+});
