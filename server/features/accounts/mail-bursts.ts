@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -173,7 +172,7 @@ export type SummaryMail = (
  * sends what the dead one had taken.
  */
 export function summaryTimer(
-  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort; log: Pick<FastifyBaseLogger, 'error'> },
+  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort },
   mails: Record<MailBurstKind, SummaryMail>,
 ): TimerHandler {
   const { db, clock, mail } = deps;
