@@ -11,10 +11,22 @@ declare const self: ServiceWorkerGlobalScope;
 /** Queued alerts older than the page would still send are dropped (minutes). */
 const RETENTION_MINUTES = PENDING_ALERT_MAX_AGE_MS / 60_000;
 
+/**
+ * After a replay the network refused, the waits before trying again (ms). `online` and a page
+ * opening can come a moment before the connection carries anything (the phone has signal, the
+ * route is not up yet): a single try then would leave the queue waiting for the next sign.
+ */
+export const REPLAY_RETRY_DELAYS_MS: readonly number[] = [1000, 3000];
+
 let queue: Queue | undefined;
-let replaying: Promise<void> | undefined;
+/** The replay pass under way, and the one asked for meanwhile, which starts when it ends. */
+let running: Promise<void> | undefined;
+let next: Promise<void> | undefined;
 /** Keys of requests this worker has already handled (sent or queued): a held press is then moot. */
 const handled = new Set<string>();
+
+/** A replay stopped because the request did not reach the server at all (no network). */
+class Unreachable extends Error {}
 
 /**
  * The queue, created on first use. A browser without Background Sync (Safari, Firefox) calls
@@ -35,38 +47,66 @@ const queuedResponse = () =>
 
 /**
  * Sends every queued alert, oldest first. Each one carries its Idempotency-Key, so a request
- * that reached the server before the connection dropped is never sent twice. One replay at a
- * time: `sync`, start-up, a page opening and the page's `online` message may all ask at once.
+ * that reached the server before the connection dropped is never sent twice.
  */
-function replay(from: Queue): Promise<void> {
-  replaying ??= (async () => {
+async function replayPass(from: Queue): Promise<void> {
+  for (let entry = await from.shiftRequest(); entry; entry = await from.shiftRequest()) {
+    const key = entry.request.headers.get('idempotency-key');
+    let response: Response;
     try {
-      for (let entry = await from.shiftRequest(); entry; entry = await from.shiftRequest()) {
-        const key = entry.request.headers.get('idempotency-key');
-        let response: Response;
-        try {
-          response = await fetch(entry.request.clone());
-        } catch (error) {
-          await from.unshiftRequest(entry);
-          throw error;
-        }
-        // Busy or rate limited: keep it for the next try rather than lose it.
-        if (response.status >= 500 || response.status === 429) {
-          await from.unshiftRequest(entry);
-          throw new Error(`alert replay answered ${response.status}`);
-        }
-        const body: unknown = await response.json().catch(() => null);
-        await broadcast({ type: SW_MESSAGE.alertReplayed, key, status: response.status, body });
-      }
-    } finally {
-      replaying = undefined;
+      response = await fetch(entry.request.clone());
+    } catch (error) {
+      await from.unshiftRequest(entry);
+      throw new Unreachable(`alert replay did not reach the server: ${error}`);
     }
-  })();
-  return replaying;
+    // Busy or rate limited: keep it for the next try rather than lose it.
+    if (response.status >= 500 || response.status === 429) {
+      await from.unshiftRequest(entry);
+      throw new Error(`alert replay answered ${response.status}`);
+    }
+    const body: unknown = await response.json().catch(() => null);
+    await broadcast({ type: SW_MESSAGE.alertReplayed, key, status: response.status, body });
+  }
 }
 
-/** Sends every queued alert now (see `replay`); rejects when the network or the server is still down. */
-export const replayAlerts = (): Promise<void> => replay(alertQueue());
+/**
+ * One replay pass at a time: `sync`, start-up, a page opening and the page's `online` message
+ * may all ask at once. A pass under way may have begun before the network returned, and fail;
+ * whoever asks meanwhile (often because it returned) gets a pass that starts after it, shared
+ * by everyone asking during the same pass.
+ */
+function replay(from: Queue): Promise<void> {
+  if (!running) {
+    running = replayPass(from).finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+  next ??= running
+    .catch(() => undefined)
+    .then(() => {
+      next = undefined;
+      return replay(from);
+    });
+  return next;
+}
+
+/**
+ * Sends every queued alert now (see `replay`); when the network refuses, tries again after each
+ * of `retryDelaysMs`. Rejects when the network or the server is still down.
+ */
+export async function replayAlerts(retryDelaysMs: readonly number[] = REPLAY_RETRY_DELAYS_MS): Promise<void> {
+  for (const delay of retryDelaysMs) {
+    try {
+      return await replay(alertQueue());
+    } catch (error) {
+      // A busy server is not asked again at once: its Retry-After is longer than these waits.
+      if (!(error instanceof Unreachable)) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  return replay(alertQueue());
+}
 
 /**
  * Sends an alert or position update, or queues it when the network or the server is down.
