@@ -40,6 +40,28 @@ async function sendFromLink(browser: Browser, senderUrl: string, contactUrl: str
 
 const position = (page: Page) => page.getByTestId('live-position');
 
+/** Position updates waiting in the service worker's queue (Workbox keeps it in IndexedDB). */
+function queuedPositionUpdates(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    // Not opened before Workbox makes it: opening creates a database.
+    if (!(await indexedDB.databases()).some((db) => db.name === 'workbox-background-sync')) return 0;
+    return new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open('workbox-background-sync');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const all = db.transaction('requests').objectStore('requests').getAll();
+        all.onerror = () => reject(all.error);
+        all.onsuccess = () => {
+          db.close();
+          const entries = all.result as { queueName: string; requestData: { url: string } }[];
+          resolve(entries.filter((e) => e.queueName === 'alerts' && e.requestData.url.endsWith('/location/')).length);
+        };
+      };
+    });
+  });
+}
+
 test('a basic-plan alert: the live page names who needs help, shows no position and takes "on my way"', async ({
   page,
   server,
@@ -153,8 +175,8 @@ test('a position update made offline is queued and reaches the live page when th
     link.down();
     await senderContext.setOffline(true);
     await senderContext.setGeolocation(NORTH);
-    // The update is due 10 s after the alert at the latest; the service worker keeps it.
-    await sender.waitForTimeout(12_000);
+    // The update is due 10 s after the alert at the latest: made offline, the service worker queues it.
+    await expect.poll(() => queuedPositionUpdates(sender), { timeout: 15_000 }).toBe(1);
     await expect(position(contact)).toHaveAttribute('data-lat', '38.72225');
 
     link.up();
