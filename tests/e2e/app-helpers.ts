@@ -1,19 +1,26 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { outboxJsonPath } from './server.js';
 
 /** A fresh username for each run (the server is shared by the files of one worker). */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-/** The newest link in the dev outbox's e-mail to `to` whose path contains `fragment`. */
+/** The newest link in the dev outbox's e-mail to `to` whose path contains `fragment`, once it is there. */
 export async function mailedLink(request: APIRequestContext, to: string, fragment: string): Promise<string> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const outbox = (await (await request.get(outboxJsonPath)).json()) as { emails: { to: string; text: string }[] };
-    const mail = outbox.emails.find((email) => email.to.includes(to) && email.text.includes(fragment));
-    const link = mail?.text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(fragment));
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no e-mail to ${to} with a ${fragment} link`);
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const outbox = (await (await request.get(outboxJsonPath)).json()) as {
+          emails: { to: string; text: string }[];
+        };
+        const mail = outbox.emails.find((email) => email.to.includes(to) && email.text.includes(fragment));
+        link = mail?.text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(fragment));
+        return link;
+      },
+      { message: `an e-mail to ${to} with a ${fragment} link`, timeout: 10_000 },
+    )
+    .toBeDefined();
+  return link as string;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import puppeteer from 'puppeteer-core';
 import { Builder, type WebDriver } from 'selenium-webdriver';
 import { chromiumArgs } from '../../playwright.config.js';
-import { freePort } from '../e2e/server.js';
 
 /**
  * The three browser engines a person in trouble may hold, each driven through its own real
@@ -97,21 +96,48 @@ async function launchFirefox(): Promise<Engine> {
   };
 }
 
-/** WebKitWebDriver on a free port, MiniBrowser in automation mode (it needs a display: run under xvfb-run). */
-async function launchWebKit(): Promise<Engine> {
-  const port = await freePort();
-  const driverProcess: ChildProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore' });
-  const server = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i += 1) {
-    if (
-      await fetch(`${server}/status`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
+/** How often the driver's sockets are looked at while it starts (ms). */
+const DRIVER_POLL_MS = 50;
+
+/**
+ * The TCP port process `pid` listens on, once it does: its socket inodes (/proc/PID/fd) matched
+ * against the listening sockets in /proc/net/tcp and tcp6. WebKitWebDriver takes --port=0 and
+ * binds a port the system picks, but does not print it.
+ */
+async function listeningPort(pid: number, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const inodes = new Set<string>();
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target = '';
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        // Closed since the listing.
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    }
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      for (const row of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+        // sl local_address rem_address st … inode; st 0A is LISTEN, the port is hex.
+        const [, local, , state, , , , , , inode] = row.trim().split(/\s+/);
+        if (state === '0A' && inode && inodes.has(inode)) return Number.parseInt(local?.split(':')[1] ?? '', 16);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, DRIVER_POLL_MS));
   }
+  throw new Error(`process ${pid} not listening within ${timeoutMs} ms`);
+}
+
+/** WebKitWebDriver on a port the system picks, MiniBrowser in automation mode (it needs a display: run under xvfb-run). */
+async function launchWebKit(): Promise<Engine> {
+  const driverProcess: ChildProcess = spawn(WEBKIT_DRIVER, ['--port=0'], { stdio: 'ignore' });
+  const port = await listeningPort(driverProcess.pid as number).catch((error: Error) => {
+    driverProcess.kill();
+    throw error;
+  });
+  const server = `http://127.0.0.1:${port}`;
   const driver: WebDriver = await new Builder()
     .usingServer(server)
     .withCapabilities({
