@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase } from './db/index.js';
 import accountRoutes from './features/accounts/routes.js';
 import alertsFeature from './features/alerts/index.js';
 import billingRoutes from './features/billing/routes.js';
+import checkinsFeature from './features/checkins/index.js';
 import configRoutes from './features/config/routes.js';
 import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
@@ -181,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tokenRoutes);
   await app.register(billingRoutes);
   await app.register(alertsFeature);
+  await app.register(checkinsFeature);
   await app.register(liveFeature);
   if (outboxServed(app)) await app.register(outboxRoutes);
 

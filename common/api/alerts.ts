@@ -36,6 +36,14 @@ export const emergencyPage = z
 
 export type EmergencyPage = z.output<typeof emergencyPage>;
 
+/** Why an alert went out: the button, a check-in not ended in time, or the duress PIN. */
+export const ALERT_REASONS = ['button', 'missed_checkin', 'duress'] as const;
+const alertReason = z
+  .enum(ALERT_REASONS)
+  .describe(
+    '`button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN.',
+  );
+
 /** Statuses as shown: a provider's "undelivered" and an SMS withheld by the budget are `failed`. */
 export const SHOWN_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed'] as const;
 export type ShownStatus = (typeof SHOWN_STATUSES)[number];
@@ -63,6 +71,7 @@ export const alertView = z
     id: z.string(),
     public_id: z.string().describe('Names the live page, `/a/{public_id}`.'),
     mode: z.enum(['real', 'test']),
+    reason: alertReason,
     created_at: z.string(),
     proven: z
       .boolean()
@@ -102,6 +111,7 @@ export const ownerAlert = z
     id: z.string(),
     public_id: z.string(),
     mode: z.enum(['real', 'test']),
+    reason: alertReason,
     created_at: z.string(),
     location: z
       .object({

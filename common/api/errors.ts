@@ -79,6 +79,12 @@ export const ERROR_CODES = [
   'alert_resolved',
   'tracking_over',
   'too_many_responders',
+  // Check-ins.
+  'checkin_running',
+  'checkin_ended',
+  'checkin_fired',
+  'checkin_too_long',
+  'wrong_pin',
   // Any route.
   'not_found',
   'throttled',

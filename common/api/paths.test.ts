@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { accountsApi } from './accounts.js';
 import { alertsApi } from './alerts.js';
 import { billingApi } from './billing.js';
+import { checkinsApi } from './checkins.js';
 import { configApi } from './config.js';
 import { contactsApi } from './contacts.js';
 import { healthApi } from './health.js';
@@ -13,6 +14,7 @@ import {
   accountsRoutes,
   alertsRoutes,
   billingRoutes,
+  checkinsRoutes,
   configRoutes,
   contactsRoutes,
   healthRoutes,
@@ -20,8 +22,17 @@ import {
   POSITION_POST_PATH,
 } from './routes.js';
 
-const CONTRACT = { accountsApi, alertsApi, billingApi, configApi, contactsApi, healthApi, liveApi };
-const ROUTES = { accountsRoutes, alertsRoutes, billingRoutes, configRoutes, contactsRoutes, healthRoutes, liveRoutes };
+const CONTRACT = { accountsApi, alertsApi, billingApi, checkinsApi, configApi, contactsApi, healthApi, liveApi };
+const ROUTES = {
+  accountsRoutes,
+  alertsRoutes,
+  billingRoutes,
+  checkinsRoutes,
+  configRoutes,
+  contactsRoutes,
+  healthRoutes,
+  liveRoutes,
+};
 
 type Entry = { method: string; url: string; params?: z.ZodObject };
 const entries = Object.entries(CONTRACT).flatMap(([area, api]) =>

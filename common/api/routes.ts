@@ -57,6 +57,15 @@ export const liveRoutes = {
   events: at('GET', '/api/live/:publicId/events'),
 } as const;
 
+/** Check-ins: a timer the server holds; an alert goes out by itself when it is not ended in time. */
+export const checkinsRoutes = {
+  start: at('POST', '/api/emergency/public/:token/checkins/'),
+  current: at('GET', '/api/emergency/public/:token/checkins/current/'),
+  location: at('POST', '/api/emergency/public/:token/checkins/:id/location/'),
+  extend: at('POST', '/api/emergency/public/:token/checkins/:id/extend/'),
+  done: at('POST', '/api/emergency/public/:token/checkins/:id/done/'),
+} as const;
+
 /** The alert POST's paths (`/api/emergency/public/{token}/alerts/`): the service worker sends or queues these. */
 export const ALERT_POST_PATH = patternOf(alertsRoutes.send);
 /** A live position update's paths (`…/alerts/{id}/location/`), queued like an alert. */

@@ -1,6 +1,8 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
+import type { CheckinsTable } from './schema-checkins.js';
+import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
 
 export type { MailBurstKind } from './schema-work.js';
@@ -28,6 +30,9 @@ export interface UsersTable {
   trial_used_at: number | null;
   password_changed_at: number;
   created_at: number;
+  /** The check-in PIN and duress PIN, hashed like passwords; null when not set (migration 2026112602-checkins). */
+  checkin_pin_hash: Generated<string | null>;
+  duress_pin_hash: Generated<string | null>;
 }
 
 /** A login: one refresh-token family. Revoking it ends every token issued in it. */
@@ -135,7 +140,11 @@ export interface AlertsTable {
   request_hash: string | null;
   /** 1 when the request carried the owner's proof (session or device key): its SMS spend the owner's own budget (migration 2026112501-owner-proof). */
   proven: Generated<number>;
+  /** Why it went out: the button, a check-in not ended in time, the duress PIN (migration 2026112602-checkins). */
+  reason: Generated<AlertReason>;
 }
+
+export type AlertReason = 'button' | 'missed_checkin' | 'duress';
 
 /** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
 export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'withheld';
@@ -190,29 +199,6 @@ export interface DeviceKeysTable {
   last_used_at: number | null;
 }
 
-/** A position sent by the emergency page while it stays open after an alert (live page trail). */
-export interface AlertLocationsTable {
-  id: string;
-  alert_id: string;
-  latitude: number;
-  longitude: number;
-  accuracy: number;
-  captured_at: number;
-  created_at: number;
-}
-
-/** A contact who pressed "I'm on my way" on the live page; the name is optional (empty). */
-export interface AlertRespondersTable {
-  id: string;
-  alert_id: string;
-  name: string;
-  created_at: number;
-  /** The delivery whose contact key answered (one answer each); null for anyone else with the link (migration 2026112504-live-responders). */
-  delivery_id: Generated<string | null>;
-  /** SHA-256 of the alert and the client address, for the per-address cap of answers without a key. */
-  client_hash: Generated<string | null>;
-}
-
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -230,6 +216,7 @@ export interface Database {
   device_keys: DeviceKeysTable;
   mail_bursts: MailBurstsTable;
   timers: TimersTable;
+  checkins: CheckinsTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */
@@ -246,3 +233,4 @@ export type Delivery = Selectable<DeliveriesTable>;
 export type NewDelivery = Insertable<DeliveriesTable>;
 export type MailBurst = Selectable<MailBurstsTable>;
 export type Timer = Selectable<TimersTable>;
+export type Checkin = Selectable<CheckinsTable>;

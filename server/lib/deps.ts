@@ -33,6 +33,8 @@ export interface Deps {
   background: Pick<Background, 'run'>;
   /** Wakes the SMS dispatcher (features/alerts/dispatcher.ts) to send what was just queued. */
   dispatcher: { kick(): void };
+  /** Runs the durable timers due now (lib/timers.ts), after a commit that set one due at once. */
+  timers: { kick(): void };
   /** Tells the open live streams (features/live/hub.ts) that an alert changed. */
   liveHub: { publish(alertId: string): void };
 }

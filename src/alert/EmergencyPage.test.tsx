@@ -106,6 +106,7 @@ describe('emergency page', () => {
           id: 'a1',
           public_id: 'p1',
           mode: 'real',
+          reason: 'button',
           created_at: '2026-11-23T10:00:00Z',
           proven: false,
           recently_alerted: true,

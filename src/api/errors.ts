@@ -102,6 +102,12 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   alert_resolved: null,
   tracking_over: null,
   too_many_responders: null,
+  // Check-ins: the emergency page says these in its own words.
+  checkin_running: null,
+  checkin_ended: null,
+  checkin_fired: null,
+  checkin_too_long: null,
+  wrong_pin: null,
   // Any route.
   not_found: 'errors.notFound',
   throttled: 'errors.rateLimited',

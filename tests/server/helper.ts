@@ -203,6 +203,8 @@ export async function createUser(
     alert_countdown_seconds: 5,
     display_name: null,
     time_zone: null,
+    checkin_pin_hash: null,
+    duress_pin_hash: null,
     token: null,
     trial_used_at: null,
     password_changed_at: now,

@@ -10,6 +10,7 @@ import * as mailReceipts from './2026112502-mail-receipts.js';
 import * as loginDevices from './2026112503-login-devices.js';
 import * as liveResponders from './2026112504-live-responders.js';
 import * as timers from './2026112601-timers.js';
+import * as checkins from './2026112602-checkins.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026112503-login-devices': loginDevices,
   '2026112504-live-responders': liveResponders,
   '2026112601-timers': timers,
+  '2026112602-checkins': checkins,
 };

@@ -1,14 +1,15 @@
+import type { Transaction } from 'kysely';
 import type { AlertRequest, AlertView, OwnerAlert } from '../../../common/api/alerts.js';
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Alert, Contact, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { alertedContacts } from '../contacts/repository.js';
-import { contactKeyHash, contactPageUrl, livePageUrl, newContactKey } from '../live/links.js';
-import { queuedDelivery } from './deliveries.js';
+import { livePageUrl } from '../live/links.js';
+import { contactDeliveries } from './compose.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner } from './owners.js';
@@ -170,19 +171,7 @@ export async function sendAlert(
   const appUrl = deps.config.APP_URL;
   const recipients = recipientsOf(await alertedContacts(deps.db, user.id, profile.contact_limit), body);
   const { row, sms } = newAlert(appUrl, owner, { key, body, proven }, now);
-  // A real alert's SMS carries each contact's own live link: their "on my way" always has a slot.
-  const deliveries = recipients.map((contact) => {
-    const key = row.mode === 'real' ? newContactKey() : null;
-    return {
-      ...queuedDelivery({
-        alertId: row.id,
-        recipient: { contact_name: contact.name, phone_number: contact.phone_number },
-        body: key ? sms(contactPageUrl(appUrl, row.public_id, key)) : row.message,
-        now,
-      }),
-      contact_key_hash: key ? contactKeyHash(key) : null,
-    };
-  });
+  const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const result = await storeAlert(deps, row, deliveries, now);
   const alert = await viewOf(deps.db, result.alert);
   if (result.created) {
@@ -200,16 +189,19 @@ export async function sendAlert(
  * delivery to a number over them is stored `withheld` with its reason (budgets are lifted
  * with the rate limits, for benchmarks and load tests only). When the same idempotency key
  * won a concurrent race, the unique index refuses this one and the winner's alert is
- * answered, with `created: false`.
+ * answered, with `created: false`. `alongside` runs first in the same transaction.
  */
 export async function storeAlert(
   deps: Pick<Deps, 'db' | 'dialect' | 'config'>,
   row: NewAlert,
   deliveries: NewDelivery[],
   now: number,
+  alongside?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ alert: Alert; created: boolean }> {
   try {
     const alert = await deps.db.transaction().execute(async (trx) => {
+      // What must commit with the alert or not at all (a check-in marked fired); a throw rolls back.
+      await alongside?.(trx);
       const rows = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });

@@ -33,6 +33,7 @@ export function alertView(alert: Alert, deliveries: Delivery[]): AlertView {
     id: alert.id,
     public_id: alert.public_id,
     mode: alert.mode,
+    reason: alert.reason,
     created_at: iso(alert.created_at),
     proven: alert.proven === 1,
     recently_alerted: reasons.includes('recently_alerted'),
@@ -47,6 +48,7 @@ export function ownerAlertView(alert: Alert, deliveries: Delivery[]): OwnerAlert
     id: alert.id,
     public_id: alert.public_id,
     mode: alert.mode,
+    reason: alert.reason,
     created_at: iso(alert.created_at),
     location:
       alert.latitude !== null && alert.longitude !== null

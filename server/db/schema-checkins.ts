@@ -1,0 +1,31 @@
+/**
+ * `running` until its due time, `overdue` during the grace, then `fired` (its alert went out)
+ * unless the owner ended it first (`done`).
+ */
+export type CheckinStatus = 'running' | 'overdue' | 'done' | 'fired';
+
+/** A check-in (features/checkins/, migration 2026112602-checkins). */
+export interface CheckinsTable {
+  id: string;
+  user_id: string;
+  idempotency_key: string;
+  /** What the first start with this key asked for, hashed: the same key with another body is refused. */
+  request_hash: string;
+  status: CheckinStatus;
+  note: string | null;
+  due_at: number;
+  grace_seconds: number;
+  /** The last position the page sent. */
+  latitude: number | null;
+  longitude: number | null;
+  accuracy: number | null;
+  captured_at: number | null;
+  /** Wrong PINs given to "I'm safe"; the fifth fires the check-in. */
+  wrong_pins: number;
+  /** 1 when it was ended with the duress PIN: it reads as done, and its timer sends the duress alert. */
+  duress: number;
+  /** The alert it sent when it fired (never the duress alert: a done check-in names none). */
+  alert_id: string | null;
+  created_at: number;
+  ended_at: number | null;
+}

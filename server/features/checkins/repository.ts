@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import type { Checkin, Db } from '../../db/schema.js';
+import type { CheckinsTable } from '../../db/schema-checkins.js';
+
+/** A check-in that can still end, move or fire. */
+export const ACTIVE = ['running', 'overdue'] as const;
+
+export async function insertCheckin(db: Db, row: CheckinsTable): Promise<void> {
+  await db.insertInto('checkins').values(row).execute();
+}
+
+export const checkinByKey = (db: Db, userId: string, key: string): Promise<Checkin | undefined> =>
+  db
+    .selectFrom('checkins')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+
+export const checkinById = (db: Db, id: string): Promise<Checkin | undefined> =>
+  db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const checkinOfUser = (db: Db, userId: string, id: string): Promise<Checkin | undefined> =>
+  db.selectFrom('checkins').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+
+/** The owner's newest check-in that is active, or ended after `endedSince`. */
+export const currentCheckin = (db: Db, userId: string, endedSince: number): Promise<Checkin | undefined> =>
+  db
+    .selectFrom('checkins')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('status', 'in', ACTIVE), eb('ended_at', '>=', endedSince)]))
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/** Changes an active check-in; false when it had already ended or fired (the other side won). */
+export async function updateActive(db: Db, id: string, set: Partial<CheckinsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('checkins')
+    .set(set)
+    .where('id', '=', id)
+    .where('status', 'in', ACTIVE)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts a wrong PIN; the count after it, or null when the check-in is no longer active. */
+export async function countWrongPin(db: Db, id: string): Promise<number | null> {
+  const row = await db
+    .updateTable('checkins')
+    .set({ wrong_pins: sql<number>`wrong_pins + 1` })
+    .where('id', '=', id)
+    .where('status', 'in', ACTIVE)
+    .returning('wrong_pins')
+    .executeTakeFirst();
+  return row ? Number(row.wrong_pins) : null;
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { checkinsApi } from '../../../common/api/checkins.js';
+import { served } from '../../../common/api/shared.js';
+import { MINUTE } from '../../lib/time.js';
+import { perTokenClient, provenForPathToken } from '../alerts/owner-proof-routes.js';
+import { alertingOwner, ownerOf, type TokenOwner } from '../alerts/owners.js';
+import { subscriptionProfile } from '../billing/subscriptions.js';
+import { checkinByKey } from './repository.js';
+import { checkinPosition, currentOf, endCheckin, extendCheckin, startCheckin } from './service.js';
+
+/**
+ * The check-in endpoints of the emergency page (the token is the credential), limited per
+ * token and client address like the live calls; the owner's proof passes the per-address
+ * ceiling a flooder filled. Only starting needs an active plan and a confirmed e-mail: a
+ * check-in that runs is followed, moved and ended whatever happens to the plan.
+ */
+export default async function checkinRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.decorateRequest('checkinOwner', null);
+  const passesCeiling = (request: FastifyRequest) => provenForPathToken(app, request);
+  const owner = async (token: string): Promise<TokenOwner> => {
+    const user = await ownerOf(app, token);
+    return { user, profile: await subscriptionProfile(app.db, user, app.clock.now(), app.config) };
+  };
+
+  app.route({
+    ...served(checkinsApi.start),
+    config: { rateLimit: perTokenClient(app, 'checkin-start', 10, MINUTE), passesCeiling },
+    // A replayed key is answered with its check-in before any plan or e-mail check, as alerts are.
+    preValidation: async (request) => {
+      const key = request.headers['idempotency-key'];
+      const user = await ownerOf(app, request.params.token);
+      const replay = typeof key === 'string' && (await checkinByKey(app.db, user.id, key.trim().toLowerCase()));
+      request.setDecorator(
+        'checkinOwner',
+        replay ? await owner(request.params.token) : await alertingOwner(app, request.params.token),
+      );
+    },
+    handler: async (request, reply) => {
+      const { created, checkin } = await startCheckin(app, request.getDecorator<TokenOwner>('checkinOwner'), {
+        key: request.headers['idempotency-key'],
+        body: request.body,
+      });
+      return reply.code(created ? 201 : 200).send(checkin);
+    },
+  });
+
+  app.route({
+    ...served(checkinsApi.current),
+    config: { rateLimit: perTokenClient(app, 'checkin-current', 60, MINUTE), passesCeiling },
+    handler: async (request, reply) => reply.send(await currentOf(app, await ownerOf(app, request.params.token))),
+  });
+
+  app.route({
+    ...served(checkinsApi.location),
+    config: { rateLimit: perTokenClient(app, 'checkin-location', 30, MINUTE), passesCeiling },
+    handler: async (request, reply) => {
+      await checkinPosition(app, await owner(request.params.token), request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  });
+
+  app.route({
+    ...served(checkinsApi.extend),
+    config: { rateLimit: perTokenClient(app, 'checkin-extend', 20, MINUTE), passesCeiling },
+    handler: async (request, reply) =>
+      reply.send(
+        await extendCheckin(app, await ownerOf(app, request.params.token), request.params.id, request.body.seconds),
+      ),
+  });
+
+  app.route({
+    ...served(checkinsApi.done),
+    config: { rateLimit: perTokenClient(app, 'checkin-done', 10, MINUTE), passesCeiling },
+    handler: async (request, reply) =>
+      reply.send(await endCheckin(app, await ownerOf(app, request.params.token), request.params.id, request.body.pin)),
+  });
+}

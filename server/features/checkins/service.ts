@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import {
+  CHECKIN_SECONDS,
+  CHECKIN_WRONG_PINS,
+  type CheckinStart,
+  type CheckinView,
+} from '../../../common/api/checkins.js';
+import type { AlertLocation } from '../../../common/sms-text.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Checkin, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
+import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { HOUR, SECOND } from '../../lib/time.js';
+import { setTimer } from '../../lib/timers.js';
+import { verifyPassword } from '../accounts/passwords.js';
+import { fixTimeProblem } from '../alerts/fix-time.js';
+import type { TokenOwner } from '../alerts/owners.js';
+import { alertOfUser } from '../alerts/repository.js';
+import {
+  ACTIVE,
+  checkinByKey,
+  checkinOfUser,
+  countWrongPin,
+  currentCheckin,
+  insertCheckin,
+  updateActive,
+} from './repository.js';
+import { CHECKIN_TIMER } from './timer.js';
+import { checkinView } from './views.js';
+
+const RUNNING = 'A check-in is already running. End it or extend it instead of starting another.';
+const KEY_REUSED = 'This Idempotency-Key was already used for a different check-in. Use a new key.';
+const ENDED = 'This check-in has already ended.';
+const FIRED = 'The time was up: your contacts have been alerted. Send the all-clear if you are safe.';
+const TOO_LONG = 'A check-in lasts 24 hours at most, extensions included.';
+const WRONG_PIN = 'Wrong PIN.';
+const NONE = 'There is no current check-in.';
+
+export type CheckinDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
+
+const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+const requestHash = (body: CheckinStart) => sha256([body.duration_seconds, body.note ?? null, body.location ?? null]);
+
+const viewOf = async (deps: Pick<Deps, 'db'>, checkin: Checkin): Promise<CheckinView> => {
+  const alert = checkin.alert_id ? await alertOfUser(deps.db, checkin.user_id, checkin.alert_id) : undefined;
+  return checkinView(checkin, alert?.public_id ?? null);
+};
+
+/** The check-in of the token's owner by id (404 otherwise). */
+async function ownCheckin(deps: Pick<Deps, 'db'>, user: User, id: string): Promise<Checkin> {
+  const checkin = await checkinOfUser(deps.db, user.id, id);
+  if (!checkin) throw notFound();
+  return checkin;
+}
+
+/** The refusal for a check-in that can no longer change: fired (its alert went out) or ended. */
+const settled = (checkin: Checkin) =>
+  checkin.status === 'fired' ? detailError(409, FIRED, 'checkin_fired') : detailError(409, ENDED, 'checkin_ended');
+
+function checkFix(fix: AlertLocation & { captured_at: number }, now: number) {
+  const problem = fixTimeProblem(fix.captured_at, now);
+  if (problem) throw fieldErrors({ location: [problem] });
+}
+
+/**
+ * Starts a check-in and its timer in one transaction. The same key answers the same check-in
+ * (422 with another body); a second one while one runs is 409. Without GPS in the plan no
+ * position is kept.
+ */
+export async function startCheckin(
+  deps: CheckinDeps,
+  owner: TokenOwner,
+  request: { key: string; body: CheckinStart },
+): Promise<{ created: boolean; checkin: CheckinView }> {
+  const { user, profile } = owner;
+  const { key, body } = request;
+  const replay = async () => {
+    const existing = await checkinByKey(deps.db, user.id, key);
+    if (!existing) return null;
+    if (existing.request_hash !== requestHash(body)) throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
+    return { created: false, checkin: await viewOf(deps, existing) };
+  };
+  const replayed = await replay();
+  if (replayed) return replayed;
+  const now = deps.clock.now();
+  if (body.location) checkFix(body.location, now);
+  const fix = profile.gps_enabled ? (body.location ?? null) : null;
+  const row = {
+    id: newId(),
+    user_id: user.id,
+    idempotency_key: key,
+    request_hash: requestHash(body),
+    status: 'running' as const,
+    note: body.note?.trim() || null,
+    due_at: now + body.duration_seconds * SECOND,
+    grace_seconds: deps.config.CHECKIN_GRACE_SECONDS,
+    latitude: fix?.latitude ?? null,
+    longitude: fix?.longitude ?? null,
+    accuracy: fix?.accuracy ?? null,
+    captured_at: fix?.captured_at ?? null,
+    wrong_pins: 0,
+    duress: 0,
+    alert_id: null,
+    created_at: now,
+    ended_at: null,
+  };
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await insertCheckin(trx, row);
+      await setTimer(trx, { kind: CHECKIN_TIMER, subject: row.id, dueAt: row.due_at, now });
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // The same key won a concurrent start, or another check-in is running.
+    const raced = await replay();
+    if (raced) return raced;
+    throw detailError(409, RUNNING, 'checkin_running');
+  }
+  return { created: true, checkin: checkinView(row, null) };
+}
+
+/** The owner's check-in that is running or overdue, or ended within the hour (404 when none). */
+export async function currentOf(deps: Pick<Deps, 'db' | 'clock'>, user: User): Promise<CheckinView> {
+  const checkin = await currentCheckin(deps.db, user.id, deps.clock.now() - HOUR);
+  if (!checkin) throw detailError(404, NONE, 'not_found');
+  return viewOf(deps, checkin);
+}
+
+/** The last known position of a running or overdue check-in (without GPS in the plan, none is kept). */
+export async function checkinPosition(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  owner: TokenOwner,
+  id: string,
+  fix: AlertLocation & { captured_at: number },
+): Promise<void> {
+  const checkin = await ownCheckin(deps, owner.user, id);
+  checkFix(fix, deps.clock.now());
+  if (!owner.profile.gps_enabled) return;
+  const { latitude, longitude, accuracy, captured_at } = fix;
+  // An older fix arriving late never replaces a newer one.
+  if (checkin.captured_at !== null && Number(checkin.captured_at) > captured_at) return;
+  if (!(await updateActive(deps.db, id, { latitude, longitude, accuracy, captured_at }))) throw settled(checkin);
+}
+
+/** Moves the due time on by `seconds` (from now when already due); a day at most in all. */
+export async function extendCheckin(deps: CheckinDeps, user: User, id: string, seconds: number): Promise<CheckinView> {
+  const checkin = await ownCheckin(deps, user, id);
+  if (!ACTIVE.includes(checkin.status as (typeof ACTIVE)[number])) throw settled(checkin);
+  const now = deps.clock.now();
+  const dueAt = Math.max(Number(checkin.due_at), now) + seconds * SECOND;
+  if (dueAt > Number(checkin.created_at) + CHECKIN_SECONDS.max * SECOND) {
+    throw detailError(400, TOO_LONG, 'checkin_too_long');
+  }
+  const moved = await deps.db.transaction().execute(async (trx) => {
+    if (!(await updateActive(trx, id, { status: 'running', due_at: dueAt }))) return false;
+    await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt, now });
+    return true;
+  });
+  if (!moved) throw settled((await checkinOfUser(deps.db, user.id, id)) ?? checkin);
+  return viewOf(deps, { ...checkin, status: 'running', due_at: dueAt });
+}
+
+/**
+ * "I'm safe". With a PIN set it needs the PIN. The duress PIN answers exactly as the right
+ * one, and does the same work (the check-in marked done, its timer set due now), so neither
+ * the answer nor its time tells them apart; the timer then sends the duress alert. A wrong
+ * PIN is 403; the fifth fires the check-in. Whichever commits first, this or the firing, wins.
+ */
+export async function endCheckin(
+  deps: CheckinDeps,
+  user: User,
+  id: string,
+  pin: string | null | undefined,
+): Promise<{ status: 'done' }> {
+  const checkin = await ownCheckin(deps, user, id);
+  if (!ACTIVE.includes(checkin.status as (typeof ACTIVE)[number])) throw settled(checkin);
+  // Both hashes are checked every time: the work is the same whichever PIN it is.
+  const given = pin ?? '';
+  const [right, duress] = await Promise.all([
+    user.checkin_pin_hash ? verifyPassword(user.checkin_pin_hash, given) : Promise.resolve(!user.checkin_pin_hash),
+    user.duress_pin_hash && given ? verifyPassword(user.duress_pin_hash, given) : verifyPassword(undefined, given),
+  ]);
+  const now = deps.clock.now();
+  if (!right && !duress) {
+    const wrong = await countWrongPin(deps.db, id);
+    if (wrong === null) throw settled((await checkinOfUser(deps.db, user.id, id)) ?? checkin);
+    if (wrong >= CHECKIN_WRONG_PINS) {
+      await setTimer(deps.db, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
+      deps.timers.kick();
+    }
+    throw detailError(403, WRONG_PIN, 'wrong_pin');
+  }
+  const ended = await deps.db.transaction().execute(async (trx) => {
+    if (!(await updateActive(trx, id, { status: 'done', ended_at: now, duress: duress ? 1 : 0 }))) return false;
+    await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
+    return true;
+  });
+  if (!ended) throw settled((await checkinOfUser(deps.db, user.id, id)) ?? checkin);
+  deps.timers.kick();
+  return { status: 'done' };
+}

@@ -1,0 +1,75 @@
+import { CHECKIN_WRONG_PINS } from '../../../common/api/checkins.js';
+import type { Checkin } from '../../db/schema.js';
+import { setTimer, type TimerHandler } from '../../lib/timers.js';
+import { findById } from '../accounts/repository.js';
+import { CheckinMoved, type FireDeps, sendCheckinAlert } from './fire.js';
+import { reminderMail } from './mail.js';
+import { checkinById, updateActive } from './repository.js';
+
+/** The durable timer (server/lib/timers.ts) of each check-in, by its id. */
+export const CHECKIN_TIMER = 'checkin';
+
+/** When the alert goes out unless the check-in is ended: its due time and the grace. */
+export const firesAt = (checkin: Checkin) => Number(checkin.due_at) + Number(checkin.grace_seconds) * 1000;
+
+/**
+ * Each check-in's timer: at the due time it turns `overdue` and reminds the owner; at the end
+ * of the grace (or at the fifth wrong PIN) it fires, the check-in marked `fired` in the same
+ * transaction as its alert, only while still active, so "I'm safe" or an extension that
+ * committed first wins and a run taken over after a crash sends nothing twice. A check-in
+ * ended with the duress PIN sends its duress alert. A server that was down past the whole
+ * grace fires at once, with the real due time.
+ */
+export function checkinTimer(deps: FireDeps): TimerHandler {
+  const { db, clock } = deps;
+  const again = (checkin: Checkin, dueAt: number) =>
+    setTimer(db, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt, now: clock.now() });
+
+  async function fire(checkin: Checkin, now: number) {
+    await sendCheckinAlert(deps, checkin, 'missed_checkin', async (trx, alertId) => {
+      if (!(await updateActive(trx, checkin.id, { status: 'fired', alert_id: alertId, ended_at: now }))) {
+        throw new CheckinMoved();
+      }
+    });
+  }
+
+  async function remind(checkin: Checkin) {
+    const user = await findById(db, checkin.user_id);
+    if (!user?.email || !user.email_verified || !user.token) return;
+    const page = `${deps.config.APP_URL}/public/${user.token}/`;
+    try {
+      await deps.mail.send(reminderMail(user, checkin, page));
+    } catch (error) {
+      deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
+    }
+  }
+
+  return async ({ subject }) => {
+    const checkin = await checkinById(db, subject);
+    if (!checkin) return;
+    const now = clock.now();
+    if (checkin.status === 'done') {
+      if (checkin.duress === 1) await sendCheckinAlert(deps, checkin, 'duress');
+      return;
+    }
+    if (checkin.status === 'fired') return;
+    if (now >= firesAt(checkin) || Number(checkin.wrong_pins) >= CHECKIN_WRONG_PINS) return fire(checkin, now);
+    if (now < Number(checkin.due_at)) return again(checkin, Number(checkin.due_at));
+    if (checkin.status === 'running') {
+      const overdue = await db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable('checkins')
+          .set({ status: 'overdue' })
+          .where('id', '=', checkin.id)
+          .where('status', '=', 'running')
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return false;
+        await setTimer(trx, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt: firesAt(checkin), now });
+        return true;
+      });
+      if (overdue) await remind(checkin);
+      return;
+    }
+    return again(checkin, firesAt(checkin));
+  };
+}
