@@ -4,8 +4,6 @@
  * wording with a code per field, all of a request's problems together.
  */
 import { z } from 'zod';
-import { COUNTDOWN_CHOICES, LANGUAGES } from '../constants.js';
-import { canonicalTimeZone, normaliseDisplayName, PROFILE_MESSAGES, validateDisplayName } from '../profile-rules.js';
 import {
   emailField,
   foldIdentifier,
@@ -17,6 +15,7 @@ import {
   usernameField,
 } from './account-fields.js';
 import { withDetail } from './errors.js';
+import { me, meUpdate } from './me.js';
 import { accountsRoutes } from './routes.js';
 import { type Contract, detailAnswer, errorResponses, noContent } from './shared.js';
 
@@ -73,78 +72,7 @@ export const newPasswordCheck = (commonList?: ReadonlySet<string>) =>
       .superRefine(repeated('new_password1', 'new_password2')),
   );
 
-const choice = <T extends readonly (string | number)[]>(values: T) => z.literal(values);
-
-/** `PATCH /api/users/me/`: any of these; other fields are read-only and ignored. */
-export const meUpdate = z
-  .object({
-    language: choice(LANGUAGES).optional(),
-    alert_countdown_seconds: choice(COUNTDOWN_CHOICES).optional().describe('Seconds before the alert goes.'),
-    display_name: z
-      .string()
-      .nullable()
-      .optional()
-      .refine((name) => validateDisplayName(name) !== 'setup.invalid_display_name', {
-        message: PROFILE_MESSAGES.invalidDisplayName,
-        params: { code: 'invalid_display_name' },
-      })
-      .refine((name) => validateDisplayName(name) !== 'setup.display_name_link', {
-        message: PROFILE_MESSAGES.displayNameLink,
-        params: { code: 'display_name_link' },
-      })
-      .transform((name) => (name === undefined ? undefined : normaliseDisplayName(name) || null))
-      .describe('The name contacts see; empty or null shows the username.'),
-    time_zone: z
-      .string()
-      .nullable()
-      .optional()
-      .transform((zone, ctx) => {
-        if (zone === undefined || zone === null) return zone;
-        const known = canonicalTimeZone(zone);
-        if (known) return known;
-        ctx.addIssue({
-          code: 'custom',
-          message: PROFILE_MESSAGES.invalidTimeZone(zone),
-          params: { code: 'invalid_time_zone' },
-        });
-        return z.NEVER;
-      })
-      .describe('IANA time zone of SMS times (Europe/Lisbon); null is UTC.'),
-  })
-  .meta({ id: 'MeUpdate' });
-
-export type MeUpdate = z.input<typeof meUpdate>;
-
-export const profile = z
-  .object({
-    has_premium: z.boolean().describe('An active subscription of either plan, or a trial in progress.'),
-    is_in_trial: z.boolean(),
-    trial_days_left: z.number().int(),
-    trial_start: z.string().nullable(),
-    has_used_trial: z.boolean(),
-    plan: z.enum(['basic', 'premium']).nullable(),
-    contact_limit: z.number().int(),
-    gps_enabled: z.boolean(),
-    alert_countdown_seconds: z.number().int(),
-    token: z.string().nullable(),
-  })
-  .meta({ id: 'Profile' });
-
-export const me = z
-  .object({
-    id: z.string(),
-    username: z.string(),
-    email: z.string().nullable(),
-    language: z.enum(LANGUAGES),
-    display_name: z.string().nullable().describe('The name contacts see; null when the username is shown.'),
-    time_zone: z.string().nullable().describe('IANA time zone of SMS times; null for UTC.'),
-    token: z.string().nullable().describe('The personal alert token (also on the profile).'),
-    profile,
-  })
-  .meta({ id: 'Me' });
-
-export type Me = z.output<typeof me>;
-export type Profile = z.output<typeof profile>;
+export { type Me, type MeUpdate, me, meUpdate, PIN_MESSAGES, type Profile, profile } from './me.js';
 
 export const rotatedToken = z.object({ token: z.string() }).meta({ id: 'Token' });
 

@@ -85,6 +85,8 @@ export const ERROR_CODES = [
   'checkin_fired',
   'checkin_too_long',
   'wrong_pin',
+  'invalid_pin',
+  'same_pin',
   // Any route.
   'not_found',
   'throttled',

@@ -108,6 +108,8 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   checkin_fired: null,
   checkin_too_long: null,
   wrong_pin: null,
+  invalid_pin: null,
+  same_pin: null,
   // Any route.
   not_found: 'errors.notFound',
   throttled: 'errors.rateLimited',

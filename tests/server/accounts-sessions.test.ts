@@ -190,6 +190,8 @@ describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
       display_name: null,
       time_zone: null,
       token: null,
+      has_checkin_pin: false,
+      has_duress_pin: false,
       profile: { ...NO_SUBSCRIPTION, alert_countdown_seconds: 5, token: null },
     });
     await activateSubscription(t.app.db, { userId: body.id, plan: 'premium', now: t.clock.now(), trialDays: 3 });

@@ -57,6 +57,8 @@ export function user(fields: Partial<Profile> = {}, token: string | null = field
     display_name: null,
     time_zone: null,
     token,
+    has_checkin_pin: false,
+    has_duress_pin: false,
     profile: profile(fields),
   };
 }
