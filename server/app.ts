@@ -36,6 +36,8 @@ import { createSmtpMail } from './providers/mail/smtp.js';
 import { DevOutbox } from './providers/outbox.js';
 import { createPayments } from './providers/payments/index.js';
 import type { PaymentsPort } from './providers/payments/port.js';
+import type { PushPort } from './providers/push/port.js';
+import { createWebPush } from './providers/push/web-push.js';
 import { createOutboxSms } from './providers/sms/outbox.js';
 import type { SmsPort } from './providers/sms/port.js';
 import { createTwilioSms } from './providers/sms/twilio.js';
@@ -51,6 +53,8 @@ declare module 'fastify' {
     mail: MailPort;
     sms: SmsPort;
     payments: PaymentsPort;
+    /** Web Push (check-in reminders). */
+    push: PushPort;
     /** Work done after the answer (see lib/background.ts); `idle()` waits for it. */
     background: Background;
     /** The periodic jobs (lib/periodic.ts): started when the server is ready, stopped before it closes. */
@@ -69,6 +73,7 @@ export interface AppOptions {
   mail?: MailPort;
   sms?: SmsPort;
   payments?: PaymentsPort;
+  push?: PushPort;
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app lives (default `dist/`). */
   distDir?: string;
@@ -143,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : createOutboxSms(outbox, now)),
   );
   app.decorate('payments', options.payments ?? createPayments(config, now));
+  app.decorate('push', options.push ?? createWebPush(config, outbox, now));
   app.decorate(
     'background',
     new Background((error) => app.log.error({ reason: error.message }, 'background work failed')),

@@ -63,6 +63,16 @@ const schema = z.object({
   OVERLOAD_RSS_MB: threshold.default(0),
   OVERLOAD_ALERT_RSS_MB: threshold.default(0),
   DEV_OUTBOX_PUBLIC: flag.default(false),
+  /** Web Push (check-in reminders): generated once into DATA_DIR when unset. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  /** The contact push services may write to (a mailto: or https: URL); APP_URL when unset. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// URL')
+    .optional(),
+  /** Tests only: push endpoints on loopback or private addresses, over http too. */
+  PUSH_ALLOW_PRIVATE: flag.default(false),
   /** The key `/dev/outbox` asks for (`?key=`); a random one each start when unset. */
   DEV_OUTBOX_KEY: z
     .string()

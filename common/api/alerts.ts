@@ -31,6 +31,8 @@ export const emergencyPage = z
     messages: z
       .object({ real: z.string(), test: z.string() })
       .describe('The SMS texts without a position, for offline use.'),
+    checkin_pin: z.boolean().describe('A check-in PIN is set: "I’m safe" asks for it.'),
+    push_public_key: z.string().describe('The VAPID public key to subscribe to check-in reminders with.'),
   })
   .meta({ id: 'EmergencyPage' });
 

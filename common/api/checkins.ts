@@ -61,6 +61,17 @@ export const checkinDone = z
 
 export const checkinDoneAnswer = z.object({ status: z.literal('done') }).meta({ id: 'CheckinDone' });
 
+/** A browser's Web Push subscription (`PushSubscription.toJSON()`), for check-in reminders. */
+export const pushSubscription = z
+  .object({
+    endpoint: z.string().max(1000).describe('The push service URL: https, on a public address.'),
+    keys: z.object({
+      p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}=*$/, 'Not a P-256 public key in base64url.'),
+      auth: z.string().regex(/^[A-Za-z0-9_-]{16,32}=*$/, 'Not an auth secret in base64url.'),
+    }),
+  })
+  .meta({ id: 'PushSubscription' });
+
 const checkins = { tags: ['checkins'] } as const;
 
 export const checkinsApi = {
@@ -106,5 +117,14 @@ export const checkinsApi = {
     params: tokenCheckinParams,
     body: checkinDone,
     response: { 200: checkinDoneAnswer, ...errorResponses(400, 403, 404, 409, 429) },
+  },
+  subscribePush: {
+    ...checkinsRoutes.subscribePush,
+    ...checkins,
+    description:
+      'Registers a browser for the owner’s check-in reminders (Web Push). The endpoint must be https on a public address; at most 5 per owner, the oldest dropped; the same endpoint again updates its keys. Subscriptions the push service says are gone are deleted.',
+    params: tokenParams,
+    body: pushSubscription,
+    response: { 201: noContent, ...errorResponses(400, 404, 429) },
   },
 } as const satisfies Contract<typeof checkinsRoutes>;

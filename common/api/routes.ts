@@ -64,6 +64,7 @@ export const checkinsRoutes = {
   location: at('POST', '/api/emergency/public/:token/checkins/:id/location/'),
   extend: at('POST', '/api/emergency/public/:token/checkins/:id/extend/'),
   done: at('POST', '/api/emergency/public/:token/checkins/:id/done/'),
+  subscribePush: at('POST', '/api/emergency/public/:token/push-subscriptions/'),
 } as const;
 
 /** The alert POST's paths (`/api/emergency/public/{token}/alerts/`): the service worker sends or queues these. */

@@ -29,3 +29,13 @@ export interface CheckinsTable {
   created_at: number;
   ended_at: number | null;
 }
+
+/** A browser's Web Push subscription for the owner's check-in reminders (migration 2026112603-push). */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}

@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
-import type { CheckinsTable } from './schema-checkins.js';
+import type { CheckinsTable, PushSubscriptionsTable } from './schema-checkins.js';
 import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
 
@@ -217,6 +217,7 @@ export interface Database {
   mail_bursts: MailBurstsTable;
   timers: TimersTable;
   checkins: CheckinsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */

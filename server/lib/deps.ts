@@ -6,6 +6,7 @@ import type { Database, User } from '../db/schema.js';
 import type { TokenService } from '../plugins/auth.js';
 import type { MailPort } from '../providers/mail/port.js';
 import type { PaymentsPort } from '../providers/payments/port.js';
+import type { PushPort } from '../providers/push/port.js';
 import type { Background } from './background.js';
 import type { Clock } from './clock.js';
 
@@ -25,6 +26,8 @@ export interface Deps {
   log: Pick<FastifyBaseLogger, 'debug' | 'warn' | 'error'>;
   mail: MailPort;
   payments: PaymentsPort;
+  /** Web Push to the owner's browsers. */
+  push: PushPort;
   /** Signs and checks the session tokens, and derives secrets from the server's. */
   tokens: TokenService;
   /** The user and session an `Authorization: Bearer <access>` header names while both are live; else null. */

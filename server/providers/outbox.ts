@@ -16,12 +16,21 @@ export interface CapturedSms {
   sent_at: string;
 }
 
+/** A captured Web Push notification, as `/dev/outbox.json` shows it. */
+export interface CapturedPush {
+  endpoint: string;
+  title: string;
+  body: string;
+  sent_at: string;
+}
+
 const LIMIT = 1000;
 
-/** What the embedded mail and SMS adapters captured, newest first, kept in memory. */
+/** What the embedded mail and SMS adapters (and every Web Push) captured, newest first, kept in memory. */
 export class DevOutbox {
   readonly emails: CapturedEmail[] = [];
   readonly sms: CapturedSms[] = [];
+  readonly push: CapturedPush[] = [];
 
   addEmail(email: CapturedEmail): void {
     this.emails.unshift(email);
@@ -33,7 +42,13 @@ export class DevOutbox {
     this.sms.length = Math.min(this.sms.length, LIMIT);
   }
 
+  addPush(push: CapturedPush): void {
+    this.push.unshift(push);
+    this.push.length = Math.min(this.push.length, LIMIT);
+  }
+
   clear(): void {
+    this.push.length = 0;
     this.emails.length = 0;
     this.sms.length = 0;
   }

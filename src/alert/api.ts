@@ -7,10 +7,12 @@ import type { AlertBody } from './storage';
 
 /**
  * What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. Copies
- * cached before `time_zone` and the contacts' `id` existed lack them.
+ * cached before `time_zone`, the contacts' `id` and the check-in fields existed lack them.
  */
-export type PageData = Omit<EmergencyPage, 'time_zone' | 'contacts'> & {
+export type PageData = Omit<EmergencyPage, 'time_zone' | 'contacts' | 'checkin_pin' | 'push_public_key'> & {
   time_zone?: EmergencyPage['time_zone'];
+  checkin_pin?: EmergencyPage['checkin_pin'];
+  push_public_key?: EmergencyPage['push_public_key'];
   contacts: (Omit<EmergencyPage['contacts'][number], 'id'> & { id?: string })[];
 };
 

@@ -5,7 +5,10 @@ import { alertedContacts } from '../contacts/repository.js';
 import { activeOwner, type OwnerDeps, ownerLanguage } from './owners.js';
 
 /** What the emergency page caches: owner, settings, the contacts alerted and the SMS texts without a position. */
-export async function emergencyPage(deps: OwnerDeps, token: string): Promise<EmergencyPage> {
+export async function emergencyPage(
+  deps: OwnerDeps & { push: { publicKey: string } },
+  token: string,
+): Promise<EmergencyPage> {
   const { user, profile } = await activeOwner(deps, token);
   const contacts = await alertedContacts(deps.db, user.id, profile.contact_limit);
   const base = {
@@ -23,5 +26,7 @@ export async function emergencyPage(deps: OwnerDeps, token: string): Promise<Eme
     countdown_seconds: user.alert_countdown_seconds,
     contacts: contacts.map((c) => ({ id: c.id, name: c.name, phone_number: c.phone_number })),
     messages: { real: alertMessage({ ...base, mode: 'real' }), test: alertMessage({ ...base, mode: 'test' }) },
+    checkin_pin: user.checkin_pin_hash !== null,
+    push_public_key: deps.push.publicKey,
   };
 }

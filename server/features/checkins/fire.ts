@@ -17,7 +17,7 @@ import { livePageUrl } from '../live/links.js';
 
 export type FireDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens'
+  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'push'
 >;
 
 /** The check-in was ended (or moved) first: its alert must not go. */

@@ -6,6 +6,7 @@ import { MINUTE } from '../../lib/time.js';
 import { perTokenClient, provenForPathToken } from '../alerts/owner-proof-routes.js';
 import { alertingOwner, ownerOf, type TokenOwner } from '../alerts/owners.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
+import { subscribePush } from './push.js';
 import { checkinByKey } from './repository.js';
 import { checkinPosition, currentOf, endCheckin, extendCheckin, startCheckin } from './service.js';
 
@@ -75,5 +76,14 @@ export default async function checkinRoutes(fastify: FastifyInstance) {
     config: { rateLimit: perTokenClient(app, 'checkin-done', 10, MINUTE), passesCeiling },
     handler: async (request, reply) =>
       reply.send(await endCheckin(app, await ownerOf(app, request.params.token), request.params.id, request.body.pin)),
+  });
+
+  app.route({
+    ...served(checkinsApi.subscribePush),
+    config: { rateLimit: perTokenClient(app, 'push-subscribe', 10, MINUTE), passesCeiling },
+    handler: async (request, reply) => {
+      await subscribePush(app, (await ownerOf(app, request.params.token)).id, request.body);
+      return reply.code(201).send();
+    },
   });
 }

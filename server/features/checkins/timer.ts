@@ -3,7 +3,8 @@ import type { Checkin } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
 import { CheckinMoved, type FireDeps, sendCheckinAlert } from './fire.js';
-import { reminderMail } from './mail.js';
+import { pushToOwner } from './push.js';
+import { reminderMail, reminderPush } from './reminder.js';
 import { checkinById, updateActive } from './repository.js';
 
 /** The durable timer (server/lib/timers.ts) of each check-in, by its id. */
@@ -33,15 +34,20 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
     });
   }
 
+  /** On every browser the owner allowed, and by e-mail to a confirmed address. */
   async function remind(checkin: Checkin) {
     const user = await findById(db, checkin.user_id);
-    if (!user?.email || !user.email_verified || !user.token) return;
+    if (!user?.token) return;
     const page = `${deps.config.APP_URL}/public/${user.token}/`;
-    try {
-      await deps.mail.send(reminderMail(user, checkin, page));
-    } catch (error) {
-      deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
-    }
+    const mail = async () => {
+      if (!user.email || !user.email_verified) return;
+      try {
+        await deps.mail.send(reminderMail(user, checkin, page));
+      } catch (error) {
+        deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
+      }
+    };
+    await Promise.all([pushToOwner(deps, user.id, reminderPush(user, checkin, user.token, page)), mail()]);
   }
 
   return async ({ subject }) => {

@@ -64,6 +64,7 @@ export default async function outboxRoutes(app: FastifyInstance) {
   app.get('/dev/outbox.json', { onRequest }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send({
       emails: app.outbox.emails,
+      push: app.outbox.push,
       sms: app.outbox.sms.map(({ to, body, status, sent_at }) => ({ to, body, status, sent_at })),
     });
   });

@@ -1,0 +1,192 @@
+import { execFileSync } from 'node:child_process';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+// @ts-expect-error http_ece (web-push's own encryption library) ships no types.
+import ece from 'http_ece';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress, outboundUrlProblem, publicLookup } from '../../server/lib/outbound.js';
+import { ownerWithContacts } from './alerts-fixtures.js';
+import { dbLabel, moveTime, suiteApp } from './helper.js';
+
+// Check-in reminders reach the owner's browsers by Web Push, through the web-push library to a
+// push service (here on loopback, with its own certificate); the endpoints come from whoever
+// holds the link, so they are checked like any URL the server calls.
+
+interface Received {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+describe(`check-in reminders by Web Push (${dbLabel})`, () => {
+  const t = suiteApp({ PUSH_ALLOW_PRIVATE: '1' });
+  const received: Received[] = [];
+  let server: Server;
+  let base = '';
+  let certDir = '';
+
+  beforeAll(async () => {
+    certDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-push-'));
+    const [key, cert] = [path.join(certDir, 'key.pem'), path.join(certDir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
+        response.statusCode = request.url?.startsWith('/gone') ? 410 : 201;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(certDir, { recursive: true, force: true });
+  });
+
+  const browser = () => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    return { ecdh, auth: randomBytes(16).toString('base64url'), p256dh: ecdh.getPublicKey('base64url') };
+  };
+  const subscribe = (token: string, endpoint: string, keys = browser()) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${token}/push-subscriptions/`,
+      payload: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+    });
+  const subscriptionsOf = (userId: string) =>
+    t.app.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', userId)
+      .orderBy('endpoint')
+      .execute();
+
+  it('pushes the overdue reminder, encrypted and VAPID-signed, to each browser; a gone one is deleted', async () => {
+    const o = await ownerWithContacts(t.app);
+    const phone = browser();
+    expect((await subscribe(o.token, `${base}/ok/${o.user.id}`, phone)).statusCode).toBe(201);
+    expect((await subscribe(o.token, `${base}/gone/${o.user.id}`)).statusCode).toBe(201);
+    const page = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/` });
+    expect(page.json(), page.body).toHaveProperty('push_public_key');
+    expect(page.json().push_public_key).toMatch(/^[\w-]{80,}$/);
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${o.token}/checkins/`,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { duration_seconds: 600 },
+    });
+    moveTime(t, 600_000);
+    await t.app.timers.runDue();
+    const push = received.find((r) => r.path === `/ok/${o.user.id}`);
+    expect(push?.headers.authorization).toMatch(new RegExp(`^vapid t=.+, k=${page.json().push_public_key}$`));
+    expect(push?.headers['content-encoding']).toBe('aes128gcm');
+    expect(push?.headers.urgency).toBe('high');
+    const message = JSON.parse(
+      ece.decrypt(push?.body, { version: 'aes128gcm', privateKey: phone.ecdh, authSecret: phone.auth }).toString(),
+    );
+    expect(message).toMatchObject({
+      title: 'are you OK?',
+      body: expect.stringMatching(/^Are you OK\? Tap to say you are safe, or your contacts are alerted at \d\d:\d\d/),
+      data: { kind: 'checkin-reminder', checkin_id: started.json().id, token: o.token },
+    });
+    expect(await subscriptionsOf(o.user.id)).toEqual([{ endpoint: `${base}/ok/${o.user.id}` }]);
+    expect(t.app.outbox.push.filter((p) => p.endpoint.endsWith(o.user.id))).toHaveLength(2);
+    const outbox = await t.app.inject({
+      method: 'GET',
+      url: `/dev/outbox.json?key=${encodeURIComponent(t.config.DEV_OUTBOX_KEY)}`,
+      remoteAddress: '127.0.0.1',
+    });
+    expect(outbox.json().push[0]).toMatchObject({ title: 'are you OK?', endpoint: expect.stringContaining(base) });
+  });
+
+  it('keeps at most 5 browsers per owner (the oldest go) and updates the keys of one seen again', async () => {
+    const o = await ownerWithContacts(t.app);
+    for (let i = 0; i < 7; i += 1) {
+      expect((await subscribe(o.token, `${base}/ok/${i}`)).statusCode).toBe(201);
+      t.clock.advance(1000);
+    }
+    expect((await subscriptionsOf(o.user.id)).map((s) => s.endpoint.slice(-1))).toEqual(['2', '3', '4', '5', '6']);
+    expect((await subscribe(o.token, `${base}/ok/6`)).statusCode).toBe(201);
+    expect(await subscriptionsOf(o.user.id)).toHaveLength(5);
+  });
+
+  it('refuses endpoints that are not https, carry credentials or are no URL, with a 400 naming the field', async () => {
+    const o = await ownerWithContacts(t.app);
+    for (const endpoint of [
+      'http://push.example.com/x',
+      'https://user:pw@push.example.com/x',
+      'not a url',
+      'file:///etc/passwd',
+    ]) {
+      const res = await subscribe(o.token, endpoint);
+      expect(res.statusCode, endpoint).toBe(400);
+      expect(Object.keys(res.json())).toContain('endpoint');
+    }
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${o.token}/push-subscriptions/`,
+      payload: { endpoint: `${base}/ok/x`, keys: { p256dh: 'short', auth: '!' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(await subscriptionsOf(o.user.id)).toEqual([]);
+  });
+});
+
+describe('outbound URLs from clients', () => {
+  it('refuses private, loopback and link-local hosts unless allowed, and https only', () => {
+    for (const url of [
+      'https://127.0.0.1/x',
+      'https://localhost/x',
+      'https://[::1]/x',
+      'https://10.1.2.3/x',
+      'https://192.168.1.1/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[fe80::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://0.0.0.0/x',
+    ]) {
+      expect(outboundUrlProblem(url, false), url).toBe('The URL must point to a public address.');
+      expect(outboundUrlProblem(url, true), url).toBeNull();
+    }
+    expect(outboundUrlProblem('https://fcm.googleapis.com/fcm/send/abc', false)).toBeNull();
+    expect(outboundUrlProblem('http://fcm.googleapis.com/x', true)).toBe('The URL must use https.');
+    expect(isPrivateAddress('8.8.8.8')).toBe(false);
+    expect(isPrivateAddress('2a00:1450:4003::200e')).toBe(false);
+    expect(isPrivateAddress('fd00::1')).toBe(true);
+  });
+
+  it('fails a connection whose name resolves to a private address, when it connects', async () => {
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      publicLookup('localhost', {}, (err) => resolve(err)),
+    );
+    expect(error?.code).toBe('EPRIVATE');
+  });
+});
