@@ -42,6 +42,13 @@ export function reminderPush(user: User, checkin: Checkin, token: string, pageUr
   return {
     title: template.subject.replace(/^Alerta: /, ''),
     body: template.intro,
-    data: { kind: 'checkin-reminder', checkin_id: checkin.id, token, url: pageUrl, language: languageOf(user) },
+    data: {
+      kind: 'checkin-reminder',
+      checkin_id: checkin.id,
+      token,
+      url: pageUrl,
+      language: languageOf(user),
+      pin: user.checkin_pin_hash ? '1' : '0',
+    },
   };
 }

@@ -1,0 +1,30 @@
+/**
+ * What a Web Push notification carries, one definition for the server that sends it
+ * (server/features/checkins/reminder.ts) and the service worker that shows it (sw/push.ts).
+ */
+
+/** The notification's payload: the texts shown and what its actions need. */
+export interface PushPayload {
+  title: string;
+  body: string;
+  data: CheckinReminderData;
+}
+
+/** An overdue check-in's reminder. */
+export interface CheckinReminderData {
+  kind: 'checkin-reminder';
+  checkin_id: string;
+  /** The personal token: "I'm safe" is `POST …/checkins/{checkin_id}/done/` under it. */
+  token: string;
+  /** The emergency page, opened by "Open" (and by "I'm safe" when a PIN is needed). */
+  url: string;
+  language: 'pt' | 'en';
+  /** '1' when a check-in PIN is set: the notification cannot ask for it, so "I'm safe" opens the page. */
+  pin: '0' | '1';
+}
+
+/** The notification's action buttons, in the owner's language. */
+export const REMINDER_ACTIONS = {
+  pt: { safe: 'Estou bem', open: 'Abrir' },
+  en: { safe: 'I’m safe', open: 'Open' },
+} as const;

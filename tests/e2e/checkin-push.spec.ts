@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { PushPayload } from '../../common/push.js';
+import { expect, test } from './fixtures.js';
+import { seedUser } from './seed.js';
+
+// A check-in reminder arrives by Web Push: the service worker shows it with its two actions.
+// DevTools delivers the push to the worker as a push service would (Chromium only: the other
+// engines have no such hook; the notification's actions are unit-tested in sw/push.test.ts).
+test('a pushed check-in reminder shows as a notification with "I\'m safe" and "Open"', async ({
+  page,
+  context,
+  server,
+}) => {
+  const user = await seedUser(server.url, { language: 'en' });
+  await context.grantPermissions(['notifications'], { origin: server.url });
+  const cdp = await context.newCDPSession(page);
+  const registrations = new Map<string, string>();
+  cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: updated }) => {
+    for (const r of updated) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await page.goto(`/public/${user.token}/`);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const started = await page.request.post(`/api/emergency/public/${user.token}/checkins/`, {
+    headers: { 'idempotency-key': randomUUID() },
+    data: { duration_seconds: 900 },
+  });
+  expect(started.status()).toBe(201);
+  const checkin = (await started.json()) as { id: string };
+  const payload: PushPayload = {
+    title: 'are you OK?',
+    body: 'Are you OK? Tap to say you are safe, or your contacts are alerted at 21:35.',
+    data: {
+      kind: 'checkin-reminder',
+      checkin_id: checkin.id,
+      token: user.token,
+      url: `${server.url}/public/${user.token}/`,
+      language: 'en',
+      pin: '0',
+    },
+  };
+  await expect.poll(() => registrations.get(`${server.url}/`)).toBeTruthy();
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: server.url,
+    registrationId: registrations.get(`${server.url}/`) as string,
+    data: JSON.stringify(payload),
+  });
+  const shown = () =>
+    page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return (await registration.getNotifications()).map((n) => ({
+        title: n.title,
+        body: n.body,
+        tag: n.tag,
+        requireInteraction: n.requireInteraction,
+        actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => ({
+          action: a.action,
+          title: a.title,
+        })),
+        checkin: (n.data as { checkin_id: string }).checkin_id,
+      }));
+    });
+  await expect.poll(shown).toEqual([
+    {
+      title: 'are you OK?',
+      body: payload.body,
+      tag: `checkin-${checkin.id}`,
+      requireInteraction: true,
+      actions: [
+        { action: 'safe', title: 'I’m safe' },
+        { action: 'open', title: 'Open' },
+      ],
+      checkin: checkin.id,
+    },
+  ]);
+});
