@@ -1,12 +1,16 @@
 /// <reference lib="WebWorker" />
 import { Queue } from 'workbox-background-sync';
 import { registerRoute } from 'workbox-routing';
-import { ALERT_POST_PATH, POSITION_POST_PATH } from '../common/api/routes';
+import { patternOf } from '../common/api/paths';
+import { ALERT_POST_PATH, checkinsRoutes, POSITION_POST_PATH } from '../common/api/routes';
 import { PENDING_ALERT_MAX_AGE_MS } from '../common/constants';
 import { SW_MESSAGE } from '../common/sw-messages';
 import { broadcast } from './messages-out';
 
 declare const self: ServiceWorkerGlobalScope;
+
+/** A check-in's "I'm safe" (`…/checkins/{id}/done/`): pressed offline, it waits in the queue like an alert. */
+export const CHECKIN_DONE_PATH = patternOf(checkinsRoutes.done);
 
 /** Queued alerts older than the page would still send are dropped (minutes). */
 const RETENTION_MINUTES = PENDING_ALERT_MAX_AGE_MS / 60_000;
@@ -136,14 +140,15 @@ export async function sendOrQueue(request: Request): Promise<Response> {
 export const wasHandled = (key: string) => handled.has(key);
 
 /**
- * Alert POSTs and live position updates (each with its own key) go to the network; when that
- * fails (or the server is down) they are queued and the page is told 202 `queued`.
+ * Alert POSTs, live position updates and check-ins' "I'm safe" (each with its own key) go to
+ * the network; when that fails (or the server is down) they are queued and the page is told
+ * 202 `queued`.
  */
 export function setUpAlertQueue(): void {
   registerRoute(
     ({ url }) =>
       url.origin === self.location.origin &&
-      (ALERT_POST_PATH.test(url.pathname) || POSITION_POST_PATH.test(url.pathname)),
+      [ALERT_POST_PATH, POSITION_POST_PATH, CHECKIN_DONE_PATH].some((path) => path.test(url.pathname)),
     ({ request }) => sendOrQueue(request),
     'POST',
   );

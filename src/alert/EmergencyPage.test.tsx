@@ -15,6 +15,8 @@ vi.mock('./sw-client', () => ({
   applyUpdate: vi.fn(),
   offlineUnavailable: () => offline.unavailable,
   onOfflineUnavailable: () => () => undefined,
+  onReplayed: () => () => undefined,
+  replayQueued: async () => undefined,
 }));
 const offline = vi.hoisted(() => ({ unavailable: false }));
 
@@ -37,6 +39,7 @@ function fakeEmergency(phase: Phase) {
   };
   const listeners = new Set<() => void>();
   const emergency = {
+    token: 'tok',
     geo: new PositionWatch(),
     subscribe: (l: () => void) => {
       listeners.add(l);

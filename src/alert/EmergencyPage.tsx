@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { CheckinPanel } from './checkin/CheckinPanel';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { LivePanel } from './LivePanel';
@@ -104,6 +105,9 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
         </p>
       )}
 
+      {!busy && phase.name !== 'invalid' && (
+        <CheckinPanel token={emergency.token} geo={emergency.geo} page={page} language={language} />
+      )}
       <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />
       <h2>{s.contactsHeading}</h2>
       <ContactList s={s} page={page} statuses={phase.name === 'sent' ? phase.alert.deliveries : undefined} />

@@ -1,0 +1,199 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PageData } from '../api';
+import { PositionWatch } from '../geo';
+import type { CheckinView } from './api';
+import { CheckinPanel } from './CheckinPanel';
+
+vi.mock('../sw-client', () => ({ onReplayed: () => () => undefined, replayQueued: async () => undefined }));
+
+const TOKEN = 'tok';
+const page = (extra: Partial<PageData> = {}): PageData => ({
+  owner_name: 'Ana',
+  language: 'en',
+  gps_enabled: true,
+  countdown_seconds: 5,
+  contacts: [{ name: 'Rui', phone_number: '+351912345678' }],
+  messages: { real: '', test: '' },
+  ...extra,
+});
+
+const view = (extra: Partial<CheckinView> = {}): CheckinView => ({
+  id: 'c1',
+  status: 'running',
+  due_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+  grace_seconds: 300,
+  fires_at: new Date(Date.now() + 20 * 60_000).toISOString(),
+  note: null,
+  created_at: new Date().toISOString(),
+  ended_at: null,
+  alert_id: null,
+  alert_public_id: null,
+  ...extra,
+});
+
+const json = (status: number, body: unknown) =>
+  new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+type Handler = (path: string, init: RequestInit) => Response | Promise<Response>;
+/** Every request the panel makes, and a fake server answering them. */
+function serve(handler: Handler) {
+  const calls: { path: string; method: string; body: unknown; headers: Record<string, string> }[] = [];
+  vi.stubGlobal('fetch', async (path: string, init: RequestInit = {}) => {
+    calls.push({
+      path,
+      method: init.method ?? 'GET',
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+      headers: (init.headers ?? {}) as Record<string, string>,
+    });
+    return handler(path, init);
+  });
+  return calls;
+}
+
+const current = `/api/emergency/public/${TOKEN}/checkins/current/`;
+
+function show(data = page()) {
+  const geo = new PositionWatch();
+  return render(<CheckinPanel token={TOKEN} geo={geo} page={data} language="en" />);
+}
+
+describe('check-in on the emergency page', () => {
+  beforeEach(() => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('starts a 30 min check-in with a note and shows the time left', async () => {
+    const calls = serve((path, init) =>
+      path === current
+        ? json(404, { code: 'not_found' })
+        : init.method === 'POST'
+          ? json(201, view({ due_at: new Date(Date.now() + 30 * 60_000).toISOString() }))
+          : json(500, {}),
+    );
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Check in' }));
+    fireEvent.click(screen.getByLabelText('30 min'));
+    fireEvent.input(screen.getByLabelText('Note for your contacts (optional)'), { target: { value: 'Walk home' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start check-in' }));
+    expect(await screen.findByTestId('checkin-left')).toHaveTextContent(/^(30:00|29:5\d) left/);
+    const start = calls.find((c) => c.method === 'POST');
+    expect(start?.path).toBe(`/api/emergency/public/${TOKEN}/checkins/`);
+    expect(start?.body).toEqual({ duration_seconds: 1800, note: 'Walk home' });
+    expect(start?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('shows a running check-in from the server when the page reopens', async () => {
+    serve(() => json(200, view({ due_at: new Date(Date.now() + 10 * 60_000 + 500).toISOString() })));
+    show();
+    expect(await screen.findByTestId('checkin-left')).toHaveTextContent(/^10:0\d left/);
+    expect(screen.getByRole('button', { name: 'I’m safe' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: '+15 min' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Check in' })).toBeNull();
+  });
+
+  it('asks for the PIN on a numeric pad when one is set, and ends the check-in', async () => {
+    const calls = serve((path) => (path === current ? json(200, view()) : json(200, { status: 'done' })));
+    show(page({ checkin_pin: true }));
+    const safe = await screen.findByRole('button', { name: 'I’m safe' });
+    const pin = screen.getByLabelText('PIN');
+    expect(pin).toHaveAttribute('inputmode', 'numeric');
+    expect(safe).toBeDisabled();
+    fireEvent.input(pin, { target: { value: '4321' } });
+    fireEvent.click(safe);
+    expect(await screen.findByTestId('checkin-done')).toHaveTextContent('Check-in ended. Nobody was alerted.');
+    const done = calls.find((c) => c.method === 'POST');
+    expect(done?.path).toBe(`/api/emergency/public/${TOKEN}/checkins/c1/done/`);
+    expect(done?.body).toEqual({ pin: '4321' });
+  });
+
+  it('says a wrong PIN is wrong and keeps the check-in open', async () => {
+    serve((path) => (path === current ? json(200, view()) : json(403, { code: 'wrong_pin' })));
+    show(page({ checkin_pin: true }));
+    fireEvent.input(await screen.findByLabelText('PIN'), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'I’m safe' }));
+    expect(await screen.findByTestId('checkin-error')).toHaveTextContent('Wrong PIN.');
+    expect(screen.getByTestId('checkin-left')).toBeInTheDocument();
+  });
+
+  it('"I\'m safe" without a PIN ends it; +15 min moves the due time', async () => {
+    const later = new Date(Date.now() + 30 * 60_000).toISOString();
+    const calls = serve((path) =>
+      path === current
+        ? json(200, view())
+        : path.endsWith('/extend/')
+          ? json(200, view({ due_at: later }))
+          : json(200, { status: 'done' }),
+    );
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: '+15 min' }));
+    await waitFor(() => expect(screen.getByTestId('checkin-left')).toHaveTextContent(/^(30:00|29:5\d) left/));
+    expect(calls.find((c) => c.path.endsWith('/extend/'))?.body).toEqual({ seconds: 900 });
+    fireEvent.click(screen.getByRole('button', { name: 'I’m safe' }));
+    expect(await screen.findByTestId('checkin-done')).toBeInTheDocument();
+    expect(calls.find((c) => c.path.endsWith('/done/'))?.body).toEqual({});
+  });
+
+  it('when it fired, says the contacts were alerted and offers the all-clear', async () => {
+    serve(() =>
+      json(200, view({ status: 'fired', ended_at: new Date().toISOString(), alert_id: 'a1', alert_public_id: 'p1' })),
+    );
+    show();
+    expect(await screen.findByTestId('checkin-fired')).toHaveTextContent(
+      'The check-in was not ended in time: your contacts were alerted.',
+    );
+    expect(screen.getByRole('button', { name: /I’m safe|I'm safe/ })).toBeInTheDocument();
+  });
+
+  it('overdue, says when the alert goes out', async () => {
+    serve(() => json(200, view({ status: 'overdue', due_at: new Date(Date.now() - 1000).toISOString() })));
+    show();
+    expect(await screen.findByTestId('checkin-overdue')).toHaveTextContent(/your contacts are alerted at \d\d:\d\d/);
+  });
+
+  it('offline, refuses to start and points to the alert button and the phone’s own SMS', async () => {
+    const calls = serve(() => json(404, {}));
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Check in' }));
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Start check-in' }));
+    });
+    expect(screen.getByTestId('checkin-error')).toHaveTextContent(
+      'No network: a check-in needs the server and was not started. In an emergency, use the alert button or "Send from my phone (SMS)".',
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('a network error on start says the same', async () => {
+    serve((path) => {
+      if (path === current) return json(404, {});
+      throw new TypeError('Failed to fetch');
+    });
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Check in' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start check-in' }));
+    expect(await screen.findByTestId('checkin-error')).toHaveTextContent(/^No network: a check-in needs the server/);
+    expect(screen.queryByTestId('checkin-left')).toBeNull();
+  });
+
+  it('"I\'m safe" queued by the service worker says it waits for the network', async () => {
+    serve((path) => (path === current ? json(200, view()) : json(202, { code: 'queued' })));
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+    expect(await screen.findByTestId('checkin-waiting')).toHaveTextContent('No network: "I’m safe" is queued');
+  });
+
+  it('speaks Portuguese on a Portuguese page', async () => {
+    serve(() => json(404, {}));
+    render(<CheckinPanel token={TOKEN} geo={new PositionWatch()} page={page({ language: 'pt' })} language="pt" />);
+    expect(await screen.findByRole('button', { name: 'Fazer check-in' })).toBeInTheDocument();
+  });
+});

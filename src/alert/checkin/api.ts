@@ -1,0 +1,79 @@
+import type { CheckinView } from '../../../common/api/checkins';
+import { pathOf } from '../../../common/api/paths';
+import { checkinsRoutes } from '../../../common/api/routes';
+import type { Fix } from '../geo';
+
+export type { CheckinView };
+
+/** The server's answer, or why there is none: `network` when the request never reached it. */
+export type CheckinAnswer<T> =
+  | { ok: true; status: number; value: T }
+  | { ok: false; status: number | 'network'; code?: string };
+
+/** The Idempotency-Key of a check-in's "I'm safe": the service worker keeps one queued entry per key. */
+export const doneKey = (id: string) => `checkin-done-${id}`;
+
+async function request<T>(
+  route: { method: string },
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<CheckinAnswer<T>> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: route.method,
+      cache: 'no-store',
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    return { ok: false, status: 'network' };
+  }
+  const parsed = (await response.json().catch(() => null)) as (T & { code?: unknown }) | null;
+  if (response.ok) return { ok: true, status: response.status, value: parsed as T };
+  return {
+    ok: false,
+    status: response.status,
+    ...(typeof parsed?.code === 'string' ? { code: parsed.code } : {}),
+  };
+}
+
+export interface StartBody {
+  duration_seconds: number;
+  note?: string;
+  location?: Fix | null;
+}
+
+export const startCheckin = (token: string, key: string, body: StartBody) =>
+  request<CheckinView>(checkinsRoutes.start, pathOf(checkinsRoutes.start, { token }), body, {
+    'idempotency-key': key,
+  });
+
+export const currentCheckin = (token: string) =>
+  request<CheckinView>(checkinsRoutes.current, pathOf(checkinsRoutes.current, { token }));
+
+export const sendCheckinLocation = (token: string, id: string, fix: Fix) =>
+  request<null>(checkinsRoutes.location, pathOf(checkinsRoutes.location, { token, id }), fix);
+
+export const extendCheckin = (token: string, id: string, seconds: number) =>
+  request<CheckinView>(checkinsRoutes.extend, pathOf(checkinsRoutes.extend, { token, id }), { seconds });
+
+/**
+ * "I'm safe". It goes through the service worker's queue like an alert: 202 `queued` means it
+ * waits there for the network, and is sent with the same key when it returns.
+ */
+export const endCheckin = (token: string, id: string, pin?: string) =>
+  request<{ status: 'done'; code?: string }>(
+    checkinsRoutes.done,
+    pathOf(checkinsRoutes.done, { token, id }),
+    pin ? { pin } : {},
+    { 'idempotency-key': doneKey(id) },
+  );
+
+export const subscribePush = (token: string, subscription: unknown) =>
+  request<null>(checkinsRoutes.subscribePush, pathOf(checkinsRoutes.subscribePush, { token }), subscription);
