@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedUser } from '../e2e/seed.js';
+import { type RunningServer, startServer } from '../e2e/server.js';
+import { type Engine, type EngineName, launch, type Tab } from './engines.js';
+
+// A check-in on the emergency page in each engine: started, still running in a new tab (its
+// state comes from the server), ended with "Estou bem".
+
+const ENGINES: EngineName[] = ['chromium', 'webkit', 'firefox'];
+const POLL_MS = 250;
+const watch = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns something truthy; fails with the last value after `timeoutMs`. */
+async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe().catch(() => undefined);
+    if (last) return last;
+    await watch(POLL_MS);
+  }
+  throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
+}
+
+const BODY_TEXT = 'return document.body ? document.body.innerText : "";';
+const click = (label: string) => `
+  const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)});
+  if (!button || button.disabled) return false;
+  button.click();
+  return true;`;
+
+describe.each(ENGINES)('check-in on %s', (name) => {
+  let engine: Engine;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ BENCH_NO_RATE_LIMIT: '1' });
+    engine = await launch(name);
+  }, 120_000);
+  afterAll(async () => {
+    await engine?.quit();
+    await server?.stop();
+  });
+
+  async function waitForText(tab: Tab, text: string) {
+    let seen = '';
+    await until(`"${text}"`, async () => {
+      seen = await tab.run<string>(BODY_TEXT);
+      return seen.includes(text);
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the page said: ${JSON.stringify(seen)}`);
+    });
+  }
+  /** Opens the emergency page and cancels its alert countdown. */
+  async function openCancelled(token: string): Promise<Tab> {
+    const tab = await engine.newTab();
+    await tab.goto(`${server.url}/public/${token}/`);
+    await until('the Cancel button', () => tab.run<boolean>(click('Cancelar')));
+    await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
+    return tab;
+  }
+  const current = async (token: string) => {
+    const answer = await fetch(`${server.url}/api/emergency/public/${token}/checkins/current/`);
+    return answer.status === 404 ? null : ((await answer.json()) as { status: string });
+  };
+
+  it('starts, shows the running check-in again in a new tab, and ends with "Estou bem"', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 10 });
+    const first = await openCancelled(user.token);
+    await until('the check-in button', () => first.run<boolean>(click('Fazer check-in')));
+    await until('the start button', () => first.run<boolean>(click('Iniciar check-in')));
+    await waitForText(first, 'Faltam 1');
+    expect((await current(user.token))?.status).toBe('running');
+    await first.close();
+
+    const again = await openCancelled(user.token);
+    await waitForText(again, 'Faltam 1');
+    await until('"Estou bem"', () => again.run<boolean>(click('Estou bem')));
+    await waitForText(again, 'Check-in terminado. Ninguém foi alertado.');
+    expect((await current(user.token))?.status).toBe('done');
+    await again.close();
+  }, 90_000);
+});
