@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, vi } from 'vitest';
@@ -11,6 +10,7 @@ import { type AppOptions, buildApp, loggerOptions } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
 import type { User } from '../../server/db/schema.js';
+import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import type { OutboxSms } from '../../server/providers/sms/outbox.js';
@@ -190,7 +190,8 @@ export async function createUser(
   app: FastifyInstance,
   fields: Partial<Pick<User, 'username' | 'email' | 'email_verified' | 'language'>> = {},
 ): Promise<TestUser> {
-  passwordHash ??= hash(TEST_PASSWORD);
+  // Hashed as a sign-up would, at the cost tests/server/setup.ts sets.
+  passwordHash ??= hashPassword(TEST_PASSWORD);
   const now = app.clock.now();
   const username = fields.username ?? `user${randomBytes(4).toString('hex')}`;
   const user: User = {
