@@ -65,6 +65,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          globalSetup: ['tests/server/global-setup.ts'],
           setupFiles: ['tests/server/setup.ts'],
           include: ['tests/server/**/*.test.ts', 'tests/build/**/*.test.ts'],
           testTimeout: 30_000,
