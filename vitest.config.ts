@@ -70,6 +70,13 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts', 'tests/build/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          // The files share one module graph per worker instead of importing the whole server
+          // again each (most of a file's time otherwise); each test builds its own app, database
+          // and data directory, and setup.ts puts back what a test may change (the clock).
+          isolate: false,
+          // Two files at a time: a file spends much of its time waiting on SQLite, PostgreSQL,
+          // Redis or a child process, so two keep both cores busy.
+          maxWorkers: 2,
         },
       },
       {
