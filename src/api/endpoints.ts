@@ -11,11 +11,12 @@ import type {
   resetConfirmRequest,
   rotatedToken,
 } from '../../common/api/accounts';
-import type { deviceKeyAnswer } from '../../common/api/alerts';
+import type { deviceKeyAnswer, OwnerAlert } from '../../common/api/alerts';
 import type { planChoice, redirectUrl } from '../../common/api/billing';
+import type { CheckinView } from '../../common/api/checkins';
 import type { contactInput } from '../../common/api/contacts';
-import { accountsRoutes, alertsRoutes, billingRoutes, contactsRoutes } from '../../common/api/routes';
-import { call } from './client';
+import { accountsRoutes, alertsRoutes, billingRoutes, checkinsRoutes, contactsRoutes } from '../../common/api/routes';
+import { call, failureOf } from './client';
 import type { Contact, Plan, Tokens, User } from './types';
 
 type EmailBody = z.input<typeof emailRequest>;
@@ -80,3 +81,19 @@ export const changePlan = (plan: Plan) =>
   call(billingRoutes.changePlan, { json: { plan } }).json<z.output<typeof planChoice>>();
 
 export const openPortal = () => call(billingRoutes.portal).json<RedirectUrl>();
+
+/** The owner's last alerts, newest first; a non-array answer counts as none. */
+export async function fetchAlertHistory(): Promise<OwnerAlert[]> {
+  const data = await call(alertsRoutes.history).json<unknown>();
+  return Array.isArray(data) ? (data as OwnerAlert[]) : [];
+}
+
+/** The check-in behind the owner's token that runs or ended in the last hour; null when there is none (404). */
+export async function fetchCurrentCheckin(token: string): Promise<CheckinView | null> {
+  try {
+    return await call(checkinsRoutes.current, { token }).json<CheckinView>();
+  } catch (error) {
+    if ((await failureOf(error)).status === 404) return null;
+    throw error;
+  }
+}

@@ -102,14 +102,14 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   alert_resolved: null,
   tracking_over: null,
   too_many_responders: null,
-  // Check-ins: the emergency page says these in its own words.
+  // Check-ins: the emergency page says these in its own words; the PINs are set in the app.
   checkin_running: null,
   checkin_ended: null,
   checkin_fired: null,
   checkin_too_long: null,
   wrong_pin: null,
-  invalid_pin: null,
-  same_pin: null,
+  invalid_pin: 'checkins.invalid_pin',
+  same_pin: 'checkins.same_pin',
   // Any route.
   not_found: 'errors.notFound',
   throttled: 'errors.rateLimited',

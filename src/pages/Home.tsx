@@ -6,6 +6,8 @@ import type { Profile } from '../api/types';
 import { LoginOrRegister } from '../components/ActionLinks';
 import { useStore } from '../store';
 import { loadUser, logOut } from '../store/actions';
+import { AlertHistory } from './home/AlertHistory';
+import { CurrentCheckin } from './home/CurrentCheckin';
 
 /** The banner state of SPEC §4: trial active, premium, trial ended, or trial inactive. */
 export function bannerState(profile: Profile): 'trial' | 'premium' | 'trialEnded' | 'inactive' {
@@ -120,6 +122,7 @@ export function Home() {
         <h1>{t('home.welcome', { username: user.username })}</h1>
         {loadFailed && <LoadFailed messageKey="home.loadFailed" />}
         <StatusBanner profile={user.profile} />
+        {user.token && <CurrentCheckin token={user.token} />}
         <div className="actions">
           <Link className="button primary" to="/setup">
             {t('home.manageContacts')}
@@ -128,6 +131,7 @@ export function Home() {
             {t('home.logout')}
           </button>
         </div>
+        <AlertHistory />
         <p className="note">{t('home.notReplacement')}</p>
       </section>
     );

@@ -1,3 +1,4 @@
+import { checkins } from './en-checkins';
 import { legal } from './en-legal';
 import { setup } from './en-setup';
 import type { Messages } from './pt';
@@ -220,6 +221,7 @@ const en: Messages = {
   },
   ...legal,
   ...setup,
+  ...checkins,
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
 };
 

@@ -1,3 +1,4 @@
+import { checkins } from './pt-checkins';
 import { legal } from './pt-legal';
 import { setup } from './pt-setup';
 
@@ -220,6 +221,7 @@ const pt = {
   },
   ...legal,
   ...setup,
+  ...checkins,
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
 };
 

@@ -10,6 +10,7 @@ import { ContactForm } from './ContactForm';
 import { ContactList } from './ContactList';
 import { EmergencyPanel } from './EmergencyPanel';
 import { Guide } from './Guide';
+import { PinPanel } from './PinPanel';
 import { ProfilePanel } from './ProfilePanel';
 
 /** The contacts setup screen: guide, add form, list, Emergency Buttons, subscription and account. */
@@ -112,6 +113,7 @@ export default function Setup() {
       )}
       <ProfilePanel user={user} />
       <EmergencyPanel user={user} />
+      <PinPanel user={user} />
       <AccountActions />
     </section>
   );

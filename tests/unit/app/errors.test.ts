@@ -25,6 +25,8 @@ const CATALOGUE: [code: string, key: string][] = [
   ['invalid_display_name', 'setup.invalid_display_name'],
   ['display_name_link', 'setup.display_name_link'],
   ['invalid_time_zone', 'setup.invalid_time_zone'],
+  ['invalid_pin', 'checkins.invalid_pin'],
+  ['same_pin', 'checkins.same_pin'],
   ['name_required', 'setup.required_name'],
   ['invalid_name', 'setup.invalid_name'],
   ['phone_required', 'setup.required_phone'],
