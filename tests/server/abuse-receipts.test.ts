@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { MAIL_SUMMARY_TIMER, summaryTimer } from '../../server/features/accounts/mail-bursts.js';
 import { createTimers } from '../../server/lib/timers.js';
 import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
-import { createUser, dbKind, dbLabel, moveTime, suiteApp, TEST_JWT_SECRET } from './helper.js';
-import { secondConnection } from './second-process.js';
+import { createUser, dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
+import { secondServer } from './second-process.js';
 
 // E-mail bombing through a leaked link: every real alert used to mail the owner a receipt
 // (with a new "this wasn't me" key row each), and every registration attempt with a taken
@@ -108,14 +107,8 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100003']] });
     const email = owner.user.email as string;
     // A second app with its own connections to the same database, as another server process.
-    const handle = await secondConnection(t);
-    const other = await buildApp({
-      config: t.config,
-      jwtSecret: TEST_JWT_SECRET,
-      database: handle,
-      clock: t.clock,
-      logger: false,
-    });
+    const second = await secondServer(t);
+    const other = second.app;
     try {
       await other.ready();
       const apps = [t.app, other];
@@ -131,8 +124,7 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
       await Promise.all(apps.map((app) => settle(app)));
       expect(mailsTo(email).length + mailsTo(email, other).length).toBe(2);
     } finally {
-      await other.close();
-      await handle.close();
+      await second.close();
     }
   });
 

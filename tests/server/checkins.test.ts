@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { hashPassword } from '../../server/features/accounts/passwords.js';
+import { ManualClock } from '../../server/lib/clock.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
-import { dbLabel, moveTime, suiteApp, TEST_JWT_SECRET } from './helper.js';
-import { secondConnection } from './second-process.js';
+import { dbLabel, moveTime, suiteApp } from './helper.js';
+import { secondServer } from './second-process.js';
 
 const MINUTE = 60_000;
 const GRACE = 300_000;
@@ -144,14 +144,8 @@ describe(`check-ins (${dbLabel})`, () => {
   it('fires exactly once with two server processes sweeping at the same time', async () => {
     const o = await owner();
     const id = (await start(o, { duration_seconds: 60 })).json().id;
-    const handle = await secondConnection(t);
-    const other = await buildApp({
-      config: t.config,
-      jwtSecret: TEST_JWT_SECRET,
-      database: handle,
-      clock: t.clock,
-      logger: false,
-    });
+    const second = await secondServer(t);
+    const other = second.app;
     try {
       await other.ready();
       moveTime(t, MINUTE + GRACE);
@@ -161,8 +155,7 @@ describe(`check-ins (${dbLabel})`, () => {
       expect(await alerts(o)).toHaveLength(1);
       expect((await current(o)).json()).toMatchObject({ id, status: 'fired' });
     } finally {
-      await other.close();
-      await handle.close();
+      await second.close();
     }
   });
 
@@ -171,17 +164,8 @@ describe(`check-ins (${dbLabel})`, () => {
     await t.app.db.updateTable('users').set({ time_zone: 'Europe/Lisbon' }).where('id', '=', o.user.id).execute();
     const id = (await start(o, { duration_seconds: 60 })).json().id;
     const dueAt = t.clock.now() + MINUTE;
-    const handle = await secondConnection(t);
-    const clock = new (t.clock.constructor as typeof import('../../server/lib/clock.js').ManualClock)(
-      dueAt + 3 * 3600_000,
-    );
-    const restarted = await buildApp({
-      config: t.config,
-      jwtSecret: TEST_JWT_SECRET,
-      database: handle,
-      clock,
-      logger: false,
-    });
+    const second = await secondServer(t, new ManualClock(dueAt + 3 * 3600_000));
+    const restarted = second.app;
     try {
       await restarted.ready();
       await restarted.periodic.runNow('timers');
@@ -198,8 +182,7 @@ describe(`check-ins (${dbLabel})`, () => {
       const row = await t.app.db.selectFrom('checkins').select('status').where('id', '=', id).executeTakeFirstOrThrow();
       expect(row.status).toBe('fired');
     } finally {
-      await restarted.close();
-      await handle.close();
+      await second.close();
     }
   });
 

@@ -1,6 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { buildApp } from '../../server/app.js';
 import { type DatabaseHandle, openDatabase } from '../../server/db/index.js';
-import { dbKind, type TestApp } from './helper.js';
+import type { Clock } from '../../server/lib/clock.js';
+import { dbKind, TEST_JWT_SECRET, type TestApp } from './helper.js';
 
 /**
  * A second, independent connection pool on the test app's database (its SQLite file, or its
@@ -14,4 +17,24 @@ export async function secondConnection(t: TestApp): Promise<DatabaseHandle> {
     dataDir: t.dataDir,
     pgSchema: rows[0]?.schema as string,
   });
+}
+
+/**
+ * Another server process on the test app's database, with its own connections and `clock`
+ * (the test app's by default), not yet ready: a test may add to it before `ready()`.
+ * `close()` closes the app and its connections.
+ */
+export async function secondServer(
+  t: TestApp,
+  clock: Clock = t.clock,
+): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+  const handle = await secondConnection(t);
+  const app = await buildApp({ config: t.config, jwtSecret: TEST_JWT_SECRET, database: handle, clock, logger: false });
+  return {
+    app,
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import {
   cancelTimer,
@@ -9,8 +8,8 @@ import {
   type Timers,
   timerDueAt,
 } from '../../server/lib/timers.js';
-import { dbLabel, suiteApp, TEST_JWT_SECRET } from './helper.js';
-import { secondConnection } from './second-process.js';
+import { dbLabel, suiteApp } from './helper.js';
+import { secondConnection, secondServer } from './second-process.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -157,15 +156,8 @@ describe(`durable timers (${dbLabel})`, () => {
     const dueAt = t.clock.now() + MINUTE;
     await set(kind, 'checkin-1', MINUTE);
     // No process handles this kind until the new server starts, an hour after the due time.
-    const handle = await secondConnection(t);
-    const clock = new ManualClock(dueAt + HOUR);
-    const restarted = await buildApp({
-      config: t.config,
-      jwtSecret: TEST_JWT_SECRET,
-      database: handle,
-      clock,
-      logger: false,
-    });
+    const second = await secondServer(t, new ManualClock(dueAt + HOUR));
+    const restarted = second.app;
     try {
       const seen: DueTimer[] = [];
       restarted.timers.on(kind, async (timer) => {
@@ -176,8 +168,7 @@ describe(`durable timers (${dbLabel})`, () => {
       await restarted.periodic.runNow('timers');
       expect(seen).toEqual([{ subject: 'checkin-1', dueAt, attempt: 1 }]);
     } finally {
-      await restarted.close();
-      await handle.close();
+      await second.close();
     }
   });
 });

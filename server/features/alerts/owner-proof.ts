@@ -1,3 +1,4 @@
+import { keepNewest } from '../../db/keep-newest.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { hashSecret } from '../accounts/repository.js';
@@ -68,19 +69,7 @@ export async function issueDeviceKey(deps: Pick<Deps, 'db' | 'clock'>, userId: s
       .insertInto('device_keys')
       .values({ id: newId(), user_id: userId, key_hash: hashSecret(key), created_at: now, last_used_at: null })
       .execute();
-    const kept = trx
-      .selectFrom('device_keys')
-      .select('id')
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(DEVICE_KEYS_PER_USER);
-    await trx
-      .deleteFrom('device_keys')
-      .where('user_id', '=', userId)
-      // The newest keys as a derived table: both databases take a LIMIT there.
-      .where('id', 'not in', (eb) => eb.selectFrom(kept.as('kept')).select('kept.id'))
-      .execute();
+    await keepNewest(trx, 'device_keys', userId, DEVICE_KEYS_PER_USER);
   });
   return key;
 }

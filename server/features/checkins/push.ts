@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { pushSubscription } from '../../../common/api/checkins.js';
+import { keepNewest } from '../../db/keep-newest.js';
 import type { Deps } from '../../lib/deps.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -35,14 +36,7 @@ export async function subscribePush(
       })
       .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet({ p256dh: keys.p256dh, auth: keys.auth }))
       .execute();
-    const kept = trx
-      .selectFrom('push_subscriptions')
-      .select('id')
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(PUSH_SUBSCRIPTIONS_MAX);
-    await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).where('id', 'not in', kept).execute();
+    await keepNewest(trx, 'push_subscriptions', userId, PUSH_SUBSCRIPTIONS_MAX);
   });
 }
 
