@@ -152,6 +152,23 @@ describe('check-in on the emergency page', () => {
     expect(screen.getByRole('button', { name: /I’m safe|I'm safe/ })).toBeInTheDocument();
   });
 
+  it('"I\'m safe" after the alert went out shows the fired state, with the live page and the all-clear', async () => {
+    const fired = view({ status: 'fired', alert_id: 'a1', alert_public_id: 'p1' });
+    let ended = false;
+    serve((path) => {
+      if (path !== current) {
+        ended = true;
+        return json(409, { code: 'checkin_fired' });
+      }
+      return json(200, ended ? fired : view());
+    });
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+    expect(await screen.findByTestId('checkin-fired')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the live alert' })).toHaveAttribute('href', `${location.origin}/a/p1`);
+    expect(screen.queryByTestId('checkin-error')).toBeNull();
+  });
+
   it('overdue, says when the alert goes out', async () => {
     serve(() => json(200, view({ status: 'overdue', due_at: new Date(Date.now() - 1000).toISOString() })));
     show();

@@ -3,6 +3,7 @@ import type { Language } from '../../../common/constants';
 import type { PageData } from '../api';
 import type { PositionWatch } from '../geo';
 import { hhmm, liveStringsFor } from '../live-strings';
+import { liveUrlOf } from '../parts';
 import { SafeButton } from '../SafeButton';
 import type { CheckinView } from './api';
 import { CHECKIN_MAX_MINUTES, CHECKIN_NOTE_MAX, Checkin } from './checkin';
@@ -192,6 +193,7 @@ export function CheckinPanel({
       {view?.status === 'fired' && (
         <div role="alert" data-testid="checkin-fired">
           <p className="big">{s.fired}</p>
+          {view.alert_public_id && <a href={liveUrlOf(view.alert_public_id)}>{s.livePage}</a>}
           {view.alert_id && (
             <>
               <p className="hint">{s.allClear}</p>

@@ -47,8 +47,10 @@ export const EXTEND_SECONDS = 15 * 60;
 
 const open = (checkin: CheckinView | null) => checkin?.status === 'running' || checkin?.status === 'overdue';
 
-function errorOf(answer: CheckinAnswer<unknown>): CheckinError {
+/** The words for a refusal; none when it fired: the fired state, shown next, says it all. */
+function errorOf(answer: CheckinAnswer<unknown>): CheckinError | null {
   if (answer.ok) return 'failed';
+  if (answer.code === 'checkin_fired') return null;
   if (answer.status === 'network') return 'offline';
   if (answer.code === 'checkin_running') return 'running';
   if (answer.code === 'wrong_pin') return 'wrong_pin';
@@ -139,7 +141,7 @@ export class Checkin {
     const answer = await extendCheckin(this.token, checkin.id, EXTEND_SECONDS);
     if (answer.ok) return this.show(answer.value, { busy: false });
     this.set({ busy: false, error: errorOf(answer) });
-    if (answer.status !== 'network') await this.refresh();
+    if (answer.status !== 'network' && answer.status !== 400) await this.refresh();
   }
 
   /** "I'm safe"; offline it waits in the worker's queue and goes when the network returns. */

@@ -22,6 +22,7 @@ const pt = {
   done: 'Check-in terminado. Ninguém foi alertado.',
   fired: 'O check-in não foi terminado a tempo: os seus contactos foram alertados.',
   allClear: 'Se está bem, avise-os:',
+  livePage: 'Ver o alerta em direto',
   homeScreen:
     'No iPhone, os lembretes só chegam com o Alerta aberto a partir do ícone no ecrã principal (iOS 16.4 ou mais recente).',
   errors: {
@@ -57,6 +58,7 @@ const en: typeof pt = {
   done: 'Check-in ended. Nobody was alerted.',
   fired: 'The check-in was not ended in time: your contacts were alerted.',
   allClear: 'If you are safe, tell them:',
+  livePage: 'See the live alert',
   homeScreen: 'On iPhone, reminders only arrive with Alerta opened from its home-screen icon (iOS 16.4 or later).',
   errors: {
     offline:
