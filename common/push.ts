@@ -28,3 +28,9 @@ export const REMINDER_ACTIONS = {
   pt: { safe: 'Estou bem', open: 'Abrir' },
   en: { safe: 'I’m safe', open: 'Open' },
 } as const;
+
+/**
+ * The fragment of the emergency page's address in a reminder (push and e-mail): the page opens
+ * without the alert countdown, since it is opened to say "I'm safe", not to press.
+ */
+export const CHECKIN_REMINDER_HASH = '#checkin';

@@ -83,13 +83,13 @@ describe('check-in reminders in the service worker', () => {
   it('"I\'m safe" with a PIN set opens the page instead (the notification cannot ask for the PIN)', async () => {
     await onReminderClick('safe', data({ pin: '1' }));
     expect(workerSent).toEqual([]);
-    expect(opened).toEqual([`/public/${TOKEN}/`]);
+    expect(opened).toEqual([`/public/${TOKEN}/#checkin`]);
   });
 
   it('"Open" and a tap on the notification open the emergency page, or focus it when open', async () => {
     await onReminderClick('open', data());
     await onReminderClick('', data());
-    expect(opened).toEqual([`/public/${TOKEN}/`, `/public/${TOKEN}/`]);
+    expect(opened).toEqual([`/public/${TOKEN}/#checkin`, `/public/${TOKEN}/#checkin`]);
     windows = [{ url: `https://alerta.test/public/${TOKEN}/`, focus: async () => void focused.push('page') }];
     await onReminderClick('open', data());
     expect(focused).toEqual(['page']);

@@ -1,7 +1,7 @@
 /// <reference lib="WebWorker" />
 import { pathOf } from '../common/api/paths';
 import { checkinsRoutes } from '../common/api/routes';
-import { type CheckinReminderData, type PushPayload, REMINDER_ACTIONS } from '../common/push';
+import { CHECKIN_REMINDER_HASH, type CheckinReminderData, type PushPayload, REMINDER_ACTIONS } from '../common/push';
 import { sendOrQueue } from './alert-queue';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -43,7 +43,8 @@ async function openPage(url: string): Promise<void> {
  */
 export async function onReminderClick(action: string, data: unknown): Promise<void> {
   if (!isReminder(data)) return;
-  const path = new URL(data.url, self.location.href).pathname;
+  // Same origin only, and never the alert countdown: the page is opened to say "I'm safe".
+  const path = `${new URL(data.url, self.location.href).pathname}${CHECKIN_REMINDER_HASH}`;
   if (action !== 'safe' || data.pin === '1') return openPage(path);
   const url = new URL(pathOf(checkinsRoutes.done, { token: data.token, id: data.checkin_id }), self.location.href);
   const done = new Request(url, {

@@ -56,9 +56,9 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
           </button>
         </section>
       )}
-      {phase.name === 'cancelled' && (
+      {(phase.name === 'cancelled' || phase.name === 'ready') && (
         <section role="status">
-          <p className="big">{s.cancelled}</p>
+          {phase.name === 'cancelled' && <p className="big">{s.cancelled}</p>}
           <button type="button" className="button danger" onClick={() => void emergency.send()}>
             {s.sendNow}
           </button>

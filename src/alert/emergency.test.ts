@@ -50,6 +50,17 @@ const settle = (emergency: Emergency, phase: string) =>
   vi.waitFor(() => expect(emergency.state.phase.name).toBe(phase), { timeout: 3000 });
 
 describe('emergency page life', () => {
+  it('opened from a check-in reminder, starts no countdown and posts nothing until pressed', async () => {
+    await savePage(token, page(0));
+    const emergency = new Emergency(token, new PositionWatch(), true);
+    await emergency.start();
+    expect(emergency.state.phase).toEqual({ name: 'ready' });
+    expect(posts).toEqual([]);
+    await emergency.send();
+    await settle(emergency, 'sent');
+    expect(posts).toHaveLength(1);
+  });
+
   it('cancelling the countdown posts nothing', async () => {
     await savePage(token, page(3));
     const emergency = new Emergency(token, new PositionWatch());

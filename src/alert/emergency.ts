@@ -17,6 +17,8 @@ export type Phase =
   | { name: 'loading' }
   | { name: 'countdown'; remaining: number }
   | { name: 'cancelled' }
+  /** Opened from a check-in reminder: no countdown, the alert button ready. */
+  | { name: 'ready' }
   | { name: 'sending' }
   | { name: 'queued'; retryAfter?: number }
   | { name: 'sent'; alert: AlertResult }
@@ -47,6 +49,8 @@ export class Emergency {
   constructor(
     readonly token: string,
     readonly geo: PositionWatch,
+    /** Opened from a check-in reminder (`#checkin`) to say "I'm safe": opening it is not a press. */
+    private readonly fromReminder = false,
   ) {}
 
   subscribe = (listener: () => void) => {
@@ -55,7 +59,10 @@ export class Emergency {
   };
   getState = () => this.state;
 
-  /** Opens the page: opening it is the press, unless an alert from an earlier visit is still under way. */
+  /**
+   * Opens the page: opening it is the press, unless an alert from an earlier visit is still under
+   * way or a check-in reminder opened it.
+   */
   async start(): Promise<void> {
     void navigator.storage?.persist?.().catch(() => false);
     window.addEventListener('online', () => void this.retryNow());
@@ -87,7 +94,9 @@ export class Emergency {
     }
     // The countdown length is the owner's setting: wait briefly for it when nothing is cached.
     if (!cached) await Promise.race([refreshed, sleep(2000)]);
-    if (this.state.phase.name === 'loading') {
+    if (this.state.phase.name === 'loading' && this.fromReminder) {
+      this.set({ phase: { name: 'ready' } });
+    } else if (this.state.phase.name === 'loading') {
       this.countdown(this.state.page?.countdown_seconds ?? DEFAULT_COUNTDOWN_SECONDS);
     }
   }

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { CHECKIN_REMINDER_HASH } from '../../common/push';
 import { EmergencyPage } from './EmergencyPage';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
@@ -27,7 +28,7 @@ if (mode === 'test') {
   );
 } else {
   // Created once, outside React: opening the page is the press, and it must happen exactly once.
-  const emergency = new Emergency(token, geo);
+  const emergency = new Emergency(token, geo, window.location.hash === CHECKIN_REMINDER_HASH);
   void emergency.start();
   root.render(
     <StrictMode>

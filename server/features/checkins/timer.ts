@@ -1,4 +1,5 @@
 import { CHECKIN_WRONG_PINS } from '../../../common/api/checkins.js';
+import { CHECKIN_REMINDER_HASH } from '../../../common/push.js';
 import type { Checkin } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
@@ -38,7 +39,8 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
   async function remind(checkin: Checkin) {
     const user = await findById(db, checkin.user_id);
     if (!user?.token) return;
-    const page = `${deps.config.APP_URL}/public/${user.token}/`;
+    // The page opens without the alert countdown: it is opened to say "I'm safe".
+    const page = `${deps.config.APP_URL}/public/${user.token}/${CHECKIN_REMINDER_HASH}`;
     const mail = async () => {
       if (!user.email || !user.email_verified) return;
       try {
