@@ -380,6 +380,7 @@ describe(`budgets: strangers cannot use up a number against the owner's proven a
       id: expect.any(String),
       public_id: expect.any(String),
       mode: 'real',
+      reason: 'button',
       created_at: expect.any(String),
       proven: true,
       recently_alerted: false,

@@ -192,6 +192,16 @@ export async function buildTestApp(
     // As a server behind a proxy on the same machine would listen (a hop-count TRUST_PROXY needs it).
     HOST: '127.0.0.1',
     DEV_OUTBOX_KEY: OUTBOX_KEY,
+    // Load shedding reads this process's event loop and heap, which a busy test machine fills
+    // with other suites' work: off unless a test gives its own samples (tests/server/overload.test.ts).
+    ...(options.loadProbe
+      ? {}
+      : {
+          OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+          OVERLOAD_ALERT_EVENT_LOOP_DELAY_MS: '0',
+          OVERLOAD_HEAP_USED_MB: '0',
+          OVERLOAD_ALERT_HEAP_USED_MB: '0',
+        }),
     ...env,
   });
   const clock = new ManualClock(Date.now());
