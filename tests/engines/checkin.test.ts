@@ -4,9 +4,13 @@ import { type RunningServer, startServer } from '../e2e/server.js';
 import { type Engine, type EngineName, launch, type Tab } from './engines.js';
 
 // A check-in on the emergency page in each engine: started, still running in a new tab (its
-// state comes from the server), ended with "Estou bem".
+// state comes from the server), ended with "Estou bem", and ended with "Estou bem" pressed while
+// the server is down. As in emergency.test.ts, "no network" is the server process stopping and
+// starting again on the same port and data directory: no engine here has an offline switch that
+// reaches its service worker.
 
 const ENGINES: EngineName[] = ['chromium', 'webkit', 'firefox'];
+const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
 const POLL_MS = 250;
 const watch = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,6 +27,7 @@ async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_00
 }
 
 const BODY_TEXT = 'return document.body ? document.body.innerText : "";';
+const CONTROLLED = 'return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);';
 const click = (label: string) => `
   const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)});
   if (!button || button.disabled) return false;
@@ -34,7 +39,7 @@ describe.each(ENGINES)('check-in on %s', (name) => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer({ BENCH_NO_RATE_LIMIT: '1' });
+    server = await startServer(SERVER_ENV);
     engine = await launch(name);
   }, 120_000);
   afterAll(async () => {
@@ -42,12 +47,21 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     await server?.stop();
   });
 
-  async function waitForText(tab: Tab, text: string) {
+  const stopServer = () => server.stop({ keepData: true });
+  const restartServer = async () => {
+    server = await startServer(SERVER_ENV, { port: server.port, dataDir: server.dataDir });
+  };
+
+  async function waitForText(tab: Tab, text: string, timeoutMs?: number) {
     let seen = '';
-    await until(`"${text}"`, async () => {
-      seen = await tab.run<string>(BODY_TEXT);
-      return seen.includes(text);
-    }).catch((error: Error) => {
+    await until(
+      `"${text}"`,
+      async () => {
+        seen = await tab.run<string>(BODY_TEXT);
+        return seen.includes(text);
+      },
+      timeoutMs,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}; the page said: ${JSON.stringify(seen)}`);
     });
   }
@@ -80,4 +94,30 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     expect((await current(user.token))?.status).toBe('done');
     await again.close();
   }, 90_000);
+
+  it('"Estou bem" pressed with the server down waits in the queue, and the check-in ends when the server returns', async () => {
+    const user = await seedUser(server.url, { countdownSeconds: 10 });
+    const tab = await openCancelled(user.token);
+    // Only the worker keeps the press: a page it does not control just says it is waiting.
+    await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
+    await until('the check-in button', () => tab.run<boolean>(click('Fazer check-in')));
+    await until('the start button', () => tab.run<boolean>(click('Iniciar check-in')));
+    await waitForText(tab, 'Faltam 1');
+    await stopServer();
+    try {
+      await until('"Estou bem"', () => tab.run<boolean>(click('Estou bem')));
+      await waitForText(tab, 'Sem rede: o «Estou bem» está em fila e segue quando houver ligação.', 30_000);
+    } finally {
+      await restartServer();
+    }
+    // The check-in page has no retry timer and no `online` event comes (the network never went
+    // away), and WebKit and Firefox have no Background Sync: any page of the app opening makes the
+    // worker send its queue, and it tells the check-in page, still open, which asks the server.
+    const home = await engine.newTab();
+    await home.goto(`${server.url}/`);
+    await waitForText(tab, 'Check-in terminado. Ninguém foi alertado.', 40_000);
+    expect((await current(user.token))?.status).toBe('done');
+    await home.close();
+    await tab.close();
+  }, 120_000);
 });
