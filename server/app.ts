@@ -143,7 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             authToken: config.TWILIO_AUTH_TOKEN,
             from: config.TWILIO_FROM,
             messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
-            statusCallbackUrl: `${config.APP_URL}/api/sms/status/`,
+            // Read at each send: with PORT=0 and no APP_URL, APP_URL names the port bound later.
+            statusCallbackUrl: () => `${config.APP_URL}/api/sms/status/`,
           })
         : createOutboxSms(outbox, now)),
   );

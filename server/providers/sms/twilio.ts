@@ -15,8 +15,8 @@ export interface TwilioSmsOptions {
   /** The sending number, unless a messaging service is used. */
   from?: string;
   messagingServiceSid?: string;
-  /** Where Twilio posts status callbacks: `${APP_URL}/api/sms/status/`. */
-  statusCallbackUrl: string;
+  /** Where Twilio posts status callbacks: `${APP_URL}/api/sms/status/` (read at each send: APP_URL may follow the bound port). */
+  statusCallbackUrl: string | (() => string);
   /** Another HTTP client for the SDK (tests point it at a local fake of Twilio's API). */
   httpClient?: InstanceType<typeof twilio.RequestClient>;
   /** Per-request timeout (ms). */
@@ -43,7 +43,8 @@ export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
   return {
     name: 'twilio',
     async send(message) {
-      const callback = new URL(options.statusCallbackUrl);
+      const { statusCallbackUrl } = options;
+      const callback = new URL(typeof statusCallbackUrl === 'function' ? statusCallbackUrl() : statusCallbackUrl);
       callback.searchParams.set('d', message.reference);
       try {
         const created = await client.messages.create({
