@@ -208,6 +208,29 @@ describe('check-in on the emergency page', () => {
     expect(await screen.findByTestId('checkin-waiting')).toHaveTextContent('No network: "I’m safe" is queued');
   });
 
+  it('"I\'m safe" waiting for a server that comes back with no network event is tried again, and ends it', async () => {
+    let up = false;
+    const calls = serve((path) => {
+      if (path === current) return json(200, view(up ? { status: 'done', ended_at: new Date().toISOString() } : {}));
+      return up ? json(200, { status: 'done' }) : json(503, { code: 'unavailable' });
+    });
+    // The page's clock runs on, and can be moved past the retry wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    try {
+      show();
+      fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+      expect(await screen.findByTestId('checkin-waiting')).toBeInTheDocument();
+      up = true;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(15_000);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(screen.queryByTestId('checkin-waiting')).toBeNull());
+    expect(calls.filter((call) => call.path.endsWith('/done/'))).toHaveLength(2);
+  });
+
   it('speaks Portuguese on a Portuguese page', async () => {
     serve(() => json(404, {}));
     render(<CheckinPanel token={TOKEN} geo={new PositionWatch()} page={page({ language: 'pt' })} language="pt" />);

@@ -1,3 +1,4 @@
+import { QUEUED_RETRY_MS } from '../../../common/constants';
 import { newKey, type PageData } from '../api';
 import type { PositionWatch } from '../geo';
 import { onReplayed, replayQueued } from '../sw-client';
@@ -77,6 +78,7 @@ export class Checkin {
   private listeners = new Set<() => void>();
   private lastSent = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private pin: string | undefined;
 
   constructor(
@@ -106,6 +108,7 @@ export class Checkin {
       document.removeEventListener('visibilitychange', visible);
       stop();
       clearInterval(this.timer);
+      clearTimeout(this.retryTimer);
     };
   }
 
@@ -151,15 +154,25 @@ export class Checkin {
     this.pin = pin;
     this.set({ busy: true, error: null });
     const answer = await endCheckin(this.token, checkin.id, pin);
-    if (answer.ok && answer.status === 202) return this.set({ busy: false, waiting: true });
+    if (answer.ok && answer.status === 202) return this.wait();
     if (answer.ok)
       return this.show({ ...checkin, status: 'done', ended_at: new Date().toISOString() }, { busy: false });
     // Without a worker (or before it controls the page) the page keeps it and tries again itself.
     if (answer.status === 'network' || (typeof answer.status === 'number' && answer.status >= 500)) {
-      return this.set({ busy: false, waiting: true });
+      return this.wait();
     }
     this.set({ busy: false, error: errorOf(answer) });
     if (answer.code === 'checkin_fired' || answer.code === 'checkin_ended') await this.refresh();
+  }
+
+  /**
+   * "I'm safe" waits for the network: tried again every QUEUED_RETRY_MS as well as on `online`
+   * (a server that was down comes back with no event, and not every engine has Background Sync).
+   */
+  private wait(): void {
+    this.set({ busy: false, waiting: true });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.retryDone(), QUEUED_RETRY_MS);
   }
 
   /** The network is back: the worker sends its queue, then the page makes sure with the same key. */
@@ -168,8 +181,7 @@ export class Checkin {
     if (!checkin || !this.state.waiting) return;
     await replayQueued();
     const answer = await endCheckin(this.token, checkin.id, this.pin);
-    if (answer.ok && answer.status === 202) return;
-    if (!answer.ok && answer.status === 'network') return;
+    if ((answer.ok && answer.status === 202) || (!answer.ok && answer.status === 'network')) return this.wait();
     this.set({ waiting: false });
     await this.refresh();
   }
