@@ -24,7 +24,9 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time, each worker with its own server and browser: a spec spends much of
+  // its time waiting on the server, a service worker or a timer.
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   reporter: [['list']],
