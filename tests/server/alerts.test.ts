@@ -120,7 +120,10 @@ describe(`alert pipeline (${dbLabel})`, () => {
         real: `EMERGENCY: ${owner.user.username} needs help now. Location unavailable.`,
         test: `TEST from Alerta: ${owner.user.username} is testing alerts. This is not an emergency. Location unavailable.`,
       },
+      checkin_pin: false,
+      push_public_key: t.app.push.publicKey,
     });
+    expect(t.app.push.publicKey).toMatch(/^[\w-]{80,}$/);
   });
 
   it('answers 404 for an unknown or rotated token and 402 without an active plan', async () => {
