@@ -3,13 +3,13 @@
 // (built first when missing). MiniBrowser needs a display: without one the suite runs under
 // xvfb-run. Every engine is required; a missing one stops the run naming its Debian package.
 //
-// Chromium and Firefox run side by side, then WebKit alone: one Vitest process per engine, keeping
-// the suites named "… on <engine>" (`-t`). An engine's tests spend most of their time waiting (on
-// a server restarting, a retry, a watch window), so two at once take little longer than one; but
-// on two cores WebKit's service worker beside another engine has been seen to miss its cache with
-// the server stopped, so it gets the machine to itself. Each engine's output is printed whole when
-// it ends; the last line counts every test, and the run fails unless each test ran in exactly one
-// engine's process and passed.
+// WebKit runs first, alone, then Chromium and Firefox side by side: one Vitest process per engine,
+// keeping the suites named "… on <engine>" (`-t`). An engine's tests spend most of their time
+// waiting (on a server restarting, a retry, a watch window), so two at once take little longer
+// than one; but WebKit's service worker has been seen to miss its cache with the server stopped
+// when it shared the two cores with another engine, so it gets the machine to itself. Each
+// engine's output is printed whole when it ends; the last line counts every test, and the run
+// fails unless each test ran in exactly one engine's process and passed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -25,7 +25,7 @@ const required = [
   [process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', 'webkit2gtk-driver'],
 ];
 /** The engines of tests/engines/, whose suites are named "… on <engine>": each round's side by side. */
-const ROUNDS = [['chromium', 'firefox'], ['webkit']];
+const ROUNDS = [['webkit'], ['chromium', 'firefox']];
 
 const missing = required.filter(([file]) => !existsSync(file));
 const display = process.env.DISPLAY || existsSync('/usr/bin/xvfb-run');
