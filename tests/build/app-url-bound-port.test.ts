@@ -6,18 +6,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
 import { listeningUrl, OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
-import { dbKind } from './helper.js';
 
 // A server started on a port the system picks (PORT=0) with no APP_URL: its default APP_URL,
 // http://localhost:<port>, names the port it is bound to, so the links in its SMS and e-mails
-// reach it. The process keeps its own SQLite file whichever database the suite runs on, so
-// this is declared in the SQLite pass only.
-const describeHere = dbKind === 'sqlite' ? describe : (_name: string, _body: () => void) => undefined;
+// reach it. The process keeps its own SQLite file whichever database the suite runs on, so it
+// is a build test: run once, in the SQLite pass.
 
 /** How long the dispatcher gets to hand both SMS to the outbox (ms). */
 const SMS_SENT_WITHIN_MS = 15_000;
 
-describeHere('PORT=0 and no APP_URL: links name the bound port', () => {
+describe('PORT=0 and no APP_URL: links name the bound port', () => {
   let child: ChildProcess;
   let dataDir: string;
   let base: string;
