@@ -19,28 +19,37 @@ export type PageData = Omit<EmergencyPage, 'time_zone' | 'contacts' | 'checkin_p
 /** An alert with the status of each delivery, as the server answers it. */
 export type AlertResult = AlertView;
 
+/** The server's answer (with its HTTP status), or why there is none: `network` when the request never reached it. */
 export type Answer<T> =
-  | { ok: true; value: T }
-  | { ok: false; status: number | 'network'; retryAfter?: number; detail?: string };
+  | { ok: true; value: T; status?: number }
+  | { ok: false; status: number | 'network'; retryAfter?: number; detail?: string; code?: string };
 
 /** Where a token's alerts are posted. */
 export const alertsUrl = (token: string) => pathOf(alertsRoutes.send, { token });
 
-async function call<T>(url: string, init?: RequestInit): Promise<Answer<T> & { code?: number }> {
+/** The owner's device key as a header, when this device has one: the owner's calls pass a ceiling a flooder filled. */
+export function ownerProof(): Record<string, string> {
+  const key = readDeviceKey()?.key;
+  return key ? { [DEVICE_KEY_HEADER]: key } : {};
+}
+
+/** One call of the page's API: a JSON answer (none for 204), or the refusal's status, code, text and Retry-After. */
+export async function call<T>(url: string, init?: RequestInit): Promise<Answer<T>> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
   } catch {
     return { ok: false, status: 'network' };
   }
-  const body = (await response.json().catch(() => null)) as (T & { detail?: string }) | null;
-  if (response.ok && body) return { ok: true, value: body, code: response.status };
+  const body = (await response.json().catch(() => null)) as (T & { detail?: unknown; code?: unknown }) | null;
+  if (response.ok && (body || response.status === 204)) return { ok: true, value: body as T, status: response.status };
   const retry = Number(response.headers.get('retry-after'));
   return {
     ok: false,
     status: response.status,
     ...(retry > 0 ? { retryAfter: retry } : {}),
     ...(typeof body?.detail === 'string' ? { detail: body.detail } : {}),
+    ...(typeof body?.code === 'string' ? { code: body.code } : {}),
   };
 }
 
@@ -69,22 +78,21 @@ export async function postAlert(
   body: AlertBody,
   deviceKey?: string | null,
 ): Promise<Answer<AlertResult | 'queued'>> {
-  const answer = await call<AlertResult & { code?: string }>(alertsUrl(token), {
+  const answer = await call<AlertResult>(alertsUrl(token), {
     method: alertsRoutes.send.method,
     headers: alertHeaders(key, deviceKey),
     body: JSON.stringify(body),
   });
-  if (answer.ok && answer.code === 202) return { ok: true, value: 'queued' };
+  if (answer.ok && answer.status === 202) return { ok: true, value: 'queued' };
   return answer;
 }
 
 /** An alert with the current status of each delivery (with the owner's device key, when this device has one). */
 export function fetchAlert(token: string, id: string) {
-  const key = readDeviceKey()?.key;
   return call<AlertResult>(pathOf(alertsRoutes.get, { token, id }), {
     method: alertsRoutes.get.method,
     cache: 'no-store',
-    headers: key ? { [DEVICE_KEY_HEADER]: key } : {},
+    headers: ownerProof(),
   });
 }
 

@@ -1,19 +1,11 @@
 import type { SenderLive } from '../../common/api/live';
 import { pathOf } from '../../common/api/paths';
 import { liveRoutes } from '../../common/api/routes';
-import { DEVICE_KEY_HEADER } from '../../common/constants';
-import { readDeviceKey } from '../lib/device-key';
-import { newKey } from './api';
+import { newKey, ownerProof } from './api';
 import type { Fix } from './geo';
 
 /** What the sender's page learns about its alert's live side. */
 export type { SenderLive };
-
-/** The owner's device key, when this device has one: lets these calls past a per-address ceiling a flooder filled. */
-function proof(): Record<string, string> {
-  const key = readDeviceKey()?.key;
-  return key ? { [DEVICE_KEY_HEADER]: key } : {};
-}
 
 /** The HTTP status, or 0 when the request never reached anyone. */
 async function status(url: string, init: RequestInit): Promise<number> {
@@ -33,7 +25,7 @@ export const postPosition = (token: string, alertId: string, fix: Fix) =>
       'content-type': 'application/json',
       accept: 'application/json',
       'idempotency-key': newKey(),
-      ...proof(),
+      ...ownerProof(),
     },
     body: JSON.stringify(fix),
   });
@@ -42,7 +34,7 @@ export const postPosition = (token: string, alertId: string, fix: Fix) =>
 export const resolveAlert = (token: string, alertId: string, notify: boolean) =>
   status(pathOf(liveRoutes.resolve, { token, id: alertId }), {
     method: liveRoutes.resolve.method,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...proof() },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...ownerProof() },
     body: JSON.stringify({ notify }),
   });
 
@@ -52,7 +44,7 @@ export async function fetchSenderLive(token: string, alertId: string): Promise<S
     const response = await fetch(pathOf(liveRoutes.sender, { token, id: alertId }), {
       method: liveRoutes.sender.method,
       cache: 'no-store',
-      headers: { accept: 'application/json', ...proof() },
+      headers: { accept: 'application/json', ...ownerProof() },
     });
     return response.ok ? ((await response.json()) as SenderLive) : null;
   } catch {

@@ -1,5 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEVICE_KEY_HEADER } from '../../../common/constants';
+import { saveDeviceKey } from '../../lib/device-key';
 import type { PageData } from '../api';
 import { PositionWatch } from '../geo';
 import type { CheckinView } from './api';
@@ -88,6 +90,21 @@ describe('check-in on the emergency page', () => {
     expect(start?.path).toBe(`/api/emergency/public/${TOKEN}/checkins/`);
     expect(start?.body).toEqual({ duration_seconds: 1800, note: 'Walk home' });
     expect(start?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("sends the owner's device key with its calls, as the alert does (they pass a ceiling a flooder filled)", async () => {
+    saveDeviceKey('dk_owner-key-0123456789abcdefghijklmnopqrstu', 'u1');
+    try {
+      const calls = serve(() => json(200, view()));
+      show();
+      fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+      await waitFor(() => expect(calls.some((c) => c.path.endsWith('/done/'))).toBe(true));
+      for (const call of calls) {
+        expect(call.headers[DEVICE_KEY_HEADER], call.path).toBe('dk_owner-key-0123456789abcdefghijklmnopqrstu');
+      }
+    } finally {
+      localStorage.clear();
+    }
   });
 
   it('shows a running check-in from the server when the page reopens', async () => {

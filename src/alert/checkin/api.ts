@@ -1,47 +1,25 @@
 import type { CheckinView } from '../../../common/api/checkins';
 import { pathOf } from '../../../common/api/paths';
 import { checkinsRoutes } from '../../../common/api/routes';
+import { type Answer, call, ownerProof } from '../api';
 import type { Fix } from '../geo';
 
 export type { CheckinView };
 
-/** The server's answer, or why there is none: `network` when the request never reached it. */
-export type CheckinAnswer<T> =
-  | { ok: true; status: number; value: T }
-  | { ok: false; status: number | 'network'; code?: string };
+/** A check-in call's answer (the page's `Answer`: the HTTP status when it went through, the code when refused). */
+export type CheckinAnswer<T> = Answer<T>;
 
 /** The Idempotency-Key of a check-in's "I'm safe": the service worker keeps one queued entry per key. */
 export const doneKey = (id: string) => `checkin-done-${id}`;
 
-async function request<T>(
-  route: { method: string },
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<CheckinAnswer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: route.method,
-      cache: 'no-store',
-      headers: {
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch {
-    return { ok: false, status: 'network' };
-  }
-  const parsed = (await response.json().catch(() => null)) as (T & { code?: unknown }) | null;
-  if (response.ok) return { ok: true, status: response.status, value: parsed as T };
-  return {
-    ok: false,
-    status: response.status,
-    ...(typeof parsed?.code === 'string' ? { code: parsed.code } : {}),
-  };
-}
+/** A check-in route, with the owner's proof so the owner's calls pass a ceiling a flooder filled. */
+const request = <T>(route: { method: string }, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  call<T>(path, {
+    method: route.method,
+    cache: 'no-store',
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...ownerProof(), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 
 export interface StartBody {
   duration_seconds: number;
@@ -68,12 +46,9 @@ export const extendCheckin = (token: string, id: string, seconds: number) =>
  * waits there for the network, and is sent with the same key when it returns.
  */
 export const endCheckin = (token: string, id: string, pin?: string) =>
-  request<{ status: 'done'; code?: string }>(
-    checkinsRoutes.done,
-    pathOf(checkinsRoutes.done, { token, id }),
-    pin ? { pin } : {},
-    { 'idempotency-key': doneKey(id) },
-  );
+  request<{ status: 'done' }>(checkinsRoutes.done, pathOf(checkinsRoutes.done, { token, id }), pin ? { pin } : {}, {
+    'idempotency-key': doneKey(id),
+  });
 
 export const subscribePush = (token: string, subscription: unknown) =>
   request<null>(checkinsRoutes.subscribePush, pathOf(checkinsRoutes.subscribePush, { token }), subscription);
