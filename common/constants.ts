@@ -96,3 +96,10 @@ export const LIVE_PAGE_TTL_MS = 24 * 60 * 60_000;
 export const LIVE_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** Where server-sent events are unavailable, live pages poll this often (ms). */
 export const LIVE_POLL_MS = 3000;
+
+/** How long a check-in may run: a minute to a day, extensions included. */
+export const CHECKIN_SECONDS = { min: 60, max: 86_400 } as const;
+/** The note the owner may leave for their contacts. */
+export const CHECKIN_NOTE_MAX = 140;
+/** Wrong PINs to "I'm safe" before the check-in fires. */
+export const CHECKIN_WRONG_PINS = 5;

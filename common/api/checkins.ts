@@ -4,16 +4,10 @@
  * due time and grace, it sends a real alert by itself. The personal token is the credential.
  */
 import { z } from 'zod';
+import { CHECKIN_NOTE_MAX, CHECKIN_SECONDS } from '../constants.js';
 import { alertHeaders, alertLocation, tokenParams } from './alert-request.js';
 import { checkinsRoutes } from './routes.js';
 import { type Contract, errorResponses, noContent } from './shared.js';
-
-/** How long a check-in may run: a minute to a day, extensions included. */
-export const CHECKIN_SECONDS = { min: 60, max: 86_400 } as const;
-/** The note the owner may leave for their contacts. */
-export const CHECKIN_NOTE_MAX = 140;
-/** Wrong PINs to "I'm safe" before the check-in fires. */
-export const CHECKIN_WRONG_PINS = 5;
 
 const seconds = z.number().int().min(CHECKIN_SECONDS.min).max(CHECKIN_SECONDS.max);
 

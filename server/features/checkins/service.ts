@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  CHECKIN_SECONDS,
-  CHECKIN_WRONG_PINS,
-  type CheckinStart,
-  type CheckinView,
-} from '../../../common/api/checkins.js';
+import type { CheckinStart, CheckinView } from '../../../common/api/checkins.js';
+import { CHECKIN_SECONDS, CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { AlertLocation } from '../../../common/sms-text.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Checkin, User } from '../../db/schema.js';

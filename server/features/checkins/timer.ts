@@ -1,4 +1,4 @@
-import { CHECKIN_WRONG_PINS } from '../../../common/api/checkins.js';
+import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import { CHECKIN_REMINDER_HASH } from '../../../common/push.js';
 import type { Checkin } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';

@@ -6,7 +6,7 @@ import { hhmm, liveStringsFor } from '../live-strings';
 import { liveUrlOf } from '../parts';
 import { SafeButton } from '../SafeButton';
 import type { CheckinView } from './api';
-import { CHECKIN_MAX_MINUTES, CHECKIN_NOTE_MAX, Checkin } from './checkin';
+import { CHECKIN_MAX_MINUTES, CHECKIN_NOTE_MAX, Checkin, isOpen } from './checkin';
 import { type CheckinStrings, checkinStringsFor, clock } from './strings';
 
 const CHOICES = [15, 30, 60] as const;
@@ -177,7 +177,7 @@ export function CheckinPanel({
   const [choosing, setChoosing] = useState(false);
   const s = checkinStringsFor(language);
   const view = state.checkin;
-  const active = view?.status === 'running' || view?.status === 'overdue';
+  const active = isOpen(view);
 
   return (
     <section className="checkin" aria-labelledby="checkin-title">

@@ -1,4 +1,4 @@
-import { QUEUED_RETRY_MS } from '../../../common/constants';
+import { CHECKIN_NOTE_MAX, CHECKIN_SECONDS, QUEUED_RETRY_MS } from '../../../common/constants';
 import { newKey, type PageData } from '../api';
 import type { PositionWatch } from '../geo';
 import { onReplayed, replayQueued } from '../sw-client';
@@ -37,16 +37,17 @@ export interface CheckinState {
   homeScreenHint: boolean;
 }
 
-/** The contract's bounds (common/api/checkins.ts), copied: that module brings zod, which this page never loads. */
-export const CHECKIN_MAX_MINUTES = 24 * 60;
-export const CHECKIN_NOTE_MAX = 140;
+/** The longest check-in the server takes, in the minutes the page asks for. */
+export const CHECKIN_MAX_MINUTES = CHECKIN_SECONDS.max / 60;
+export { CHECKIN_NOTE_MAX };
 
 /** How often the position goes to the server while a check-in is open (ms). */
 export const LOCATION_EVERY_MS = 30_000;
 /** The "+15 min" extension (s). */
 export const EXTEND_SECONDS = 15 * 60;
 
-const open = (checkin: CheckinView | null) => checkin?.status === 'running' || checkin?.status === 'overdue';
+/** Whether the check-in can still end or move: running, or overdue within its grace. */
+export const isOpen = (checkin: CheckinView | null) => checkin?.status === 'running' || checkin?.status === 'overdue';
 
 /** The words for a refusal; none when it fired: the fired state, shown next, says it all. */
 function errorOf(answer: CheckinAnswer<unknown>): CheckinError | null {
@@ -114,7 +115,7 @@ export class Checkin {
 
   async refresh(): Promise<void> {
     const answer = await currentCheckin(this.token);
-    if (answer.ok) this.show(answer.value, { waiting: this.state.waiting && open(answer.value) });
+    if (answer.ok) this.show(answer.value, { waiting: this.state.waiting && isOpen(answer.value) });
     else if (answer.status === 404) this.show(null, { waiting: false });
     else this.set({ loaded: true });
   }
@@ -189,7 +190,7 @@ export class Checkin {
   /** The position while the check-in is open: every 30 s at most, and when the page shows or hides. */
   private async sendLocation(force = false): Promise<void> {
     const checkin = this.state.checkin;
-    if (!open(checkin) || !checkin || this.page()?.gps_enabled === false) return;
+    if (!isOpen(checkin) || !checkin || this.page()?.gps_enabled === false) return;
     if (!force && Date.now() - this.lastSent < LOCATION_EVERY_MS) return;
     const fix = this.geo.now().location;
     if (!fix) return;
@@ -199,7 +200,7 @@ export class Checkin {
 
   private show(checkin: CheckinView | null, patch: Partial<CheckinState> = {}): void {
     clearInterval(this.timer);
-    if (open(checkin)) this.timer = setInterval(() => void this.sendLocation(), LOCATION_EVERY_MS);
+    if (isOpen(checkin)) this.timer = setInterval(() => void this.sendLocation(), LOCATION_EVERY_MS);
     this.set({ ...patch, loaded: true, checkin });
   }
 
