@@ -165,6 +165,10 @@ describe(`alert pipeline (${dbLabel})`, () => {
     const replay = await postAlert(t.app, owner.token, { mode: 'real', location: null }, key);
     expect(replay.statusCode).toBe(200);
     expect(replay.json().id).toBe(first.json().id);
+    // The key as the phone may spell it (upper case, padded) is the same key.
+    const spelled = await postAlert(t.app, owner.token, { mode: 'real', location: null }, ` ${key.toUpperCase()} `);
+    expect(spelled.statusCode).toBe(200);
+    expect(spelled.json().id).toBe(first.json().id);
     // Another request under the same key is still refused, and a new key needs a plan.
     expect((await postAlert(t.app, owner.token, { mode: 'test', location: null }, key)).statusCode).toBe(422);
     const fresh = await postAlert(t.app, owner.token, { mode: 'real', location: null }, randomUUID());

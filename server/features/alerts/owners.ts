@@ -1,5 +1,5 @@
 import type { AlertLanguage } from '../../../common/sms-text.js';
-import type { User } from '../../db/schema.js';
+import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
@@ -31,30 +31,43 @@ export async function ownerOf(deps: Pick<Deps, 'db'>, token: string): Promise<Us
   return user;
 }
 
-/** The token's owner with an active subscription: 404 for an unknown token, 402 without a plan. */
-export async function activeOwner(deps: OwnerDeps, token: string): Promise<TokenOwner> {
+/** The token's owner with their plan as it is now, whatever it is: 404 for an unknown token. */
+export async function ownerWithPlan(deps: OwnerDeps, token: string): Promise<TokenOwner> {
   const user = await ownerOf(deps, token);
-  const profile = await subscriptionProfile(deps.db, user, deps.clock.now(), deps.config);
-  if (!profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
-  return { user, profile };
+  return { user, profile: await subscriptionProfile(deps.db, user, deps.clock.now(), deps.config) };
 }
 
-/** The owner an alert may be sent for: active, and with a confirmed e-mail address (403 otherwise). */
-export async function alertingOwner(deps: OwnerDeps, token: string): Promise<TokenOwner> {
-  const owner = await activeOwner(deps, token);
-  if (!owner.user.email_verified) throw detailError(403, EMAIL_NOT_VERIFIED, 'email_not_verified');
+/** The owner with an active subscription, else 402. */
+function active(owner: TokenOwner): TokenOwner {
+  if (!owner.profile.has_premium) throw detailError(402, SUBSCRIPTION_REQUIRED, 'subscription_required');
   return owner;
 }
 
+/** The owner an alert may be sent for: active, and with a confirmed e-mail address (403 otherwise). */
+function alerting(owner: TokenOwner): TokenOwner {
+  if (!active(owner).user.email_verified) throw detailError(403, EMAIL_NOT_VERIFIED, 'email_not_verified');
+  return owner;
+}
+
+/** The token's owner with an active subscription: 404 for an unknown token, 402 without a plan. */
+export const activeOwner = async (deps: OwnerDeps, token: string) => active(await ownerWithPlan(deps, token));
+
 /**
- * The owner an alert request is for. A key already used answers its alert whatever has
- * changed since (a plan that lapsed, a new e-mail address): the replay is the same request,
- * so only an unknown token (404) stops it. A new alert needs `alertingOwner`.
+ * The owner a request with an Idempotency-Key is for (an alert, a check-in). A key already used
+ * (`used`: looked up as the contract stores it, trimmed and lowercased) answers what it made
+ * whatever has changed since (a plan that lapsed, a new e-mail address): the replay is the same
+ * request, so only an unknown token (404) stops it. A new one needs an active plan and a
+ * confirmed e-mail address (402, 403).
  */
-export async function requestingOwner(deps: OwnerDeps, token: string, key: unknown): Promise<TokenOwner> {
-  const user = await ownerOf(deps, token);
-  if (typeof key === 'string' && (await alertByKey(deps.db, user.id, key))) {
-    return { user, profile: await subscriptionProfile(deps.db, user, deps.clock.now(), deps.config) };
+export async function requestingOwner(
+  deps: OwnerDeps,
+  token: string,
+  key: unknown,
+  used: (db: Db, userId: string, key: string) => Promise<unknown> = alertByKey,
+): Promise<TokenOwner> {
+  const owner = await ownerWithPlan(deps, token);
+  if (typeof key === 'string' && key.trim() && (await used(deps.db, owner.user.id, key.trim().toLowerCase()))) {
+    return owner;
   }
-  return alertingOwner(deps, token);
+  return alerting(owner);
 }

@@ -4,8 +4,7 @@ import { checkinsApi } from '../../../common/api/checkins.js';
 import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
 import { perTokenClient, provenForPathToken } from '../alerts/owner-proof-routes.js';
-import { alertingOwner, ownerOf, type TokenOwner } from '../alerts/owners.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
+import { ownerOf, ownerWithPlan, requestingOwner, type TokenOwner } from '../alerts/owners.js';
 import { subscribePush } from './push.js';
 import { checkinByKey } from './repository.js';
 import { checkinPosition, currentOf, endCheckin, extendCheckin, startCheckin } from './service.js';
@@ -20,23 +19,14 @@ export default async function checkinRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('checkinOwner', null);
   const passesCeiling = (request: FastifyRequest) => provenForPathToken(app, request);
-  const owner = async (token: string): Promise<TokenOwner> => {
-    const user = await ownerOf(app, token);
-    return { user, profile: await subscriptionProfile(app.db, user, app.clock.now(), app.config) };
-  };
 
   app.route({
     ...served(checkinsApi.start),
     config: { rateLimit: perTokenClient(app, 'checkin-start', 10, MINUTE), passesCeiling },
     // A replayed key is answered with its check-in before any plan or e-mail check, as alerts are.
     preValidation: async (request) => {
-      const key = request.headers['idempotency-key'];
-      const user = await ownerOf(app, request.params.token);
-      const replay = typeof key === 'string' && (await checkinByKey(app.db, user.id, key.trim().toLowerCase()));
-      request.setDecorator(
-        'checkinOwner',
-        replay ? await owner(request.params.token) : await alertingOwner(app, request.params.token),
-      );
+      const owner = await requestingOwner(app, request.params.token, request.headers['idempotency-key'], checkinByKey);
+      request.setDecorator('checkinOwner', owner);
     },
     handler: async (request, reply) => {
       const { created, checkin } = await startCheckin(app, request.getDecorator<TokenOwner>('checkinOwner'), {
@@ -57,7 +47,7 @@ export default async function checkinRoutes(fastify: FastifyInstance) {
     ...served(checkinsApi.location),
     config: { rateLimit: perTokenClient(app, 'checkin-location', 30, MINUTE), passesCeiling },
     handler: async (request, reply) => {
-      await checkinPosition(app, await owner(request.params.token), request.params.id, request.body);
+      await checkinPosition(app, await ownerWithPlan(app, request.params.token), request.params.id, request.body);
       return reply.code(204).send();
     },
   });
