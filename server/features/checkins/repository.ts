@@ -4,6 +4,7 @@ import type { CheckinsTable } from '../../db/schema-checkins.js';
 
 /** A check-in that can still end, move or fire. */
 export const ACTIVE = ['running', 'overdue'] as const;
+export const isActive = (checkin: Checkin) => (ACTIVE as readonly string[]).includes(checkin.status);
 
 export async function insertCheckin(db: Db, row: CheckinsTable): Promise<void> {
   await db.insertInto('checkins').values(row).execute();

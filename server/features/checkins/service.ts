@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CheckinStart, CheckinView } from '../../../common/api/checkins.js';
 import { CHECKIN_SECONDS, CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { AlertLocation } from '../../../common/sms-text.js';
@@ -13,13 +12,14 @@ import { verifyPassword } from '../accounts/passwords.js';
 import { fixTimeProblem } from '../alerts/fix-time.js';
 import type { TokenOwner } from '../alerts/owners.js';
 import { alertOfUser } from '../alerts/repository.js';
+import { digestOf } from '../alerts/request-hash.js';
 import {
-  ACTIVE,
   checkinByKey,
   checkinOfUser,
   countWrongPin,
   currentCheckin,
   insertCheckin,
+  isActive,
   updateActive,
 } from './repository.js';
 import { CHECKIN_TIMER } from './timer.js';
@@ -35,8 +35,7 @@ const NONE = 'There is no current check-in.';
 
 export type CheckinDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
 
-const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-const requestHash = (body: CheckinStart) => sha256([body.duration_seconds, body.note ?? null, body.location ?? null]);
+const requestHash = (body: CheckinStart) => digestOf([body.duration_seconds, body.note ?? null, body.location ?? null]);
 
 const viewOf = async (deps: Pick<Deps, 'db'>, checkin: Checkin): Promise<CheckinView> => {
   const alert = checkin.alert_id ? await alertOfUser(deps.db, checkin.user_id, checkin.alert_id) : undefined;
@@ -53,6 +52,10 @@ async function ownCheckin(deps: Pick<Deps, 'db'>, user: User, id: string): Promi
 /** The refusal for a check-in that can no longer change: fired (its alert went out) or ended. */
 const settled = (checkin: Checkin) =>
   checkin.status === 'fired' ? detailError(409, FIRED, 'checkin_fired') : detailError(409, ENDED, 'checkin_ended');
+
+/** The refusal for a check-in that changed under this request: read again, it fired or ended. */
+const settledNow = async (deps: Pick<Deps, 'db'>, checkin: Checkin) =>
+  settled((await checkinOfUser(deps.db, checkin.user_id, checkin.id)) ?? checkin);
 
 function checkFix(fix: AlertLocation & { captured_at: number }, now: number) {
   const problem = fixTimeProblem(fix.captured_at, now);
@@ -142,7 +145,7 @@ export async function checkinPosition(
 /** Moves the due time on by `seconds` (from now when already due); a day at most in all. */
 export async function extendCheckin(deps: CheckinDeps, user: User, id: string, seconds: number): Promise<CheckinView> {
   const checkin = await ownCheckin(deps, user, id);
-  if (!ACTIVE.includes(checkin.status as (typeof ACTIVE)[number])) throw settled(checkin);
+  if (!isActive(checkin)) throw settled(checkin);
   const now = deps.clock.now();
   const dueAt = Math.max(Number(checkin.due_at), now) + seconds * SECOND;
   if (dueAt > Number(checkin.created_at) + CHECKIN_SECONDS.max * SECOND) {
@@ -153,7 +156,7 @@ export async function extendCheckin(deps: CheckinDeps, user: User, id: string, s
     await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt, now });
     return true;
   });
-  if (!moved) throw settled((await checkinOfUser(deps.db, user.id, id)) ?? checkin);
+  if (!moved) throw await settledNow(deps, checkin);
   return viewOf(deps, { ...checkin, status: 'running', due_at: dueAt });
 }
 
@@ -170,7 +173,7 @@ export async function endCheckin(
   pin: string | null | undefined,
 ): Promise<{ status: 'done' }> {
   const checkin = await ownCheckin(deps, user, id);
-  if (!ACTIVE.includes(checkin.status as (typeof ACTIVE)[number])) throw settled(checkin);
+  if (!isActive(checkin)) throw settled(checkin);
   // Both hashes are checked every time: the work is the same whichever PIN it is.
   const given = pin ?? '';
   const [right, duress] = await Promise.all([
@@ -180,7 +183,7 @@ export async function endCheckin(
   const now = deps.clock.now();
   if (!right && !duress) {
     const wrong = await countWrongPin(deps.db, id);
-    if (wrong === null) throw settled((await checkinOfUser(deps.db, user.id, id)) ?? checkin);
+    if (wrong === null) throw await settledNow(deps, checkin);
     if (wrong >= CHECKIN_WRONG_PINS) {
       await setTimer(deps.db, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
       deps.timers.kick();
@@ -192,7 +195,7 @@ export async function endCheckin(
     await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
     return true;
   });
-  if (!ended) throw settled((await checkinOfUser(deps.db, user.id, id)) ?? checkin);
+  if (!ended) throw await settledNow(deps, checkin);
   deps.timers.kick();
   return { status: 'done' };
 }
