@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { PLAN_CONTACT_LIMITS, PLAN_PRICES_EUR, SMS_PRICE_EUR, TRIAL_DAYS } from '../common/constants.js';
-
 import { euros, flag, HEAP_LIMIT_MB, positiveInt, threshold, trustProxy, url } from './config-fields.js';
+import { keptSecret } from './lib/kept-secret.js';
 
 /** Every setting, read from the environment once at start. README.md and .env.example list them. */
 const schema = z.object({
@@ -194,16 +192,9 @@ export function checkProviders(config: Config): void {
  */
 export function resolveJwtSecret(config: Config): string {
   if (config.JWT_SECRET) return config.JWT_SECRET;
-  const file = path.join(config.DATA_DIR, 'jwt-secret');
-  try {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length >= 32) return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  // Owner only, like the database beside it (server/db/index.ts).
-  mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  return keptSecret(config.DATA_DIR, 'jwt-secret', {
+    read: (text) => (text.trim().length >= 32 ? text.trim() : null),
+    make: () => randomBytes(48).toString('base64url'),
+    write: (secret) => secret,
+  });
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -8,7 +8,9 @@ import path from 'node:path';
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
 import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.js';
 import { isPrivateAddress, outboundUrlProblem, publicLookup } from '../../server/lib/outbound.js';
+import { vapidKeys } from '../../server/providers/push/web-push.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
@@ -188,5 +190,22 @@ describe('outbound URLs from clients', () => {
       publicLookup('localhost', {}, (err) => resolve(err)),
     );
     expect(error?.code).toBe('EPRIVATE');
+  });
+});
+
+describe('the VAPID keys', () => {
+  it('are generated once into DATA_DIR, readable by the owner only, and the same after a restart; set ones win', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-vapid-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      const first = vapidKeys(config);
+      expect(first.publicKey).toMatch(/^[\w-]{80,}$/);
+      expect(statSync(path.join(dataDir, 'vapid.json')).mode & 0o777).toBe(0o600);
+      expect(vapidKeys(loadConfig({ DATA_DIR: dataDir }))).toEqual(first);
+      const set = { VAPID_PUBLIC_KEY: 'pub', VAPID_PRIVATE_KEY: 'priv' };
+      expect(vapidKeys(loadConfig({ DATA_DIR: dataDir, ...set }))).toEqual({ publicKey: 'pub', privateKey: 'priv' });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:https';
-import path from 'node:path';
 import webpush from 'web-push';
 import type { Config } from '../../config.js';
+import { keptSecret } from '../../lib/kept-secret.js';
 import { publicLookup } from '../../lib/outbound.js';
 import type { DevOutbox } from '../outbox.js';
 import type { PushPort } from './port.js';
@@ -20,17 +19,16 @@ export function vapidKeys(config: Config): { publicKey: string; privateKey: stri
   if (config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY) {
     return { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY };
   }
-  const file = path.join(config.DATA_DIR, 'vapid.json');
-  try {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: string; privateKey?: string };
-    if (stored.publicKey && stored.privateKey) return { publicKey: stored.publicKey, privateKey: stored.privateKey };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(config.DATA_DIR, { recursive: true, mode: 0o700 });
-  const keys = webpush.generateVAPIDKeys();
-  writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
-  return keys;
+  return keptSecret(config.DATA_DIR, 'vapid.json', {
+    read: (text) => {
+      const stored = JSON.parse(text) as { publicKey?: unknown; privateKey?: unknown };
+      return typeof stored.publicKey === 'string' && typeof stored.privateKey === 'string'
+        ? { publicKey: stored.publicKey, privateKey: stored.privateKey }
+        : null;
+    },
+    make: () => webpush.generateVAPIDKeys(),
+    write: (keys) => JSON.stringify(keys),
+  });
 }
 
 /**
