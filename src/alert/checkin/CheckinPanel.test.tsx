@@ -2,43 +2,14 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_KEY_HEADER } from '../../../common/constants';
 import { saveDeviceKey } from '../../lib/device-key';
-import type { PageData } from '../api';
 import { PositionWatch } from '../geo';
-import type { CheckinView } from './api';
 import { CheckinPanel } from './CheckinPanel';
+import { checkinView, json, pageData, TOKEN } from './test-fixtures';
 
 vi.mock('../sw-client', () => ({ onReplayed: () => () => undefined, replayQueued: async () => undefined }));
 
-const TOKEN = 'tok';
-const page = (extra: Partial<PageData> = {}): PageData => ({
-  owner_name: 'Ana',
-  language: 'en',
-  gps_enabled: true,
-  countdown_seconds: 5,
-  contacts: [{ name: 'Rui', phone_number: '+351912345678' }],
-  messages: { real: '', test: '' },
-  ...extra,
-});
-
-const view = (extra: Partial<CheckinView> = {}): CheckinView => ({
-  id: 'c1',
-  status: 'running',
-  due_at: new Date(Date.now() + 15 * 60_000).toISOString(),
-  grace_seconds: 300,
-  fires_at: new Date(Date.now() + 20 * 60_000).toISOString(),
-  note: null,
-  created_at: new Date().toISOString(),
-  ended_at: null,
-  alert_id: null,
-  alert_public_id: null,
-  ...extra,
-});
-
-const json = (status: number, body: unknown) =>
-  new Response(body === null ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+const page = pageData;
+const view = checkinView;
 
 type Handler = (path: string, init: RequestInit) => Response | Promise<Response>;
 /** Every request the panel makes, and a fake server answering them. */

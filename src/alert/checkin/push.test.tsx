@@ -1,37 +1,17 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PageData } from '../api';
 import { PositionWatch } from '../geo';
 import { CheckinPanel } from './CheckinPanel';
 import { keyBytes } from './push';
+import { checkinView, pageData, TOKEN } from './test-fixtures';
 
 vi.mock('../sw-client', () => ({ onReplayed: () => () => undefined, replayQueued: async () => undefined }));
 
-const TOKEN = 'tok';
 // A P-256 public key's 65 bytes in base64url, as the page data gives it.
 const PUBLIC_KEY = `B${'A'.repeat(85)}`;
 const SUBSCRIPTION = { endpoint: 'https://push.example/e1', keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) } };
-const page: PageData = {
-  owner_name: 'Ana',
-  language: 'en',
-  gps_enabled: false,
-  countdown_seconds: 5,
-  contacts: [],
-  messages: { real: '', test: '' },
-  push_public_key: PUBLIC_KEY,
-};
-const running = {
-  id: 'c1',
-  status: 'running',
-  due_at: new Date(Date.now() + 15 * 60_000).toISOString(),
-  grace_seconds: 300,
-  fires_at: new Date(Date.now() + 20 * 60_000).toISOString(),
-  note: null,
-  created_at: new Date().toISOString(),
-  ended_at: null,
-  alert_id: null,
-  alert_public_id: null,
-};
+const page = pageData({ gps_enabled: false, contacts: [], push_public_key: PUBLIC_KEY });
+const running = checkinView();
 
 function fakeServer() {
   const posts: { path: string; body: unknown }[] = [];
