@@ -1,11 +1,11 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
-import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { SQLite } from './sqlite-driver.js';
+
+export { migrate, migrateToLatest } from './migrate.js';
 
 // int8 (bigint) columns hold epoch milliseconds, well inside Number's safe range.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -78,32 +78,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', description: `SQLite ${location}`, close: () => db.destroy() };
-}
-
-class StaticMigrationProvider implements MigrationProvider {
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
-  }
-}
-
-/**
- * Runs every pending migration; throws with the failing migration's error. `pgSchema`
- * pins the bookkeeping tables to that schema: otherwise Kysely finds another schema's
- * `kysely_migration` table in the same database and skips creating its own.
- */
-export async function migrateToLatest(db: Kysely<Database>, pgSchema?: string): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrationProvider(),
-    // Features land in parallel: a migration named before one a database already ran still runs.
-    allowUnorderedMigrations: true,
-    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 /** True when the database answers a trivial query. */
