@@ -1,4 +1,5 @@
 /// <reference lib="WebWorker" />
+import type { RouteHandlerCallback } from 'workbox-core';
 import { createHandlerBoundToURL } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
@@ -8,10 +9,23 @@ export const EMERGENCY_PATHS = [/^\/public\//, /^\/test\//];
 // `/a/` is the live page of an alert: it needs the network, and the server serves its own entry.
 const SERVER_ONLY = [/^\/api\//, /^\/dev\//, /^\/a\//];
 
+/**
+ * The precached page `url`, read whole in the worker and answered as a new response. WebKit
+ * (Safari) handed the cache's own response has failed the navigation now and then with no
+ * network ("FetchEvent.respondWith received an error: TypeError: Load failed"), the page being
+ * in the cache all along; a page of a few kilobytes costs nothing to copy.
+ */
+function precachedPage(url: string): RouteHandlerCallback {
+  const bound = createHandlerBoundToURL(url);
+  return async (options) => {
+    const cached = await bound(options);
+    const { status, statusText, headers } = cached;
+    return new Response(await cached.blob(), { status, statusText, headers });
+  };
+}
+
 /** Emergency links open the cached `alert.html` with no network at all; other pages get the app shell. */
 export function setUpNavigation(): void {
-  registerRoute(new NavigationRoute(createHandlerBoundToURL('alert.html'), { allowlist: EMERGENCY_PATHS }));
-  registerRoute(
-    new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...SERVER_ONLY, ...EMERGENCY_PATHS] }),
-  );
+  registerRoute(new NavigationRoute(precachedPage('alert.html'), { allowlist: EMERGENCY_PATHS }));
+  registerRoute(new NavigationRoute(precachedPage('index.html'), { denylist: [...SERVER_ONLY, ...EMERGENCY_PATHS] }));
 }
