@@ -103,3 +103,6 @@ export const CHECKIN_SECONDS = { min: 60, max: 86_400 } as const;
 export const CHECKIN_NOTE_MAX = 140;
 /** Wrong PINs to "I'm safe" before the check-in fires. */
 export const CHECKIN_WRONG_PINS = 5;
+
+/** The owner's own wait before an unanswered real alert phones the contacts (seconds); 0 turns it off. */
+export const ESCALATION_SECONDS = { min: 60, max: 1800 } as const;

@@ -13,6 +13,7 @@ import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
 import outboxRoutes, { outboxServed } from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
+import escalationFeature from './features/escalation/index.js';
 import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
 import { Background } from './lib/background.js';
@@ -41,6 +42,9 @@ import { createWebPush } from './providers/push/web-push.js';
 import { createOutboxSms } from './providers/sms/outbox.js';
 import type { SmsPort } from './providers/sms/port.js';
 import { createTwilioSms } from './providers/sms/twilio.js';
+import { createOutboxVoice } from './providers/voice/outbox.js';
+import type { VoicePort } from './providers/voice/port.js';
+import { createTwilioVoice } from './providers/voice/twilio.js';
 
 const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 
@@ -55,6 +59,8 @@ declare module 'fastify' {
     payments: PaymentsPort;
     /** Web Push (check-in reminders). */
     push: PushPort;
+    /** Voice calls (escalation). */
+    voice: VoicePort;
     /** Work done after the answer (see lib/background.ts); `idle()` waits for it. */
     background: Background;
     /** The periodic jobs (lib/periodic.ts): started when the server is ready, stopped before it closes. */
@@ -74,6 +80,7 @@ export interface AppOptions {
   sms?: SmsPort;
   payments?: PaymentsPort;
   push?: PushPort;
+  voice?: VoicePort;
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app lives (default `dist/`). */
   distDir?: string;
@@ -148,6 +155,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           })
         : createOutboxSms(outbox, now)),
   );
+  const voiceFrom = config.TWILIO_VOICE_FROM ?? config.TWILIO_FROM;
+  app.decorate(
+    'voice',
+    options.voice ??
+      (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && voiceFrom
+        ? createTwilioVoice({
+            accountSid: config.TWILIO_ACCOUNT_SID,
+            authToken: config.TWILIO_AUTH_TOKEN,
+            from: voiceFrom,
+            callbackBase: () => `${config.APP_URL}/api/voice/`,
+          })
+        : createOutboxVoice(outbox, now)),
+  );
   app.decorate('payments', options.payments ?? createPayments(config, now));
   app.decorate('push', options.push ?? createWebPush(config, outbox, now));
   app.decorate(
@@ -190,6 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(billingRoutes);
   await app.register(alertsFeature);
   await app.register(checkinsFeature);
+  await app.register(escalationFeature);
   await app.register(liveFeature);
   if (outboxServed(app)) await app.register(outboxRoutes);
 

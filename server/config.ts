@@ -34,10 +34,14 @@ const schema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
   TWILIO_MESSAGING_SERVICE_SID: z.string().min(1).optional(),
+  /** The number escalation calls come from (default TWILIO_FROM): a messaging service places no calls. */
+  TWILIO_VOICE_FROM: z.string().min(1).optional(),
   /** SMS handed to the provider at once by each server process. */
   SMS_CONCURRENCY: positiveInt('SMS_CONCURRENCY').default(10),
   /** Seconds an overdue check-in waits for "I'm safe" before its alert goes out. */
   CHECKIN_GRACE_SECONDS: positiveInt('CHECKIN_GRACE_SECONDS').default(300),
+  /** Seconds a real alert waits for an answer before its contacts are phoned (an owner may choose their own). */
+  ESCALATION_AFTER_SECONDS: positiveInt('ESCALATION_AFTER_SECONDS').default(300),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_PRICE_BASIC: z.string().min(1).optional(),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { alertHeaders, alertRequest, locationError, tokenAlertParams, tokenParams } from './alert-request.js';
+import { escalationView } from './escalation.js';
 import { alertsRoutes } from './routes.js';
 import { type Contract, errorResponses, noContent } from './shared.js';
 
@@ -91,6 +92,9 @@ export const alertView = z
         'True when at least one SMS was withheld by the number’s hourly ceiling for all senders (`withheld_reason: number_busy`): that contact was not alerted by this alert. Link-only alerts only, or a contact added less than an hour ago.',
       ),
     deliveries: z.array(delivery),
+    escalation: escalationView.describe(
+      'Whether and when the contacts are phoned if nobody answers, and each call’s state.',
+    ),
   })
   .meta({ id: 'Alert' });
 

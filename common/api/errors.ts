@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'invalid_display_name',
   'display_name_link',
   'invalid_time_zone',
+  'invalid_escalation_delay',
   // Contacts.
   'name_required',
   'invalid_name',
@@ -85,6 +86,8 @@ export const ERROR_CODES = [
   'checkin_fired',
   'checkin_too_long',
   'wrong_pin',
+  // Escalation calls (the dev outbox's keys).
+  'invalid_digits',
   'invalid_pin',
   'same_pin',
   // Any route.

@@ -1,6 +1,6 @@
 /** The signed-in owner's own record: what `/api/users/me/` answers and what PATCH may change. */
 import { z } from 'zod';
-import { COUNTDOWN_CHOICES, LANGUAGES } from '../constants.js';
+import { COUNTDOWN_CHOICES, ESCALATION_SECONDS, LANGUAGES } from '../constants.js';
 import { canonicalTimeZone, normaliseDisplayName, PROFILE_MESSAGES, validateDisplayName } from '../profile-rules.js';
 
 const choice = <T extends readonly (string | number)[]>(values: T) => z.literal(values);
@@ -10,6 +10,9 @@ export const PIN_MESSAGES = {
   invalid: 'A PIN has 4 to 8 digits.',
   same: 'The duress PIN must differ from the check-in PIN.',
 } as const;
+
+/** The text of a refused escalation delay. */
+export const ESCALATION_MESSAGE = `Choose 0 (never) or ${ESCALATION_SECONDS.min} to ${ESCALATION_SECONDS.max} seconds.`;
 
 const pin = z
   .string()
@@ -59,6 +62,19 @@ export const meUpdate = z
     duress_pin: pin.describe(
       'A different 4 to 8 digits: ending a check-in with it looks the same but alerts the contacts. Null clears it.',
     ),
+    escalation_after_seconds: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .refine(
+        (seconds) =>
+          seconds == null || seconds === 0 || (seconds >= ESCALATION_SECONDS.min && seconds <= ESCALATION_SECONDS.max),
+        { message: ESCALATION_MESSAGE, params: { code: 'invalid_escalation_delay' } },
+      )
+      .describe(
+        'Seconds a real alert waits for an answer before the contacts are phoned: 0 never, else 60 to 1800; null: the server default.',
+      ),
   })
   .refine((update) => !update.checkin_pin || update.checkin_pin !== update.duress_pin, {
     message: PIN_MESSAGES.same,
@@ -95,6 +111,10 @@ export const me = z
     token: z.string().nullable().describe('The personal alert token (also on the profile).'),
     has_checkin_pin: z.boolean().describe('A check-in PIN is set: "I’m safe" needs it.'),
     has_duress_pin: z.boolean(),
+    escalation_after_seconds: z
+      .number()
+      .int()
+      .describe('Seconds a real alert waits for an answer before the contacts are phoned; 0: never.'),
     profile,
   })
   .meta({ id: 'Me' });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { accountsApi } from './accounts.js';
-import { alertsApi } from './alerts.js';
-import { billingApi } from './billing.js';
-import { checkinsApi } from './checkins.js';
-import { configApi } from './config.js';
-import { contactsApi } from './contacts.js';
-import { healthApi } from './health.js';
-import { liveApi } from './live.js';
+import { API_CONTRACT } from './contract.js';
 import { type ParamName, pathOf, patternOf } from './paths.js';
 import {
   ALERT_POST_PATH,
@@ -22,7 +15,7 @@ import {
   POSITION_POST_PATH,
 } from './routes.js';
 
-const CONTRACT = { accountsApi, alertsApi, billingApi, checkinsApi, configApi, contactsApi, healthApi, liveApi };
+const CONTRACT = API_CONTRACT;
 const ROUTES = {
   accountsRoutes,
   alertsRoutes,

@@ -71,3 +71,9 @@ export const checkinsRoutes = {
 export const ALERT_POST_PATH = patternOf(alertsRoutes.send);
 /** A live position update's paths (`…/alerts/{id}/location/`), queued like an alert. */
 export const POSITION_POST_PATH = patternOf(liveRoutes.position);
+
+/** The voice provider's callbacks on the escalation calls (Twilio). */
+export const voiceRoutes = {
+  gather: at('POST', '/api/voice/gather/'),
+  status: at('POST', '/api/voice/status/'),
+} as const;

@@ -2,9 +2,11 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
 import type { CheckinsTable, PushSubscriptionsTable } from './schema-checkins.js';
+import type { EscalationCallsTable, EscalationOutcome } from './schema-escalation.js';
 import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
 
+export type { CallStatus, EscalationCall, EscalationOutcome } from './schema-escalation.js';
 export type { MailBurstKind } from './schema-work.js';
 
 /**
@@ -33,6 +35,8 @@ export interface UsersTable {
   /** The check-in PIN and duress PIN, hashed like passwords; null when not set (migration 2026112602-checkins). */
   checkin_pin_hash: Generated<string | null>;
   duress_pin_hash: Generated<string | null>;
+  /** Seconds after a real alert with no answer before the contacts are phoned; null: the server's default, 0: never (migration 2026112604-escalation). */
+  escalation_after_seconds: Generated<number | null>;
 }
 
 /** A login: one refresh-token family. Revoking it ends every token issued in it. */
@@ -142,6 +146,10 @@ export interface AlertsTable {
   proven: Generated<number>;
   /** Why it went out: the button, a check-in not ended in time, the duress PIN (migration 2026112602-checkins). */
   reason: Generated<AlertReason>;
+  /** When the contacts are phoned if nobody has answered; null for a test alert or an owner who turned it off (migration 2026112604-escalation). */
+  escalation_at: Generated<number | null>;
+  /** How far the escalation got; null while it waits (or when there is none). */
+  escalation_status: Generated<EscalationOutcome | null>;
 }
 
 export type AlertReason = 'button' | 'missed_checkin' | 'duress';
@@ -149,7 +157,8 @@ export type AlertReason = 'button' | 'missed_checkin' | 'duress';
 /** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
 export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'withheld';
 /** `all_clear`: the SMS sent when the owner says they are safe, not one of the alert's own. */
-export type DeliveryKind = 'alert' | 'all_clear';
+/** `escalation`: the second round of SMS when nobody has answered. */
+export type DeliveryKind = 'alert' | 'all_clear' | 'escalation';
 
 export interface DeliveriesTable {
   id: string;
@@ -218,6 +227,7 @@ export interface Database {
   timers: TimersTable;
   checkins: CheckinsTable;
   push_subscriptions: PushSubscriptionsTable;
+  escalation_calls: EscalationCallsTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */

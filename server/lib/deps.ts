@@ -7,6 +7,7 @@ import type { TokenService } from '../plugins/auth.js';
 import type { MailPort } from '../providers/mail/port.js';
 import type { PaymentsPort } from '../providers/payments/port.js';
 import type { PushPort } from '../providers/push/port.js';
+import type { VoicePort } from '../providers/voice/port.js';
 import type { Background } from './background.js';
 import type { Clock } from './clock.js';
 
@@ -28,6 +29,8 @@ export interface Deps {
   payments: PaymentsPort;
   /** Web Push to the owner's browsers. */
   push: PushPort;
+  /** Voice calls to contacts when nobody answers an alert. */
+  voice: VoicePort;
   /** Signs and checks the session tokens, and derives secrets from the server's. */
   tokens: TokenService;
   /** The user and session an `Authorization: Bearer <access>` header names while both are live; else null. */

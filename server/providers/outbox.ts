@@ -24,13 +24,25 @@ export interface CapturedPush {
   sent_at: string;
 }
 
+/** A captured voice call, as `/dev/outbox.json` shows it: its status follows the keys pressed on the outbox page. */
+export interface CapturedCall {
+  /** Our call id: `POST /dev/outbox/calls/{id}/digits/` presses keys on it. */
+  id: string;
+  to: string;
+  say: string;
+  language: string;
+  status: string;
+  placed_at: string;
+}
+
 const LIMIT = 1000;
 
-/** What the embedded mail and SMS adapters (and every Web Push) captured, newest first, kept in memory. */
+/** What the embedded mail, SMS and voice adapters (and every Web Push) captured, newest first, kept in memory. */
 export class DevOutbox {
   readonly emails: CapturedEmail[] = [];
   readonly sms: CapturedSms[] = [];
   readonly push: CapturedPush[] = [];
+  readonly calls: CapturedCall[] = [];
 
   addEmail(email: CapturedEmail): void {
     this.emails.unshift(email);
@@ -47,7 +59,13 @@ export class DevOutbox {
     this.push.length = Math.min(this.push.length, LIMIT);
   }
 
+  addCall(call: CapturedCall): void {
+    this.calls.unshift(call);
+    this.calls.length = Math.min(this.calls.length, LIMIT);
+  }
+
   clear(): void {
+    this.calls.length = 0;
     this.push.length = 0;
     this.emails.length = 0;
     this.sms.length = 0;

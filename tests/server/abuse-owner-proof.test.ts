@@ -386,6 +386,7 @@ describe(`budgets: strangers cannot use up a number against the owner's proven a
       recently_alerted: false,
       number_busy: false,
       deliveries: [{ contact_name: 'Mãe', status: 'queued' }],
+      escalation: { status: 'waiting', at: expect.any(String), calls: [] },
     });
     // The session proves it as well (a fresh access token: the first one has expired).
     const access = await t.app.tokens.signAccess(owner.user.id, owner.sessionId);

@@ -192,6 +192,7 @@ describe(`accounts: login, refresh and /me (${dbLabel})`, () => {
       token: null,
       has_checkin_pin: false,
       has_duress_pin: false,
+      escalation_after_seconds: 300,
       profile: { ...NO_SUBSCRIPTION, alert_countdown_seconds: 5, token: null },
     });
     await activateSubscription(t.app.db, { userId: body.id, plan: 'premium', now: t.clock.now(), trialDays: 3 });

@@ -1,16 +1,9 @@
 import type { HTTPMethods } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { accountsApi } from '../../common/api/accounts.js';
-import { alertsApi } from '../../common/api/alerts.js';
-import { billingApi } from '../../common/api/billing.js';
-import { checkinsApi } from '../../common/api/checkins.js';
-import { configApi } from '../../common/api/config.js';
-import { contactsApi } from '../../common/api/contacts.js';
-import { healthApi } from '../../common/api/health.js';
-import { liveApi } from '../../common/api/live.js';
+import { API_CONTRACT } from '../../common/api/contract.js';
 import { dbLabel, suiteApp } from './helper.js';
 
-const CONTRACT = { accountsApi, alertsApi, billingApi, checkinsApi, configApi, contactsApi, healthApi, liveApi };
+const CONTRACT = API_CONTRACT;
 
 describe(`the API contract's routes (${dbLabel})`, () => {
   const t = suiteApp();

@@ -159,7 +159,7 @@ interface TestAppOptions {
   /** More files of that build, by path inside it (`assets/app.js`). */
   distFiles?: Record<string, string>;
   /** Real provider adapters (pointed at local fakes) instead of the embedded ones, made from the app's config. */
-  providers?: (config: Config) => Pick<AppOptions, 'sms' | 'payments'>;
+  providers?: (config: Config) => Pick<AppOptions, 'sms' | 'payments' | 'voice'>;
   /** What the load shedding reads instead of this process's own load. */
   loadProbe?: AppOptions['loadProbe'];
 }
@@ -298,6 +298,7 @@ export async function createUser(
     time_zone: null,
     checkin_pin_hash: null,
     duress_pin_hash: null,
+    escalation_after_seconds: null,
     token: null,
     trial_used_at: null,
     password_changed_at: now,

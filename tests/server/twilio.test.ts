@@ -1,82 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
-import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmsPort } from '../../server/providers/sms/port.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
-
-const SID = 'AC00000000000000000000000000000001';
-const AUTH_TOKEN = 'twilio-auth-token-for-tests';
-const APP_URL = 'http://alerta.test';
-const INVALID_NUMBER = '+15005550001';
-
-interface FakeRequest {
-  path: string;
-  authorization: string | undefined;
-  form: Record<string, string>;
-}
-
-/** A local stand-in for Twilio's Messages API, on loopback, answering as Twilio does. */
-async function fakeTwilio(): Promise<{ server: Server; url: string; requests: FakeRequest[] }> {
-  const requests: FakeRequest[] = [];
-  let next = 0;
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(raw));
-      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
-      res.setHeader('content-type', 'application/json');
-      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`) {
-        res.statusCode = 404;
-        return res.end(JSON.stringify({ code: 20404, message: 'The requested resource was not found', status: 404 }));
-      }
-      if (form.To === INVALID_NUMBER) {
-        res.statusCode = 400;
-        return res.end(
-          JSON.stringify({
-            code: 21211,
-            message: `The 'To' number ${form.To} is not a valid phone number.`,
-            status: 400,
-          }),
-        );
-      }
-      next += 1;
-      res.statusCode = 201;
-      res.end(
-        JSON.stringify({
-          sid: `SM${String(next).padStart(32, '0')}`,
-          account_sid: SID,
-          to: form.To,
-          from: form.From ?? null,
-          messaging_service_sid: form.MessagingServiceSid ?? null,
-          body: form.Body,
-          status: 'queued',
-          num_segments: '1',
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, requests };
-}
-
-/** The SDK's own HTTP client, sending to the fake instead of api.twilio.com. */
-class LoopbackClient extends twilio.RequestClient {
-  constructor(private readonly base: string) {
-    super();
-  }
-  override request<T>(opts: RequestClient.RequestOptions<T>) {
-    return super.request<T>({ ...opts, uri: opts.uri.replace(/^https:\/\/api\.twilio\.com/, this.base) });
-  }
-}
+import { APP_URL, AUTH_TOKEN, fakeTwilio, INVALID_NUMBER, LoopbackClient, SID } from './twilio-fake.js';
 
 describe(`Twilio SMS adapter and status callbacks (${dbLabel})`, () => {
   let t: TestApp;

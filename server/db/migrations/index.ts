@@ -12,6 +12,7 @@ import * as liveResponders from './2026112504-live-responders.js';
 import * as timers from './2026112601-timers.js';
 import * as checkins from './2026112602-checkins.js';
 import * as push from './2026112603-push.js';
+import * as escalation from './2026112604-escalation.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026112601-timers': timers,
   '2026112602-checkins': checkins,
   '2026112603-push': push,
+  '2026112604-escalation': escalation,
 };

@@ -20,13 +20,15 @@ export async function meView(deps: Pick<Deps, 'db' | 'clock' | 'config'>, user: 
     token: user.token,
     has_checkin_pin: user.checkin_pin_hash !== null,
     has_duress_pin: user.duress_pin_hash !== null,
+    escalation_after_seconds: user.escalation_after_seconds ?? deps.config.ESCALATION_AFTER_SECONDS,
     profile: { ...profile, alert_countdown_seconds: user.alert_countdown_seconds, token: user.token },
   };
 }
 
 /**
  * Changes the language, the alert countdown, the display name (null: the username again),
- * the time zone and the check-in PINs (hashed; null clears), as the request's schema checked
+ * the time zone, the check-in PINs (hashed; null clears) and the escalation delay (null: the
+ * server's default), as the request's schema checked
  * and normalised them. A new PIN may not be the other one already set (400 `same_pin`).
  */
 export async function updateMe(

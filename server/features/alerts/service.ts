@@ -2,12 +2,16 @@ import type { Transaction } from 'kysely';
 import type { AlertRequest, AlertView, OwnerAlert } from '../../../common/api/alerts.js';
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
+import type { Config } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
+import { setTimer } from '../../lib/timers.js';
 import { alertedContacts } from '../contacts/repository.js';
+import { callsOf } from '../escalation/repository.js';
+import { ESCALATION_TIMER, escalationAt } from '../escalation/service.js';
 import { livePageUrl } from '../live/links.js';
 import { contactDeliveries } from './compose.js';
 import { fixTimeProblem } from './fix-time.js';
@@ -36,7 +40,8 @@ export async function alertStatus(deps: Pick<Deps, 'db'>, token: string, id: str
 }
 
 /** An alert as its link shows it, with its deliveries. */
-const viewOf = async (db: Db, alert: Alert): Promise<AlertView> => alertView(alert, await deliveriesOf(db, [alert.id]));
+const viewOf = async (db: Db, alert: Alert): Promise<AlertView> =>
+  alertView(alert, await deliveriesOf(db, [alert.id]), await callsOf(db, [alert.id]));
 
 /** The owner's last alerts, newest first. */
 export async function alertHistory(deps: Pick<Deps, 'db'>, user: User): Promise<OwnerAlert[]> {
@@ -79,7 +84,7 @@ function recipientsOf(contacts: Contact[], body: AlertRequest): Contact[] {
  * location; a real alert's SMS carries the live page, where contacts follow and answer.
  */
 function newAlert(
-  appUrl: string,
+  config: Pick<Config, 'APP_URL' | 'ESCALATION_AFTER_SECONDS'>,
   owner: TokenOwner,
   request: { key: string; body: AlertRequest; proven: boolean },
   now: number,
@@ -104,7 +109,7 @@ function newAlert(
       locationError,
       ...(liveUrl ? { liveUrl } : {}),
     });
-  const message = sms(body.mode === 'real' ? livePageUrl(appUrl, publicId) : null);
+  const message = sms(body.mode === 'real' ? livePageUrl(config.APP_URL, publicId) : null);
   const row: NewAlert = {
     id: newId(),
     public_id: publicId,
@@ -122,6 +127,7 @@ function newAlert(
     last_update_at: null,
     request_hash: hashOf(body),
     proven: proven ? 1 : 0,
+    escalation_at: body.mode === 'real' ? escalationAt(user, config, now) : null,
   };
   return { row, sms };
 }
@@ -170,7 +176,7 @@ export async function sendAlert(
 
   const appUrl = deps.config.APP_URL;
   const recipients = recipientsOf(await alertedContacts(deps.db, user.id, profile.contact_limit), body);
-  const { row, sms } = newAlert(appUrl, owner, { key, body, proven }, now);
+  const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const result = await storeAlert(deps, row, deliveries, now);
   const alert = await viewOf(deps.db, result.alert);
@@ -205,7 +211,12 @@ export async function storeAlert(
       const rows = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      return insertAlert(trx, row, rows);
+      const alert = await insertAlert(trx, row, rows);
+      // Phoned at `escalation_at` unless a contact answers or the owner is safe first.
+      if (row.escalation_at != null) {
+        await setTimer(trx, { kind: ESCALATION_TIMER, subject: alert.id, dueAt: row.escalation_at, now });
+      }
+      return alert;
     });
     return { alert, created: true };
   } catch (error) {

@@ -1,7 +1,8 @@
 /** The wire shapes of alerts (common/api/alerts.ts), made from the rows the repository returns. */
 import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
-import type { Alert, Delivery, DeliveryStatus } from '../../db/schema.js';
+import type { Alert, Delivery, DeliveryStatus, EscalationCall } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
+import { escalationView } from '../escalation/views.js';
 
 /** A provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>
@@ -25,9 +26,10 @@ const deliveryView = (d: Delivery) => {
  * recently_alerted, number_busy, deliveries: [{contact_name, status, withheld?,
  * withheld_reason?}]}`. `recently_alerted` only when this account's own earlier alerts
  * reached a contact in the window (its own budget withheld the SMS); `number_busy` when the
- * number's ceiling for all senders did.
+ * number's ceiling for all senders did; `escalation`, whether and when the contacts are
+ * phoned, and each call.
  */
-export function alertView(alert: Alert, deliveries: Delivery[]): AlertView {
+export function alertView(alert: Alert, deliveries: Delivery[], calls: EscalationCall[] = []): AlertView {
   const reasons = deliveries.map(withheldReason);
   return {
     id: alert.id,
@@ -39,6 +41,7 @@ export function alertView(alert: Alert, deliveries: Delivery[]): AlertView {
     recently_alerted: reasons.includes('recently_alerted'),
     number_busy: reasons.includes('number_busy'),
     deliveries: deliveries.map(deliveryView),
+    escalation: escalationView(alert, calls),
   };
 }
 

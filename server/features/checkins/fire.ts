@@ -13,6 +13,7 @@ import { storeAlert } from '../alerts/service.js';
 import { alertView } from '../alerts/views.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 import { alertedContacts } from '../contacts/repository.js';
+import { escalationAt } from '../escalation/service.js';
 import { livePageUrl } from '../live/links.js';
 
 export type FireDeps = Pick<
@@ -84,6 +85,7 @@ export async function sendCheckinAlert(
     last_update_at: null,
     request_hash: null,
     proven: 0,
+    escalation_at: escalationAt(user, deps.config, now),
   };
   const deliveries = contactDeliveries(appUrl, row, contacts, sms, now);
   let result: Awaited<ReturnType<typeof storeAlert>>;

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { detailError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
+import { pressKeys } from '../escalation/calls.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -40,7 +42,8 @@ export function requireLocal(app: FastifyInstance) {
 
 /** Whether this server has the outbox pages: some messages are captured, and the operator did not say production. */
 export const outboxServed = (app: FastifyInstance) =>
-  (app.mail.name === 'outbox' || app.sms.name === 'outbox') && app.config.NODE_ENV !== 'production';
+  (app.mail.name === 'outbox' || app.sms.name === 'outbox' || app.voice.name === 'outbox') &&
+  app.config.NODE_ENV !== 'production';
 
 /** The outbox's address with its key, as the start line prints it. */
 export const outboxUrl = (app: FastifyInstance, file = 'outbox') =>
@@ -66,8 +69,31 @@ export default async function outboxRoutes(app: FastifyInstance) {
       emails: app.outbox.emails,
       push: app.outbox.push,
       sms: app.outbox.sms.map(({ to, body, status, sent_at }) => ({ to, body, status, sent_at })),
+      calls: app.outbox.calls.map(({ id, to, say, status, placed_at }) => ({ id, to, say, status, placed_at })),
     });
   });
+
+  // The callee pressing keys on a captured call, through the same code as Twilio's gather
+  // callback: JSON `{digits}` answers what the call says back; the page's form returns to it.
+  await app.register(formbody);
+  app.post<{ Params: { id: string }; Querystring: { key?: unknown }; Body: { digits?: unknown } }>(
+    '/dev/outbox/calls/:id/digits/',
+    { onRequest },
+    async (request, reply) => {
+      const digits = request.body?.digits;
+      if (typeof digits !== 'string' || !/^[0-9*#]{1,8}$/.test(digits)) {
+        throw detailError(400, 'Send the keys pressed as "digits", e.g. "1".', 'invalid_digits');
+      }
+      const captured = app.outbox.calls.find((call) => call.id === request.params.id);
+      const pressed = captured ? await pressKeys(app, captured.id, digits) : null;
+      if (!captured || !pressed) throw notFound();
+      if (pressed.acknowledged) captured.status = 'acknowledged';
+      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        return reply.redirect(`/dev/outbox?key=${key}`, 303);
+      }
+      return reply.send({ say: pressed.say, acknowledged: pressed.acknowledged });
+    },
+  );
 
   app.get('/dev/outbox', { onRequest }, async (_request, reply) => {
     const emails = app.outbox.emails
@@ -85,11 +111,21 @@ export default async function outboxRoutes(app: FastifyInstance) {
 <pre>${linkify(message.body)}</pre></article>`,
       )
       .join('\n');
+    const calls = app.outbox.calls
+      .map(
+        (
+          call,
+        ) => `<article><p class="meta">To ${escapeHtml(call.to)} · ${escapeHtml(call.placed_at)} · ${escapeHtml(call.status)}</p>
+<pre>${escapeHtml(call.say)}</pre>
+<form method="post" action="/dev/outbox/calls/${encodeURIComponent(call.id)}/digits/?key=${key}"><input type="hidden" name="digits" value="1"><button type="submit">Premir 1 · Press 1</button></form></article>`,
+      )
+      .join('\n');
     const none = '<p>Nenhuma ainda · None yet.</p>';
     const body = `<h1>Caixa de saída · Dev outbox</h1>
-<p>Mensagens captadas pelos adaptadores de e-mail e SMS embutidos, as mais recentes primeiro; configure SMTP e Twilio para enviar a sério · Messages captured by the embedded mail and SMS adapters, newest first. Configure SMTP and Twilio to send for real.</p>
+<p>Mensagens e chamadas captadas pelos adaptadores de e-mail, SMS e voz embutidos, as mais recentes primeiro; configure SMTP e Twilio para enviar a sério · Messages and calls captured by the embedded mail, SMS and voice adapters, newest first. Configure SMTP and Twilio to send for real.</p>
 <p><a href="/dev/outbox?key=${key}">Atualizar · Refresh</a> · <a href="/dev/outbox.json?key=${key}">JSON</a></p>
 <h2>SMS (${app.outbox.sms.length})</h2>${sms || none}
+<h2>Chamadas · Calls (${app.outbox.calls.length})</h2>${calls || none}
 <h2>E-mail (${app.outbox.emails.length})</h2>${emails || none}`;
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page('Dev outbox', body));
   });

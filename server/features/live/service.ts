@@ -19,6 +19,7 @@ import { fixTimeProblem } from '../alerts/fix-time.js';
 import { ownerOf } from '../alerts/owners.js';
 import { alertOfUser, markResolved, realAlertByPublicId } from '../alerts/repository.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
+import { settleEscalation } from '../escalation/repository.js';
 import { contactKeyHash, livePageUrl } from './links.js';
 import { addContactResponder, addPosition, addStranger, deliveryByContactKey, respondersOf } from './repository.js';
 import { liveState, liveView, mapTiles } from './view.js';
@@ -121,7 +122,10 @@ export async function resolveAlert(
 ): Promise<Resolution> {
   const now = deps.clock.now();
   const queued = await deps.db.transaction().execute(async (trx) => {
-    if (!(await markResolved(trx, alert.id, now)) || !notify || alert.mode !== 'real') return 0;
+    if (!(await markResolved(trx, alert.id, now))) return 0;
+    // Safe before the calls went out: nobody is phoned. After, the all-clear SMS still go.
+    await settleEscalation(trx, alert.id, 'cancelled');
+    if (!notify || alert.mode !== 'real') return 0;
     return queueAllClear(deps, trx, alert, user, now);
   });
   if (queued > 0) deps.dispatcher.kick();
@@ -177,6 +181,8 @@ export async function acknowledge(
     const contactName = checkResponderName(delivery.contact_name);
     const name = answer.name || (contactName.ok ? contactName.name : '');
     const stored = await addContactResponder(deps.db, { alertId: alert.id, deliveryId: delivery.id, name, now });
+    // A contact answered: nobody needs phoning (a stranger's answer never cancels the calls).
+    await settleEscalation(deps.db, alert.id, 'cancelled');
     result = {
       created: stored.created,
       responder: { ...stored.responder, created_at: iso(stored.responder.created_at) },

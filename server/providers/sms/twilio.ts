@@ -1,4 +1,5 @@
 import twilio from 'twilio';
+import { twilioSignatureCheck } from '../twilio-signature.js';
 import type { ProviderStatus, SmsPort } from './port.js';
 
 /** Twilio's MessageStatus values that change a delivery; the others (queued, accepted, sending…) do not. */
@@ -68,11 +69,7 @@ export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
       // Twilio reports by HTTP callback to /api/sms/status/, read through statusCallbacks.
     },
     statusCallbacks: {
-      // X-Twilio-Signature: an HMAC of the URL Twilio was given and every form field, keyed by the auth token.
-      verify({ url, headers, form }) {
-        const signature = headers['x-twilio-signature'];
-        return typeof signature === 'string' && twilio.validateRequest(options.authToken, signature, url, form);
-      },
+      verify: twilioSignatureCheck(options.authToken),
       read(form) {
         const status = STATUSES[form.MessageStatus ?? ''];
         if (!status) return null;

@@ -1,0 +1,122 @@
+/** The escalation calls' rows, and the alert columns that say how far an escalation got. */
+import type { Insertable } from 'kysely';
+import type { CallStatus, Db, EscalationCall } from '../../db/schema.js';
+import type { EscalationCallsTable } from '../../db/schema-escalation.js';
+
+/** The calls of these alerts, in the order they were made. */
+export function callsOf(db: Db, alertIds: string[]): Promise<EscalationCall[]> {
+  if (alertIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('escalation_calls')
+    .selectAll()
+    .where('alert_id', 'in', alertIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function callById(db: Db, id: string): Promise<EscalationCall | undefined> {
+  return db.selectFrom('escalation_calls').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Marks a waiting escalation `to` (calling or cancelled), only while it still waits: whichever
+ * of the calls and an answer (or the all-clear) commits first wins. True when this one did.
+ */
+export async function settleEscalation(db: Db, alertId: string, to: 'calling' | 'cancelled'): Promise<boolean> {
+  const moved = await db
+    .updateTable('alerts')
+    .set({ escalation_status: to })
+    .where('id', '=', alertId)
+    .where('escalation_at', 'is not', null)
+    .where('escalation_status', 'is', null)
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
+
+/** Call states that never change again, but for a key pressed on an answered call. */
+const ENDED: readonly CallStatus[] = ['acknowledged', 'no_answer', 'busy', 'failed'];
+
+/**
+ * Moves a call to `status`: never back from an ended state, and never from `acknowledged`; an
+ * answered call that ends stays `answered`. True when the row changed.
+ */
+export async function moveCall(
+  db: Db,
+  call: { id: string; status: CallStatus; providerCallId?: string; error?: string; now: number },
+): Promise<boolean> {
+  let query = db
+    .updateTable('escalation_calls')
+    .set({
+      status: call.status,
+      updated_at: call.now,
+      ...(call.providerCallId ? { provider_call_id: call.providerCallId } : {}),
+      ...(call.error ? { last_error: call.error } : {}),
+    })
+    .where('id', '=', call.id)
+    .where('status', 'not in', ENDED)
+    .where('status', '!=', call.status);
+  if (call.status !== 'acknowledged') {
+    // A late "completed" or "no-answer" after the contact picked up changes nothing.
+    if (call.status !== 'answered') query = query.where('status', '!=', 'answered');
+  }
+  const moved = await query.executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
+
+/** True when a contact (through their own link, or by pressing 1) said "I'm on my way". */
+export async function answeredByContact(db: Db, alertId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('alert_responders')
+    .select('id')
+    .where('alert_id', '=', alertId)
+    .where('delivery_id', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The contacts the alert reached who have not answered: its own SMS the budgets let through
+ * (a number held back by them gets no call either), one per delivery, in the order queued.
+ */
+export function unansweredContacts(db: Db, alertId: string) {
+  return db
+    .selectFrom('deliveries as d')
+    .leftJoin('alert_responders as r', (join) => join.onRef('r.delivery_id', '=', 'd.id'))
+    .select(['d.id', 'd.contact_name', 'd.phone_number'])
+    .where('d.alert_id', '=', alertId)
+    .where('d.kind', '=', 'alert')
+    .where('d.status', '!=', 'withheld')
+    .where('r.id', 'is', null)
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+}
+
+/** Adds the queued calls; a call already there for the same contact (a run taken over) stays as it is. */
+export async function insertCalls(db: Db, rows: Insertable<EscalationCallsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('escalation_calls')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['alert_id', 'delivery_id']).doNothing())
+    .execute();
+}
+
+/**
+ * Takes a call for placing: true for exactly one taker, ever. A process that dies after this
+ * leaves the call unplaced rather than risk ringing the contact twice.
+ */
+export async function claimPlacement(db: Db, callId: string, now: number): Promise<boolean> {
+  const taken = await db
+    .updateTable('escalation_calls')
+    .set({ placed_at: now, updated_at: now })
+    .where('id', '=', callId)
+    .where('placed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1;
+}
+
+export function alertById(db: Db, id: string) {
+  return db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,138 @@
+/**
+ * Escalation: a real alert nobody has answered by its `escalation_at` phones every contact it
+ * reached who has not answered, all at once, and sends them a second SMS. The alert's durable
+ * timer (server/lib/timers.ts) runs it once across processes and restarts.
+ */
+import { CALL_VOICE_LANGUAGE, callScript, escalationSms } from '../../../common/escalation-text.js';
+import { shownName } from '../../../common/profile-rules.js';
+import type { Config } from '../../config.js';
+import type { Alert, EscalationCall, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
+import { newId } from '../../lib/ids.js';
+import type { TimerHandler } from '../../lib/timers.js';
+import { findById } from '../accounts/repository.js';
+import { queueWithinBudgets } from '../alerts/all-clear.js';
+import { ownerLanguage } from '../alerts/owners.js';
+import { recordSmsUsage } from '../billing/usage.js';
+import { livePageUrl } from '../live/links.js';
+import {
+  alertById,
+  answeredByContact,
+  callsOf,
+  claimPlacement,
+  insertCalls,
+  moveCall,
+  settleEscalation,
+  unansweredContacts,
+} from './repository.js';
+
+/** The durable timer of each real alert's escalation, by the alert's id. */
+export const ESCALATION_TIMER = 'escalation';
+
+/** When a real alert stored at `now` escalates: the owner's own delay, else the server's; null for never. */
+export function escalationAt(
+  owner: Pick<User, 'escalation_after_seconds'>,
+  config: Pick<Config, 'ESCALATION_AFTER_SECONDS'>,
+  now: number,
+): number | null {
+  const seconds = owner.escalation_after_seconds ?? config.ESCALATION_AFTER_SECONDS;
+  return seconds > 0 ? now + seconds * 1000 : null;
+}
+
+export type EscalationDeps = Pick<
+  Deps,
+  'db' | 'dialect' | 'clock' | 'config' | 'log' | 'voice' | 'payments' | 'dispatcher' | 'liveHub'
+>;
+
+/**
+ * In one transaction, only while the escalation still waits: cancelled when a contact answered
+ * or the owner said they are safe; else `calling`, one queued call per contact who has not
+ * answered, and the second SMS to the numbers within the SMS budgets. False when nothing is to
+ * be placed (cancelled, or another run already moved it).
+ */
+async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Promise<boolean> {
+  const now = deps.clock.now();
+  const started = await deps.db.transaction().execute(async (trx) => {
+    const current = await alertById(trx, alert.id);
+    if (!current || current.escalation_status !== null) return current?.escalation_status === 'calling';
+    if (current.resolved_at !== null || (await answeredByContact(trx, alert.id))) {
+      await settleEscalation(trx, alert.id, 'cancelled');
+      return false;
+    }
+    if (!(await settleEscalation(trx, alert.id, 'calling'))) return false;
+    const contacts = await unansweredContacts(trx, alert.id);
+    await insertCalls(
+      trx,
+      contacts.map((contact) => ({
+        id: newId(),
+        alert_id: alert.id,
+        delivery_id: contact.id,
+        contact_name: contact.contact_name,
+        phone_number: contact.phone_number,
+        status: 'queued' as const,
+        provider_call_id: null,
+        last_error: null,
+        placed_at: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    const body = escalationSms({
+      language: ownerLanguage(owner),
+      ownerName: shownName(owner),
+      liveUrl: livePageUrl(deps.config.APP_URL, alert.public_id),
+    });
+    await queueWithinBudgets(deps, trx, { alert, recipients: contacts, body, kind: 'escalation', now });
+    return true;
+  });
+  if (started) deps.dispatcher.kick();
+  return started;
+}
+
+/** Places each call no run has taken yet: a call is claimed before it is placed, so it rings at most once. */
+async function placeCalls(deps: EscalationDeps, alert: Alert, owner: User): Promise<void> {
+  const say = callScript({
+    language: ownerLanguage(owner),
+    ownerName: shownName(owner),
+    timeZone: owner.time_zone,
+    sentAt: Number(alert.created_at),
+  });
+  const language = CALL_VOICE_LANGUAGE[ownerLanguage(owner)];
+  const waiting = (await callsOf(deps.db, [alert.id])).filter((call) => call.placed_at === null);
+  await Promise.all(
+    waiting.map(async (call: EscalationCall) => {
+      const now = deps.clock.now();
+      if (!(await claimPlacement(deps.db, call.id, now))) return;
+      try {
+        const { providerCallId } = await deps.voice.place({ to: call.phone_number, say, language, reference: call.id });
+        await moveCall(deps.db, { id: call.id, status: 'ringing', providerCallId, now: deps.clock.now() });
+        // Metered like an SMS: one unit.
+        await recordSmsUsage(
+          deps.db,
+          { userId: alert.user_id, deliveryId: call.id, alertId: alert.id, parts: 1, now },
+          deps.payments,
+        );
+      } catch (error) {
+        deps.log.warn({ reason: (error as Error).message }, 'escalation call could not be placed');
+        await moveCall(deps.db, { id: call.id, status: 'failed', error: (error as Error).message, now });
+      }
+    }),
+  );
+  deps.liveHub.publish(alert.id);
+}
+
+/** The escalation timer: at the alert's `escalation_at`, calls unless answered or resolved. */
+export function escalationTimer(deps: EscalationDeps): TimerHandler {
+  return async ({ subject }) => {
+    const alert = await alertById(deps.db, subject);
+    if (alert?.mode !== 'real' || alert.escalation_at === null) return;
+    if (alert.escalation_status === 'cancelled') return;
+    const owner = await findById(deps.db, alert.user_id);
+    if (!owner) return;
+    if (alert.escalation_status === null && !(await startCalling(deps, alert, owner))) {
+      deps.liveHub.publish(alert.id);
+      return;
+    }
+    await placeCalls(deps, alert, owner);
+  };
+}

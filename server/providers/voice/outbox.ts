@@ -1,0 +1,24 @@
+import type { DevOutbox } from '../outbox.js';
+import type { VoicePort } from './port.js';
+
+/**
+ * The embedded default: captures every call in the dev outbox, ringing, under our own call id.
+ * The outbox page's "press 1" (`POST /dev/outbox/calls/{id}/digits/`) plays the callee pressing
+ * keys through the same code as Twilio's gather callback.
+ */
+export function createOutboxVoice(outbox: DevOutbox, now: () => number): VoicePort {
+  return {
+    name: 'outbox',
+    async place(call) {
+      outbox.addCall({
+        id: call.reference,
+        to: call.to,
+        say: call.say,
+        language: call.language,
+        status: 'ringing',
+        placed_at: new Date(now()).toISOString(),
+      });
+      return { providerCallId: `CA-outbox-${call.reference}` };
+    },
+  };
+}
