@@ -118,6 +118,7 @@ describe('emergency page', () => {
             { contact_name: 'Rui', status: 'failed', withheld: true, withheld_reason: 'recently_alerted' },
             { contact_name: 'Eva', status: 'sent' },
           ],
+          escalation: { status: 'waiting', at: '2026-11-23T10:05:00Z', calls: [] },
         },
       });
       render(<EmergencyPage emergency={emergency} />);

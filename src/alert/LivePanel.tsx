@@ -1,7 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Language } from '../../common/constants';
 import { followLive, type LiveView } from '../live/api';
-import type { AlertResult } from './api';
+import { type AlertResult, fetchAlert } from './api';
+import { EscalationLine } from './EscalationLine';
 import type { Fix, PositionWatch } from './geo';
 import { fetchSenderLive, type SenderLive } from './live-api';
 import { hhmm, type LiveStrings, liveStringsFor } from './live-strings';
@@ -13,7 +14,8 @@ const IDLE: TrackingState = { status: 'stopped', lastSentAt: null };
 
 /**
  * After the alert is accepted: shares the position while the page stays open (premium and
- * trial), shows who answered "on my way" within seconds, and offers "I'm safe".
+ * trial), shows who answered "on my way" within seconds and, when nobody does, the calls to the
+ * contacts, and offers "I'm safe".
  */
 export function LivePanel({
   token,
@@ -35,6 +37,7 @@ export function LivePanel({
   const [responders, setResponders] = useState<Responders>([]);
   const [resolved, setResolved] = useState(false);
   const [tracker, setTracker] = useState<LiveTracker | null>(null);
+  const [escalation, setEscalation] = useState(alert.escalation);
 
   useEffect(() => {
     let live = true;
@@ -61,6 +64,10 @@ export function LivePanel({
           if (view.state === 'ended') return;
           setResponders(view.responders);
           if (view.state === 'resolved') setResolved(true);
+          // An answer, the calls and their progress all reach the live view: the alert says how far the calls got.
+          void fetchAlert(token, alert.id).then((answer) => {
+            if (live && answer.ok) setEscalation(answer.value.escalation);
+          });
         });
       }
     });
@@ -75,6 +82,7 @@ export function LivePanel({
     <section className="live-panel" aria-labelledby="responders-heading">
       {tracker && !resolved && <TrackingLine s={s} tracker={tracker} language={language} />}
       <h2 id="responders-heading">{s.respondersHeading}</h2>
+      {!resolved && <EscalationLine s={s} escalation={escalation} language={language} />}
       {responders.length === 0 ? (
         <p className="hint">{s.noResponders}</p>
       ) : (

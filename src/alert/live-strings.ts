@@ -1,6 +1,7 @@
+import type { CallState } from '../../common/api/escalation';
 import type { Language } from '../../common/constants';
 
-/** Strings of the emergency page's after-sending panel: tracking, responders, "I'm safe". */
+/** Strings of the emergency page's after-sending panel: tracking, responders, escalation calls, "I'm safe". */
 const pt = {
   tracking: 'A partilhar a sua posição com os contactos enquanto esta página estiver aberta.',
   trackingPaused: 'Partilha da posição em pausa enquanto a página está escondida.',
@@ -23,6 +24,18 @@ const pt = {
   resolved: 'Alerta terminado: está em segurança.',
   allClearSent: 'Os contactos vão receber um SMS a dizer que está bem.',
   resolveFailed: 'Não foi possível terminar o alerta. Verifique a rede e tente de novo.',
+  escalationWaiting: (time: string) => `Se ninguém responder até às ${time}, ligamos-lhes.`,
+  escalationCalling: 'Ninguém respondeu: estamos a ligar aos seus contactos.',
+  escalationDone: 'Chamadas terminadas.',
+  call: {
+    queued: 'em espera',
+    ringing: 'a tocar',
+    answered: 'atendeu',
+    acknowledged: 'vai ajudar',
+    no_answer: 'não atendeu',
+    busy: 'ocupado',
+    failed: 'não foi possível ligar',
+  } as Record<CallState, string>,
 };
 
 const en: typeof pt = {
@@ -46,6 +59,18 @@ const en: typeof pt = {
   resolved: 'Alert ended: you are safe.',
   allClearSent: 'Your contacts will get an SMS saying you are safe.',
   resolveFailed: 'Could not end the alert. Check the network and try again.',
+  escalationWaiting: (time: string) => `If nobody answers by ${time} we will phone them.`,
+  escalationCalling: 'Nobody answered: we are phoning your contacts.',
+  escalationDone: 'The calls have ended.',
+  call: {
+    queued: 'waiting',
+    ringing: 'ringing',
+    answered: 'answered',
+    acknowledged: 'will help',
+    no_answer: 'no answer',
+    busy: 'busy',
+    failed: 'could not be called',
+  },
 };
 
 export type LiveStrings = typeof pt;

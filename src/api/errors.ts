@@ -68,6 +68,7 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   invalid_display_name: 'setup.invalid_display_name',
   display_name_link: 'setup.display_name_link',
   invalid_time_zone: 'setup.invalid_time_zone',
+  invalid_escalation_delay: 'setup.invalid_escalation_delay',
   // Contacts.
   name_required: 'setup.required_name',
   invalid_name: 'setup.invalid_name',
@@ -110,6 +111,7 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   wrong_pin: null,
   invalid_pin: 'checkins.invalid_pin',
   same_pin: 'checkins.same_pin',
+  invalid_digits: null,
   // Any route.
   not_found: 'errors.notFound',
   throttled: 'errors.rateLimited',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { outboxJsonPath } from './server.js';
+import { OUTBOX_KEY, outboxJsonPath } from './server.js';
 
 export interface SeededUser {
   username: string;
@@ -39,6 +39,26 @@ async function call<T>(base: string, path: string, init: RequestInit & { access?
 /** The dev outbox's SMS, newest first. */
 export async function outboxSms(base: string): Promise<OutboxSms[]> {
   return (await call<{ sms: OutboxSms[] }>(base, outboxJsonPath)).sms;
+}
+
+/** A call the dev outbox captured (escalation), newest first. */
+export interface OutboxCall {
+  id: string;
+  to: string;
+  say: string;
+  status: string;
+}
+
+export async function outboxCalls(base: string): Promise<OutboxCall[]> {
+  return (await call<{ calls: OutboxCall[] }>(base, outboxJsonPath)).calls;
+}
+
+/** The callee pressing `digits` on a captured call, as Twilio's gather would report them. */
+export function pressOnCall(base: string, id: string, digits: string): Promise<{ acknowledged: boolean }> {
+  return call(base, `/dev/outbox/calls/${encodeURIComponent(id)}/digits/?key=${OUTBOX_KEY}`, {
+    method: 'POST',
+    body: JSON.stringify({ digits }),
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedUser } from '../e2e/seed.js';
 import { type RunningServer, startServer } from '../e2e/server.js';
-import { type Engine, type EngineName, launch, type Tab } from './engines.js';
+import { type Engine, launch, type Tab } from './engines.js';
+import { CONTROLLED, click, ENGINES, until, waitForText } from './page-helpers.js';
 
 // A check-in on the emergency page in each engine: started, still running in a new tab (its
 // state comes from the server), ended with "Estou bem", and ended with "Estou bem" pressed while
@@ -9,30 +10,7 @@ import { type Engine, type EngineName, launch, type Tab } from './engines.js';
 // starting again on the same port and data directory: no engine here has an offline switch that
 // reaches its service worker.
 
-const ENGINES: EngineName[] = ['chromium', 'webkit', 'firefox'];
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
-const POLL_MS = 250;
-const watch = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns something truthy; fails with the last value after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe().catch(() => undefined);
-    if (last) return last;
-    await watch(POLL_MS);
-  }
-  throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
-}
-
-const BODY_TEXT = 'return document.body ? document.body.innerText : "";';
-const CONTROLLED = 'return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);';
-const click = (label: string) => `
-  const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)});
-  if (!button || button.disabled) return false;
-  button.click();
-  return true;`;
 
 describe.each(ENGINES)('check-in on %s', (name) => {
   let engine: Engine;
@@ -52,19 +30,6 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     server = await startServer(SERVER_ENV, { port: server.port, dataDir: server.dataDir });
   };
 
-  async function waitForText(tab: Tab, text: string, timeoutMs?: number) {
-    let seen = '';
-    await until(
-      `"${text}"`,
-      async () => {
-        seen = await tab.run<string>(BODY_TEXT);
-        return seen.includes(text);
-      },
-      timeoutMs,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; the page said: ${JSON.stringify(seen)}`);
-    });
-  }
   /** Opens the emergency page and cancels its alert countdown. */
   async function openCancelled(token: string): Promise<Tab> {
     const tab = await engine.newTab();

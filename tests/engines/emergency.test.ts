@@ -4,14 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
 import { type RunningServer, startServer } from '../e2e/server.js';
-import { type Engine, type EngineName, launch, type Tab } from './engines.js';
+import { type Engine, launch, type Tab } from './engines.js';
+import { BODY_TEXT, CONTROLLED, ENGINES, until, watch } from './page-helpers.js';
 
 // The emergency page, its service worker and the test page on Chromium, WebKit (Safari's
 // engine) and Firefox: the same scenarios on each, against the real built server. No engine
 // here has an offline switch that reaches its service worker, so "no network" is the real
 // thing: the server process stops, and starts again on the same port and data directory.
 
-const ENGINES: EngineName[] = ['chromium', 'webkit', 'firefox'];
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
 
 const DIST = process.env.ALERTA_DIST_DIR ?? path.resolve(import.meta.dirname, '../../dist');
@@ -25,8 +25,6 @@ function buildWithBrokenWorker(): string {
   return dir;
 }
 
-/** How often `until` looks again (ms). */
-const POLL_MS = 250;
 /**
  * Assertion window (ms): after one SMS per contact, how long a test watches for a second one.
  * A duplicate has no event to wait for, so the test watches for this long.
@@ -38,23 +36,8 @@ const NO_DUPLICATE_WINDOW_MS = 3000;
  * run forward, so the countdown is watched in real time.
  */
 const CANCELLED_COUNTDOWN_WINDOW_MS = 4500;
-const watch = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns something truthy; fails with the last value after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe().catch(() => undefined);
-    if (last) return last;
-    await watch(POLL_MS);
-  }
-  throw new Error(`timed out waiting for ${what}; last saw ${JSON.stringify(last)}`);
-}
 
 // Page-side snippets: bodies of async functions, run by every engine as they are.
-const BODY_TEXT = 'return document.body ? document.body.innerText : "";';
-const CONTROLLED = 'return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);';
 const CHECKS = `return Object.fromEntries([...document.querySelectorAll('[data-check]')]
   .map((li) => [li.getAttribute('data-check'), li.getAttribute('data-result')]));`;
 const WORKER_STATE = `const r = await navigator.serviceWorker.getRegistration();

@@ -6,6 +6,7 @@ import type { User } from '../../api/types';
 import { Confirm } from '../../components/Confirm';
 import { useStore } from '../../store';
 import { ensureDeviceKey, loadUser } from '../../store/actions';
+import { EscalationField } from './EscalationField';
 import { IphoneInstall } from './IphoneInstall';
 
 /** The user's token, from the user or their profile (both readings of the spec exist). */
@@ -39,7 +40,7 @@ function LinkRow({ label, url, hint }: { label: string; url: string; hint: strin
   );
 }
 
-/** The Emergency Buttons panel (only with a token and an active subscription): both links, countdown, token rotation. */
+/** The Emergency Buttons panel (only with a token and an active subscription): both links, countdown, escalation, token rotation. */
 export function EmergencyPanel({ user }: { user: User }) {
   const { t } = useTranslation();
   const pushToast = useStore((state) => state.pushToast);
@@ -104,6 +105,7 @@ export function EmergencyPanel({ user }: { user: User }) {
         </select>
         <p className="hint">{t('setup.countdownHint')}</p>
       </div>
+      <EscalationField user={user} />
       <Confirm
         label={t('setup.rotate')}
         question={t('setup.rotateConfirm')}

@@ -27,7 +27,7 @@ async function openSetup(
   const fake = fakeApi({
     'GET /api/users/me/': () => ({ body: me }),
     'PATCH /api/users/me/': (_request, body) => {
-      me = { ...me, profile: { ...me.profile, ...(body as object) } };
+      me = { ...me, ...(body as object), profile: { ...me.profile, ...(body as object) } };
       return { body: me };
     },
     'POST /api/users/token/rotate/': () => {
@@ -300,6 +300,16 @@ describe('Setup', () => {
     const patch = fake.calls.find((call) => call.method === 'PATCH');
     expect(patch).toMatchObject({ path: '/api/users/me/', body: { alert_countdown_seconds: 10 } });
     expect(screen.getByLabelText('Contagem antes do envio')).toHaveValue('10');
+
+    const escalation = screen.getByLabelText('Se ninguém responder a um alerta real, ligar aos meus contactos após');
+    expect(escalation).toHaveValue('300');
+    expect(within(escalation).getByRole('option', { name: 'Nunca ligar' })).toBeInTheDocument();
+    fireEvent.change(escalation, { target: { value: '0' } });
+    expect(await screen.findByText('Guardado: as chamadas seguem este tempo.')).toBeInTheDocument();
+    expect(fake.calls.filter((call) => call.method === 'PATCH').at(-1)).toMatchObject({
+      body: { escalation_after_seconds: 0 },
+    });
+    expect(escalation).toHaveValue('0');
 
     fireEvent.click(screen.getByRole('button', { name: 'Gerar novas ligações' }));
     expect(fake.calls.some((call) => call.path === '/api/users/token/rotate/')).toBe(false);

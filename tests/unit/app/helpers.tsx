@@ -58,6 +58,7 @@ export function user(fields: Partial<Profile> = {}, token: string | null = field
     time_zone: null,
     token,
     has_checkin_pin: false,
+    escalation_after_seconds: 300,
     has_duress_pin: false,
     profile: profile(fields),
   };
