@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { Language } from '../../common/constants';
+import { type Language, LIVE_POLL_MS } from '../../common/constants';
 import { followLive, type LiveView } from '../live/api';
 import { type AlertResult, fetchAlert } from './api';
 import { EscalationLine } from './EscalationLine';
@@ -77,6 +77,21 @@ export function LivePanel({
       stopFollowing();
     };
   }, [token, alert.id, alert.public_id, alert.created_at, geo, gpsEnabled, initial]);
+
+  // The calls go out on the server's clock: ask how far they got at their time, then every few
+  // seconds while they wait or ring (a live update brings the answer sooner).
+  useEffect(() => {
+    if (resolved || (escalation?.status !== 'waiting' && escalation?.status !== 'calling')) return;
+    const due = escalation.status === 'waiting' && escalation.at ? Date.parse(escalation.at) - Date.now() + 1000 : 0;
+    const timer = setTimeout(
+      () =>
+        void fetchAlert(token, alert.id).then((answer) =>
+          setEscalation(answer.ok ? answer.value.escalation : { ...escalation }),
+        ),
+      Math.max(LIVE_POLL_MS, due),
+    );
+    return () => clearTimeout(timer);
+  }, [escalation, resolved, token, alert.id]);
 
   return (
     <section className="live-panel" aria-labelledby="responders-heading">
