@@ -1,6 +1,6 @@
 /// <reference lib="WebWorker" />
 import type { RouteHandlerCallback } from 'workbox-core';
-import { createHandlerBoundToURL } from 'workbox-precaching';
+import { createHandlerBoundToURL, matchPrecache } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
 /** Paths that open the emergency page. */
@@ -18,7 +18,14 @@ const SERVER_ONLY = [/^\/api\//, /^\/dev\//, /^\/a\//];
 function precachedPage(url: string): RouteHandlerCallback {
   const bound = createHandlerBoundToURL(url);
   return async (options) => {
-    const cached = await bound(options);
+    let cached: Response | undefined;
+    try {
+      cached = await bound(options);
+    } catch (error) {
+      // The precache's handler went to the network: read the cache directly before giving up.
+      cached = await matchPrecache(url);
+      if (!cached) throw error;
+    }
     const { status, statusText, headers } = cached;
     return new Response(await cached.blob(), { status, statusText, headers });
   };
