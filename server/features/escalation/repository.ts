@@ -56,10 +56,8 @@ export async function moveCall(
     .where('id', '=', call.id)
     .where('status', 'not in', ENDED)
     .where('status', '!=', call.status);
-  if (call.status !== 'acknowledged') {
-    // A late "completed" or "no-answer" after the contact picked up changes nothing.
-    if (call.status !== 'answered') query = query.where('status', '!=', 'answered');
-  }
+  // A late "completed" or "no-answer" after the contact picked up changes nothing.
+  if (call.status !== 'acknowledged' && call.status !== 'answered') query = query.where('status', '!=', 'answered');
   const moved = await query.executeTakeFirst();
   return Number(moved.numUpdatedRows) === 1;
 }

@@ -6,18 +6,18 @@ import { iso } from '../../lib/dates.js';
 /** Calls that rang out: every call in one of these is over as far as the sender is concerned. */
 const OVER = new Set(['answered', 'acknowledged', 'no_answer', 'busy', 'failed']);
 
+/** `calls`: this alert's own. */
 export function escalationView(alert: Alert, calls: EscalationCall[]): EscalationView {
   if (alert.escalation_at === null) return { status: 'off', at: null, calls: [] };
-  const mine = calls.filter((call) => call.alert_id === alert.id);
   const status =
     alert.escalation_status === null
       ? 'waiting'
-      : alert.escalation_status === 'calling' && mine.length > 0 && mine.every((call) => OVER.has(call.status))
+      : alert.escalation_status === 'calling' && calls.length > 0 && calls.every((call) => OVER.has(call.status))
         ? 'done'
         : alert.escalation_status;
   return {
     status,
     at: iso(alert.escalation_at),
-    calls: mine.map((call) => ({ contact_name: call.contact_name, status: call.status })),
+    calls: calls.map((call) => ({ contact_name: call.contact_name, status: call.status })),
   };
 }
