@@ -1,5 +1,5 @@
-import twilio from 'twilio';
-import { twilioSignatureCheck } from '../twilio-signature.js';
+import type twilio from 'twilio';
+import { twilioClient, twilioSignatureCheck } from '../twilio-signature.js';
 import type { ProviderStatus, SmsPort } from './port.js';
 
 /** Twilio's MessageStatus values that change a delivery; the others (queued, accepted, sending…) do not. */
@@ -35,12 +35,7 @@ class PermanentSmsError extends Error {
  * before the message id is stored.
  */
 export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
-  const client = twilio(options.accountSid, options.authToken, {
-    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
-    timeout: options.timeoutMs ?? 20_000,
-    autoRetry: true,
-    maxRetries: 2,
-  });
+  const client = twilioClient(options);
   return {
     name: 'twilio',
     async send(message) {

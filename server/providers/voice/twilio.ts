@@ -1,6 +1,6 @@
 import twilio from 'twilio';
 import type { CallStatus } from '../../db/schema.js';
-import { twilioSignatureCheck } from '../twilio-signature.js';
+import { twilioClient, twilioSignatureCheck } from '../twilio-signature.js';
 import type { VoicePort } from './port.js';
 
 type SayLanguage =
@@ -40,12 +40,7 @@ export interface TwilioVoiceOptions {
  * repository never moves it back.
  */
 export function createTwilioVoice(options: TwilioVoiceOptions): VoicePort {
-  const client = twilio(options.accountSid, options.authToken, {
-    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
-    timeout: options.timeoutMs ?? 20_000,
-    autoRetry: true,
-    maxRetries: 2,
-  });
+  const client = twilioClient(options);
   const callback = (path: 'gather' | 'status', reference: string) => {
     const base = typeof options.callbackBase === 'function' ? options.callbackBase() : options.callbackBase;
     const url = new URL(`${base.replace(/\/$/, '')}/${path}/`);
