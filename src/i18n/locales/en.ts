@@ -174,6 +174,8 @@ const en: Messages = {
     choose: 'Choose {{plan}}',
     redirecting: 'Opening the payment…',
     smsNote: 'Each message sent costs an extra {{price}} (or local equivalent). Your first real alert is not charged.',
+    callNote:
+      'If no contact answers an alert, Alerta phones them (you choose after how long, or never, in Setup). Each call costs the same as one message: {{price}}.',
     trialNote_one: 'The first Premium subscription includes a {{count}}-day free trial (card required).',
     trialNote_other: 'The first Premium subscription includes a {{count}}-day free trial (card required).',
     error: 'Payment error! Are you logged in?',

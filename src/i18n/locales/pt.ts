@@ -174,6 +174,8 @@ const pt = {
     redirecting: 'A abrir o pagamento…',
     smsNote:
       'Cada mensagem enviada custa mais {{price}} (ou o equivalente local). O seu primeiro alerta real não é cobrado.',
+    callNote:
+      'Se nenhum contacto responder a um alerta, o Alerta telefona-lhes (escolhe ao fim de quanto tempo, ou nunca, em Configurar). Cada chamada custa o mesmo que uma mensagem: {{price}}.',
     trialNote_one: 'A primeira subscrição Premium inclui {{count}} dia de teste gratuito (cartão necessário).',
     trialNote_other: 'A primeira subscrição Premium inclui {{count}} dias de teste gratuito (cartão necessário).',
     error: 'Erro no pagamento! Tem a sessão iniciada?',

@@ -85,6 +85,7 @@ export function Pricing() {
         ))}
       </div>
       <p className="note">{t('pricing.smsNote', { price: euro(sms_price_eur) })}</p>
+      <p className="note">{t('pricing.callNote', { price: euro(sms_price_eur) })}</p>
       <p className="note">{t('pricing.trialNote', { count: trial_days })}</p>
     </section>
   );

@@ -30,6 +30,11 @@ describe('the server’s prices, limits and trial length', () => {
     expect(screen.getByText(/^4\s€ \/ mês$/)).toBeInTheDocument();
     expect(screen.getByText(/^7,50\s€ \/ mês$/)).toBeInTheDocument();
     expect(screen.getByText(/custa mais 0,10\s€/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /^Se nenhum contacto responder a um alerta, o Alerta telefona-lhes .* Cada chamada custa o mesmo que uma mensagem: 0,10\s€\.$/,
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByText('A primeira subscrição Premium inclui 5 dias de teste gratuito (cartão necessário).'));
     expect(screen.queryByText(/Até 3 |3 dias/)).toBeNull();
 
@@ -39,6 +44,11 @@ describe('the server’s prices, limits and trial length', () => {
     expect(screen.getByText('€4 / month')).toBeInTheDocument();
     expect(screen.getByText('€7.50 / month')).toBeInTheDocument();
     expect(screen.getByText(/costs an extra €0\.10/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /^If no contact answers an alert, Alerta phones them .* Each call costs the same as one message: €0\.10\.$/,
+      ),
+    ).toBeInTheDocument();
     expect(
       screen.getByText('The first Premium subscription includes a 5-day free trial (card required).'),
     ).toBeInTheDocument();
