@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedUser } from '../e2e/seed.js';
-import { type RunningServer, startServer } from '../e2e/server.js';
-import { type Engine, launch, type Tab } from './engines.js';
+import type { Tab } from './engines.js';
 import { CONTROLLED, click, ENGINES, until, waitForText } from './page-helpers.js';
+import { engineSuite } from './suite.js';
 
 // A check-in on the emergency page in each engine: started, still running in a new tab (its
 // state comes from the server), ended with "Estou bem", and ended with "Estou bem" pressed while
@@ -13,38 +13,24 @@ import { CONTROLLED, click, ENGINES, until, waitForText } from './page-helpers.j
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
 
 describe.each(ENGINES)('check-in on %s', (name) => {
-  let engine: Engine;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(SERVER_ENV);
-    engine = await launch(name);
-  }, 120_000);
-  afterAll(async () => {
-    await engine?.quit();
-    await server?.stop();
-  });
-
-  const stopServer = () => server.stop({ keepData: true });
-  const restartServer = async () => {
-    server = await startServer(SERVER_ENV, { port: server.port, dataDir: server.dataDir });
-  };
+  const suite = engineSuite(name, SERVER_ENV);
+  const { stopServer, restartServer } = suite;
 
   /** Opens the emergency page and cancels its alert countdown. */
   async function openCancelled(token: string): Promise<Tab> {
-    const tab = await engine.newTab();
-    await tab.goto(`${server.url}/public/${token}/`);
+    const tab = await suite.engine.newTab();
+    await tab.goto(`${suite.server.url}/public/${token}/`);
     await until('the Cancel button', () => tab.run<boolean>(click('Cancelar')));
     await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
     return tab;
   }
   const current = async (token: string) => {
-    const answer = await fetch(`${server.url}/api/emergency/public/${token}/checkins/current/`);
+    const answer = await fetch(`${suite.server.url}/api/emergency/public/${token}/checkins/current/`);
     return answer.status === 404 ? null : ((await answer.json()) as { status: string });
   };
 
   it('starts, shows the running check-in again in a new tab, and ends with "Estou bem"', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 10 });
+    const user = await seedUser(suite.server.url, { countdownSeconds: 10 });
     const first = await openCancelled(user.token);
     await until('the check-in button', () => first.run<boolean>(click('Fazer check-in')));
     await until('the start button', () => first.run<boolean>(click('Iniciar check-in')));
@@ -61,7 +47,7 @@ describe.each(ENGINES)('check-in on %s', (name) => {
   }, 90_000);
 
   it('"Estou bem" pressed with the server down waits in the queue, and the check-in ends when the server returns', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 10 });
+    const user = await seedUser(suite.server.url, { countdownSeconds: 10 });
     const tab = await openCancelled(user.token);
     // Only the worker keeps the press: a page it does not control just says it is waiting.
     await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
@@ -77,9 +63,9 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     }
     // The check-in page has no retry timer and no `online` event comes (the network never went
     // away), and WebKit and Firefox have no Background Sync: any page of the app opening makes the
-    // worker send its queue, and it tells the check-in page, still open, which asks the server.
-    const home = await engine.newTab();
-    await home.goto(`${server.url}/`);
+    // worker send its queue, and it tells the check-in page, still open, which asks the suite.server.
+    const home = await suite.engine.newTab();
+    await home.goto(`${suite.server.url}/`);
     await waitForText(tab, 'Check-in terminado. Ninguém foi alertado.', 40_000);
     expect((await current(user.token))?.status).toBe('done');
     await home.close();

@@ -1,11 +1,12 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
-import { type RunningServer, startServer } from '../e2e/server.js';
-import { type Engine, launch, type Tab } from './engines.js';
-import { BODY_TEXT, CONTROLLED, ENGINES, until, watch } from './page-helpers.js';
+import { startServer } from '../e2e/server.js';
+import type { Tab } from './engines.js';
+import { BODY_TEXT, CONTROLLED, ENGINES, until, waitForText, watch } from './page-helpers.js';
+import { engineSuite } from './suite.js';
 
 // The emergency page, its service worker and the test page on Chromium, WebKit (Safari's
 // engine) and Firefox: the same scenarios on each, against the real built server. No engine
@@ -49,31 +50,17 @@ const click = (label: string) => `
   return true;`;
 
 describe.each(ENGINES)('emergency page on %s', (name) => {
-  let engine: Engine;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer(SERVER_ENV);
-    engine = await launch(name);
-  }, 120_000);
-  afterAll(async () => {
-    await engine?.quit();
-    await server?.stop();
-  });
-
-  const stopServer = () => server.stop({ keepData: true });
-  const restartServer = async () => {
-    server = await startServer(SERVER_ENV, { port: server.port, dataDir: server.dataDir });
-  };
-  const url = (path: string) => `${server.url}${path}`;
+  const suite = engineSuite(name, SERVER_ENV);
+  const { stopServer, restartServer } = suite;
+  const url = (path: string) => `${suite.server.url}${path}`;
 
   /** This user's SMS in the dev outbox (every user has its own name; the numbers repeat). */
-  async function smsTo(user: SeededUser, base = server.url) {
+  async function smsTo(user: SeededUser, base = suite.server.url) {
     const phones = new Set(user.contacts.map((c) => c.phone_number));
     return (await outboxSms(base)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
   }
   /** Waits for exactly one SMS per contact, then makes sure no second one follows. */
-  async function expectOncePerContact(user: SeededUser, timeoutMs = 30_000, base = server.url) {
+  async function expectOncePerContact(user: SeededUser, timeoutMs = 30_000, base = suite.server.url) {
     await until(
       'an SMS to each contact',
       async () => (await smsTo(user, base)).length >= user.contacts.length,
@@ -85,24 +72,10 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     return sms;
   }
   const textOf = (tab: Tab) => tab.run<string>(BODY_TEXT);
-  /** Waits for `text` on the page; on timeout the error shows what the page said instead. */
-  async function waitForText(tab: Tab, text: string, timeoutMs?: number) {
-    let seen = '';
-    await until(
-      `"${text}"`,
-      async () => {
-        seen = await textOf(tab);
-        return seen.includes(text);
-      },
-      timeoutMs,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; the page said: ${JSON.stringify(seen)}`);
-    });
-  }
 
   /** One visit with the server up: the worker takes the page, the owner and contacts are saved, the countdown is cancelled. */
   async function warmUp(user: SeededUser): Promise<void> {
-    const tab = await engine.newTab();
+    const tab = await suite.engine.newTab();
     await tab.goto(url(`/public/${user.token}/`));
     await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
     await until('the Cancel button', () => tab.run<boolean>(click('Cancelar')));
@@ -111,8 +84,8 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   }
 
   it('the test page is right on its first visit: the worker installs and "Works offline" passes', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 3 });
-    const tab = await engine.newTab();
+    const user = await seedUser(suite.server.url, { countdownSeconds: 3 });
+    const tab = await suite.engine.newTab();
     await tab.goto(url(`/test/${user.token}/`));
     // The location check alone may wait 10 s for a fix that never comes here.
     const checks = await until(
@@ -131,8 +104,8 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   }, 90_000);
 
   it('countdown and Cancel send nothing', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 3 });
-    const tab = await engine.newTab();
+    const user = await seedUser(suite.server.url, { countdownSeconds: 3 });
+    const tab = await suite.engine.newTab();
     await tab.goto(url(`/public/${user.token}/`));
     await waitForText(tab, 'O alerta sai em');
     expect(await tab.run<boolean>(click('Cancelar'))).toBe(true);
@@ -144,11 +117,11 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   }, 60_000);
 
   it('after one visit the page opens from the cache with the server stopped, owner and contacts from IndexedDB', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 5 });
+    const user = await seedUser(suite.server.url, { countdownSeconds: 5 });
     await warmUp(user);
     await stopServer();
     try {
-      const tab = await engine.newTab();
+      const tab = await suite.engine.newTab();
       await tab.goto(url(`/public/${user.token}/`));
       await waitForText(tab, `Alerta de ${user.username}`);
       const text = await textOf(tab);
@@ -164,10 +137,10 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   }, 90_000);
 
   it('an alert pressed with the server down reaches each contact once when it returns, the page still open', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    const user = await seedUser(suite.server.url, { countdownSeconds: 3 });
     await warmUp(user);
     await stopServer();
-    const tab = await engine.newTab();
+    const tab = await suite.engine.newTab();
     try {
       await tab.goto(url(`/public/${user.token}/`));
       await waitForText(tab, 'Sem rede: o alerta está em fila e será enviado quando houver ligação.', 30_000);
@@ -182,11 +155,11 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   }, 120_000);
 
   it("an alert pressed with the server down and its tab closed goes once when the app's home page opens", async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    const user = await seedUser(suite.server.url, { countdownSeconds: 3 });
     await warmUp(user);
     await stopServer();
     try {
-      const tab = await engine.newTab();
+      const tab = await suite.engine.newTab();
       await tab.goto(url(`/public/${user.token}/`));
       await waitForText(tab, 'Sem rede: o alerta está em fila e será enviado quando houver ligação.', 30_000);
       await tab.close();
@@ -194,20 +167,20 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
       await restartServer();
     }
     // The worker replays the request it rebuilt from IndexedDB: no emergency page is open.
-    const home = await engine.newTab();
+    const home = await suite.engine.newTab();
     await home.goto(url('/'));
     await expectOncePerContact(user, 20_000);
     await home.close();
   }, 120_000);
 
   it('a tab closed while the page waits for a GPS fix still sends the press, with "location unavailable"', async () => {
-    const user = await seedUser(server.url, { countdownSeconds: 0 });
+    const user = await seedUser(suite.server.url, { countdownSeconds: 0 });
     // The worker must hold the press: it controls every page of the origin once installed.
-    const first = await engine.newTab();
+    const first = await suite.engine.newTab();
     await first.goto(url('/'));
     await until('the service worker in control', () => first.run<boolean>(CONTROLLED));
     await first.close();
-    const tab = await engine.newTab({ pendingGeolocation: true });
+    const tab = await suite.engine.newTab({ pendingGeolocation: true });
     await tab.goto(url(`/public/${user.token}/`));
     await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
     // Opening the page with no countdown is the press; the fix never comes here.
@@ -226,7 +199,7 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     const other = await startServer({ ...SERVER_ENV, ALERTA_DIST_DIR: dist });
     try {
       const user = await seedUser(other.url, { countdownSeconds: 3 });
-      const tab = await engine.newTab();
+      const tab = await suite.engine.newTab();
       await tab.goto(`${other.url}/public/${user.token}/`);
       await waitForText(tab, 'Não disponível sem rede neste navegador: com rede, o alerta sai na mesma.');
       await waitForText(tab, 'Alerta enviado', 40_000);
