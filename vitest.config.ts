@@ -1,14 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { PREACT_FOR_REACT } from './scripts/vite-plugins.js';
 
 // The emergency and live pages ship on Preact (preactForEmergencyPage): their tests render them on Preact too.
-const preactPageTests = [
-  'src/alert/**/*.test.{ts,tsx}',
-  'src/live/**/*.test.{ts,tsx}',
-  'tests/unit/live/**/*.test.{ts,tsx}',
-];
+const PREACT_DIRS = ['src/alert/', 'src/live/', 'tests/unit/live/'];
+const preactPageTests = PREACT_DIRS.map((dir) => `${dir}**/*.test.{ts,tsx}`);
+const UNIT_DIRS = ['tests/unit/', 'common/', 'src/', 'sw/'];
+
+/**
+ * The unit test files that replace a module (`vi.mock`). The unit projects share one module graph
+ * and one jsdom per worker across files (setting up jsdom and importing the app again for each
+ * file was most of their time); a module replaced in one file would stay replaced in the next, so
+ * these files run in projects of their own, each file on its own.
+ */
+const replacingModules = UNIT_DIRS.flatMap((dir) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .map((file) => path.posix.join(dir, file))
+    .filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8'))),
+);
+const onPreact = (file: string) => PREACT_DIRS.some((dir) => file.startsWith(dir));
 
 // Exact names only: a plain `react` alias would also rewrite every `react/…` path it was not meant for.
 const exactly = (targets: Record<string, string>) =>
@@ -17,50 +30,64 @@ const exactly = (targets: Record<string, string>) =>
     replacement,
   }));
 
+/** The app's tests, on React. */
+const onReact = {
+  plugins: [react()],
+  // The service-worker registration module only exists in Vite builds.
+  resolve: {
+    alias: {
+      'virtual:pwa-register/react': path.resolve(import.meta.dirname, 'tests/unit/stubs/pwa-register-react.ts'),
+    },
+  },
+  environment: 'jsdom',
+  setupFiles: ['tests/unit/setup.ts'],
+};
+
+/** The emergency and live pages' tests, on Preact. */
+const onPreactPages = {
+  plugins: [react()],
+  resolve: {
+    alias: exactly({
+      ...PREACT_FOR_REACT,
+      // Vitest compiles JSX in development mode.
+      'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
+      '@testing-library/react': '@testing-library/preact',
+    }),
+  },
+  environment: 'jsdom',
+  // Nothing from node_modules that these tests load imports React (jest-dom, idb-keyval, leaflet,
+  // workbox-window): a package that did would get React from Node, past the aliases, unless listed
+  // in server.deps.inline.
+  setupFiles: ['tests/unit/setup-preact.ts'],
+};
+
+/** A unit project: `files` sharing one module graph and jsdom per worker, then the module-replacing ones alone. */
+function unitProjects(name: string, base: typeof onReact | typeof onPreactPages, include: string[], exclude: string[]) {
+  const { plugins, resolve, ...test } = base;
+  const own = replacingModules.filter((file) => onPreact(file) === (base === onPreactPages));
+  return [
+    // Two files at a time, one per core.
+    {
+      plugins,
+      resolve,
+      test: { ...test, name, include, exclude: [...exclude, ...own], isolate: false, maxWorkers: 2 },
+    },
+    ...(own.length > 0
+      ? [{ plugins, resolve, test: { ...test, name: `${name}-isolated`, include: own, maxWorkers: 2 } }]
+      : []),
+  ];
+}
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        plugins: [react()],
-        // The service-worker registration module only exists in Vite builds.
-        resolve: {
-          alias: {
-            'virtual:pwa-register/react': path.resolve(import.meta.dirname, 'tests/unit/stubs/pwa-register-react.ts'),
-          },
-        },
-        test: {
-          name: 'unit',
-          environment: 'jsdom',
-          include: [
-            'tests/unit/**/*.test.{ts,tsx}',
-            'common/**/*.test.ts',
-            'src/**/*.test.{ts,tsx}',
-            'sw/**/*.test.ts',
-          ],
-          exclude: [...configDefaults.exclude, ...preactPageTests],
-          setupFiles: ['tests/unit/setup.ts'],
-        },
-      },
-      {
-        plugins: [react()],
-        resolve: {
-          alias: exactly({
-            ...PREACT_FOR_REACT,
-            // Vitest compiles JSX in development mode.
-            'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
-            '@testing-library/react': '@testing-library/preact',
-          }),
-        },
-        test: {
-          name: 'unit-preact',
-          environment: 'jsdom',
-          include: preactPageTests,
-          setupFiles: ['tests/unit/setup-preact.ts'],
-          // Nothing from node_modules that these tests load imports React (jest-dom, idb-keyval, leaflet,
-          // workbox-window): a package that did would get React from Node, past the aliases, unless listed
-          // in server.deps.inline.
-        },
-      },
+      ...unitProjects(
+        'unit',
+        onReact,
+        UNIT_DIRS.map((dir) => `${dir}**/*.test.{ts,tsx}`),
+        [...configDefaults.exclude, ...preactPageTests],
+      ),
+      ...unitProjects('unit-preact', onPreactPages, preactPageTests, [...configDefaults.exclude]),
       {
         test: {
           name: 'server',
