@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumArgs } from '../playwright.config.js';
 import { startLink } from '../tests/e2e/proxy.js';
@@ -49,11 +52,46 @@ async function countdownAfterNavigation(page: Page, url: string): Promise<number
   return page.evaluate(() => window.__bench.countdownAt as number);
 }
 
+/** Opens `url` and returns the time from navigation start to the end of its load event. */
+async function loadedAfterNavigation(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'load' });
+  return page.evaluate(
+    () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
+  );
+}
+
+/** The warm floor's page: the smallest file the service worker holds, a page of its own once opened. */
+const WARM_FLOOR_PATH = '/favicon.svg';
+/** The cold floor's page, written into the build for the run: one static file of the page's size. */
+const COLD_FLOOR_PATH = '/bench-floor.html';
+
+/** A static HTML page of `bytes` bytes that compresses no better than the page's scripts already are. */
+function writeColdFloor(distDir: string, bytes: number): void {
+  const head = '<!doctype html><title>floor</title><!--';
+  const tail = '-->';
+  const filler = randomBytes(bytes)
+    .toString('base64')
+    .slice(0, Math.max(0, bytes - head.length - tail.length));
+  writeFileSync(path.join(distDir, COLD_FLOOR_PATH), `${head}${filler}${tail}`);
+}
+
+/** Throttles `page` as the cold loads are: slow 4G and a 4× slower CPU. */
+async function throttle(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...SLOW_4G });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+}
+
 export interface PageLoadResult {
   warmOfflineMs: Summary;
+  /** The floor of warm offline: a new tab opening the service worker's smallest file, offline (load event end). */
+  warmOfflineFloorMs: Summary;
   /** The same, navigating a tab that already shows the page (no renderer process to start). */
   warmOfflineSameTabMs: Summary;
   coldSlow4gMs: Summary;
+  /** The floor of the cold load: one static file of the page's cold transfer size, same link and CPU (load event end). */
+  coldSlow4gFloorMs: Summary;
   /** Bytes over the network on a cold load until the countdown shows (page, scripts, styles, data). */
   coldTransferBytes: Summary;
 }
@@ -70,9 +108,11 @@ const transferred = (page: Page) =>
 /**
  * Part 2: navigation → countdown visible. (a) warm: the service worker and the page's data
  * are cached from an earlier visit and the link to the server is cut; (b) cold: a fresh
- * profile over slow 4G with the CPU slowed 4×.
+ * profile over slow 4G with the CPU slowed 4×. Each beside its floor, measured in the same run:
+ * (a) the worker's smallest file in a new tab, offline; (b) one static file of the page's
+ * size, written into `distDir`, over the same link.
  */
-export async function measurePageLoad(server: BenchServer, runs: number): Promise<PageLoadResult> {
+export async function measurePageLoad(server: BenchServer, runs: number, distDir: string): Promise<PageLoadResult> {
   const token = await server.seed({ countdown: 10 });
   const link = await startLink(Number(new URL(server.url).port));
   const browser = await chromium.launch({ executablePath, args: chromiumArgs });
@@ -83,12 +123,18 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
     for (let i = 0; i < runs; i += 1) {
       const context = await newContext(browser);
       const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, ...SLOW_4G });
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+      await throttle(context, page);
       cold.push(await countdownAfterNavigation(page, url));
       bytes.push(await transferred(page));
+      await context.close();
+    }
+    writeColdFloor(distDir, summarize(bytes).median);
+    const coldFloor: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await throttle(context, page);
+      coldFloor.push(await loadedAfterNavigation(page, `${link.url}${COLD_FLOOR_PATH}`));
       await context.close();
     }
 
@@ -102,6 +148,7 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
     link.down();
     const warm: number[] = [];
     const sameTab: number[] = [];
+    const warmFloor: number[] = [];
     for (let i = 0; i < runs; i += 1) {
       // A new tab, as when the link is opened from the home screen: its renderer process starts too.
       const page = await context.newPage();
@@ -111,12 +158,17 @@ export async function measurePageLoad(server: BenchServer, runs: number): Promis
       sameTab.push(await countdownAfterNavigation(page, url));
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.close();
+      const blank = await context.newPage();
+      warmFloor.push(await loadedAfterNavigation(blank, `${link.url}${WARM_FLOOR_PATH}`));
+      await blank.close();
     }
     await context.close();
     return {
       warmOfflineMs: summarize(warm),
+      warmOfflineFloorMs: summarize(warmFloor),
       warmOfflineSameTabMs: summarize(sameTab),
       coldSlow4gMs: summarize(cold),
+      coldSlow4gFloorMs: summarize(coldFloor),
       coldTransferBytes: summarize(bytes),
     };
   } finally {

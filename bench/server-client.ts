@@ -7,17 +7,25 @@ export interface BenchServer {
   url: string;
   seed(options?: Partial<{ contacts: number; countdown: number; language: 'pt' | 'en' }>): Promise<string>;
   timings(): Promise<{ alerts: AlertTiming[]; sends: number; loopDelay: LoopDelay }>;
+  /** Alerts per second written by direct transactions (bench/direct.ts) for `seconds`. */
+  direct(token: string, seconds: number, concurrency: number): Promise<number>;
   stop(): Promise<void>;
 }
 
-/** Starts bench/server.ts on a free loopback port: SQLite in a temp dir, or a fresh PostgreSQL schema. */
-export async function startBenchServer(options: { distDir?: string; pgUrl?: string } = {}): Promise<BenchServer> {
+/**
+ * Starts bench/server.ts on a free loopback port: SQLite in a temp dir, or a fresh PostgreSQL
+ * schema; the live page's map tiles from `mapTileUrl` when given.
+ */
+export async function startBenchServer(
+  options: { distDir?: string; pgUrl?: string; mapTileUrl?: string } = {},
+): Promise<BenchServer> {
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'server.ts'), [], {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env,
       ...(options.distDir ? { BENCH_DIST: options.distDir } : {}),
       ...(options.pgUrl ? { BENCH_PG_URL: options.pgUrl } : {}),
+      ...(options.mapTileUrl ? { BENCH_MAP_TILE_URL: options.mapTileUrl } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -53,6 +61,8 @@ export async function startBenchServer(options: { distDir?: string; pgUrl?: stri
       const { alerts, sends, loopDelay } = await ask({ type: 'timings' }, 'timings');
       return { alerts, sends, loopDelay };
     },
+    direct: async (token, seconds, concurrency) =>
+      (await ask({ type: 'direct', token, seconds, concurrency }, 'direct')).perSecond,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -13,11 +13,13 @@ import { openDatabase } from '../server/db/index.js';
 import { activateSubscription, issueTokenIfMissing } from '../server/features/billing/subscriptions.js';
 import { newId } from '../server/lib/ids.js';
 import type { SmsPort } from '../server/providers/sms/port.js';
+import { directWrites } from './direct.js';
 import { epochMs } from './stats.js';
 
 export type ServerRequest =
   | { type: 'seed'; contacts: number; countdown: number; language: 'pt' | 'en' }
   | { type: 'timings' }
+  | { type: 'direct'; token: string; seconds: number; concurrency: number }
   | { type: 'stop' };
 
 export interface SeedAnswer {
@@ -39,6 +41,7 @@ export type ServerMessage =
   | { type: 'ready'; port: number }
   | { type: 'seeded'; token: string }
   | { type: 'timings'; alerts: AlertTiming[]; sends: number; loopDelay: LoopDelay }
+  | { type: 'direct'; perSecond: number }
   | { type: 'error'; message: string };
 
 const send = (message: ServerMessage) => process.send?.(message);
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     PORT: '0',
     BENCH_NO_RATE_LIMIT: '1',
     ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
+    ...(process.env.BENCH_MAP_TILE_URL ? { MAP_TILE_URL: process.env.BENCH_MAP_TILE_URL } : {}),
   });
   const database = openDatabase({
     databaseUrl: pgUrl,
@@ -187,7 +191,11 @@ async function main(): Promise<void> {
           ? timings().then((alerts) =>
               send({ type: 'timings', alerts, sends: sms.firstSend.size, loopDelay: loopDelay() }),
             )
-          : stop();
+          : message.type === 'direct'
+            ? directWrites(app, message.token, message.seconds, message.concurrency).then((perSecond) =>
+                send({ type: 'direct', perSecond }),
+              )
+            : stop();
     work.catch((error: Error) => send({ type: 'error', message: error.message }));
   });
   process.on('disconnect', () => void stop());

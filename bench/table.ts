@@ -1,3 +1,4 @@
+import { INDEXED_PAGES } from './lighthouse.js';
 import type { BenchResults } from './run.js';
 import { BUDGETS } from './run.js';
 import { type Summary, spread } from './stats.js';
@@ -37,6 +38,14 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
     `median ≤ ${ms(BUDGETS.warmOfflineMedianMs)}`,
     warm.median <= BUDGETS.warmOfflineMedianMs,
   );
+  const { warmOfflineFloorMs: warmFloor, coldSlow4gFloorMs: coldFloor } = r.pageLoad;
+  const overFloor = (figure: Summary, floor: Summary) => Math.round((figure.median / floor.median) * 100) / 100;
+  budgetRow(
+    `2a. Its floor: the worker's smallest file (/favicon.svg) in a new tab, offline, to its load event`,
+    `${times(warmFloor)}; the page takes ${overFloor(warm, warmFloor)}× its floor`,
+    `≤ ${BUDGETS.warmOfflineOverFloor}× floor`,
+    overFloor(warm, warmFloor) <= BUDGETS.warmOfflineOverFloor,
+  );
   const same = r.pageLoad.warmOfflineSameTabMs;
   rows.push([
     `2a. The same, reopened in a tab already showing the page (min / median / max of ${same.n})`,
@@ -49,6 +58,12 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
     `${times(cold)}; ${kB(r.pageLoad.coldTransferBytes.median)} transferred`,
     `median ≤ ${ms(BUDGETS.coldSlow4gMedianMs)}`,
     cold.median <= BUDGETS.coldSlow4gMedianMs,
+  );
+  budgetRow(
+    `2b. Its floor: one static file of the page's ${kB(r.pageLoad.coldTransferBytes.median)}, same link and CPU, to its load event`,
+    `${times(coldFloor)}; the page takes ${overFloor(cold, coldFloor)}× its floor`,
+    `≤ ${BUDGETS.coldSlow4gOverFloor}× floor`,
+    overFloor(cold, coldFloor) <= BUDGETS.coldSlow4gOverFloor,
   );
   const { wholePathMs: whole, serverPartMs: part } = r.press;
   budgetRow(
@@ -73,6 +88,20 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
       ]);
       if (route.failures) failed.push(`${db.db} ${route.route}: ${route.failures} failed requests`);
     }
+    rows.push([
+      `4. ${db.db}: the same alert by direct transactions (floor)`,
+      `${db.directPerSecond} alerts/s`,
+      '—',
+      '',
+    ]);
+    const post = db.routes.find((route) => route.route.startsWith('POST'));
+    const perSecond = db.db === 'SQLite' ? BUDGETS.alertPostPerSecondSqlite : 0;
+    budgetRow(
+      `4. ${db.db}: the alert POST against its floor`,
+      `${post?.mean ?? 0} req/s = ${Math.round(db.postOfDirect * 100)} % of the direct transactions`,
+      `≥ ${Math.round(BUDGETS.alertPostOfDirect * 100)} % of floor${perSecond ? `; ≥ ${perSecond} req/s` : ''}`,
+      db.postOfDirect >= BUDGETS.alertPostOfDirect && (post?.mean ?? 0) >= perSecond,
+    );
   }
   for (const f of r.fanOut) {
     rows.push([
@@ -81,6 +110,21 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
       '—',
       '',
     ]);
+  }
+  for (const { page, path, runs, scores } of r.lighthouse) {
+    const indexed = INDEXED_PAGES.includes(page);
+    const misses = [
+      scores.performance < BUDGETS.lighthousePerformance && `performance ${scores.performance}`,
+      scores.accessibility < BUDGETS.lighthouseAccessibility && `accessibility ${scores.accessibility}`,
+      scores['best-practices'] < BUDGETS.lighthouseBestPractices && `best practices ${scores['best-practices']}`,
+      indexed && scores.seo < BUDGETS.lighthouseSeo && `SEO ${scores.seo}`,
+    ].filter((miss): miss is string => typeof miss === 'string');
+    budgetRow(
+      `6. Lighthouse, mobile: ${path} (median of ${runs})`,
+      `performance ${scores.performance}, accessibility ${scores.accessibility}, best practices ${scores['best-practices']}, SEO ${scores.seo}${indexed ? '' : ' (noindex on purpose)'}`,
+      `performance ≥ ${BUDGETS.lighthousePerformance}; accessibility, best practices ${BUDGETS.lighthouseAccessibility}${indexed ? `; SEO ${BUDGETS.lighthouseSeo}` : ''}`,
+      misses.length === 0,
+    );
   }
   const lines = [
     '| figure | measured | budget | |',

@@ -19,6 +19,10 @@ export interface RouteThroughput {
 export interface DbThroughput {
   db: 'SQLite' | 'PostgreSQL';
   routes: RouteThroughput[];
+  /** The same alert written by direct transactions (bench/direct.ts), per second: the POST's floor. */
+  directPerSecond: number;
+  /** The alert POST's mean as a share of `directPerSecond`. */
+  postOfDirect: number;
 }
 
 const figures = (route: string, result: Result, ceiling: number): RouteThroughput => ({
@@ -34,7 +38,9 @@ const figures = (route: string, result: Result, ceiling: number): RouteThroughpu
 
 /**
  * Part 4: autocannon against the page-data route and the send route (a fresh Idempotency-Key
- * on every request, rate limits lifted) beside a bare route of the same server as the ceiling.
+ * on every request, rate limits lifted) beside a bare route of the same server as the ceiling,
+ * and the same alert written by direct transactions in the server's process, for as long and
+ * with as many concurrent writers as connections, as the send route's floor.
  */
 export async function measureThroughput(
   db: DbThroughput['db'],
@@ -65,9 +71,12 @@ export async function measureThroughput(
         },
       ],
     });
+    const directPerSecond = await server.direct(token, options.durationS, options.connections);
     const ceiling = bare.requests.average;
     return {
       db,
+      directPerSecond,
+      postOfDirect: directPerSecond > 0 ? Math.round((send.requests.average / directPerSecond) * 100) / 100 : 0,
       routes: [
         figures('GET /bench/bare (ceiling)', bare, ceiling),
         figures('GET /api/emergency/public/{token}/', page, ceiling),

@@ -31,7 +31,7 @@ describe('bench: the import graph behind an entry', () => {
 });
 
 describe(`bench: a tiny run of every part (${dbLabel})`, () => {
-  it('measures all five figures, writes them and prints the table', { timeout: 300_000 }, async () => {
+  it('measures all six parts, writes them and prints the table', { timeout: 300_000 }, async () => {
     const out = path.join(dir, 'results.json');
     const fanOut = { alerts: 4, contacts: 5, delayMs: 20 };
     const results = await runBench({
@@ -40,6 +40,8 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
       durationS: 1,
       connections: 2,
       fanOut,
+      // The emergency page, the one a person in trouble opens, scored once.
+      lighthouse: { pages: ['emergency'], runs: 1 },
       ...(dbKind === 'postgres' ? { pgUrl: process.env.TEST_DATABASE_URL } : {}),
       out,
       log: () => {},
@@ -52,16 +54,19 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
       expect(entry.gzip).toBeGreaterThan(1000);
       expect(entry.gzip).toBeLessThan(entry.bytes);
     }
-    const { warmOfflineMs, warmOfflineSameTabMs, coldSlow4gMs } = results.pageLoad;
-    const times = [warmOfflineMs, warmOfflineSameTabMs, coldSlow4gMs];
+    const { warmOfflineMs, warmOfflineSameTabMs, coldSlow4gMs, warmOfflineFloorMs, coldSlow4gFloorMs } =
+      results.pageLoad;
+    const times = [warmOfflineMs, warmOfflineSameTabMs, coldSlow4gMs, warmOfflineFloorMs, coldSlow4gFloorMs];
     for (const summary of [...times, results.press.wholePathMs, results.press.serverPartMs]) {
       expect(summary.min).toBeGreaterThan(0);
       expect(summary.max).toBeGreaterThanOrEqual(summary.median);
     }
     expect(results.pageLoad.warmOfflineMs.n).toBe(1);
     expect(results.press.wholePathMs.n).toBe(2);
-    // Slow 4G alone is 150 ms per round trip: a cold load cannot beat two of them.
+    // Slow 4G alone is 150 ms per request: a cold load (the page, then its scripts) cannot beat
+    // two of them, nor its floor (one request) one.
     expect(results.pageLoad.coldSlow4gMs.min).toBeGreaterThan(300);
+    expect(coldSlow4gFloorMs.min).toBeGreaterThan(150);
     // The server sends the build's precompressed copies: fewer bytes than the emergency page's raw files.
     expect(results.pageLoad.coldTransferBytes.median).toBeGreaterThan(1000);
     expect(results.pageLoad.coldTransferBytes.median).toBeLessThan(results.weight.emergency.bytes);
@@ -74,6 +79,8 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
         expect(route.mean).toBeGreaterThan(0);
       }
       expect(db.routes[0]?.ratio).toBe(1);
+      expect(db.directPerSecond).toBeGreaterThan(0);
+      expect(db.postOfDirect).toBeGreaterThan(0);
     }
     for (const run of results.fanOut) {
       expect(run.sent).toBe(fanOut.alerts * fanOut.contacts);
@@ -83,16 +90,29 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
       expect(run.seconds).toBeGreaterThanOrEqual((fanOut.alerts * fanOut.contacts * 0.02) / run.maxInFlight);
     }
 
+    expect(results.lighthouse.map((p) => [p.page, p.path, p.runs])).toEqual([['emergency', '/public/{token}/', 1]]);
+    const scores = results.lighthouse[0]?.scores ?? {};
+    expect(Object.keys(scores).sort()).toEqual(['accessibility', 'best-practices', 'performance', 'seo']);
+    for (const score of Object.values(scores)) {
+      expect(score).toBeGreaterThan(0);
+      expect(score).toBeLessThanOrEqual(100);
+    }
+
     const { table } = renderTable(results as BenchResults);
     for (const part of [
       '| 1. Emergency',
       '| 1. App',
       '| 2a.',
+      '| 2a. Its floor',
       '| 2b.',
+      '| 2b. Its floor',
+      ': the same alert by direct transactions (floor) |',
+      ': the alert POST against its floor |',
       '| 3. Countdown',
       '| 3. Request',
       '| 4. ',
       '| 5. ',
+      '| 6. Lighthouse, mobile: /public/{token}/ (median of 1) | performance ',
     ]) {
       expect(table).toContain(part);
     }

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { queuedDelivery } from '../server/features/alerts/deliveries.js';
+import { insertAlert } from '../server/features/alerts/repository.js';
+import { newId, randomToken } from '../server/lib/ids.js';
+
+/**
+ * The floor of the alert POST's throughput: the same alert written by one direct transaction
+ * (the alert row and one delivery per contact, by the route's own repository), with no HTTP, no
+ * validation, no budget and no limit, from `concurrency` loops for `seconds`. The deliveries are
+ * stored as sent, so the dispatcher has nothing to do meanwhile. Returns transactions per second.
+ */
+export async function directWrites(
+  app: FastifyInstance,
+  token: string,
+  seconds: number,
+  concurrency: number,
+): Promise<number> {
+  const owner = await app.db.selectFrom('users').select('id').where('token', '=', token).executeTakeFirstOrThrow();
+  const contacts = await app.db
+    .selectFrom('contacts')
+    .select(['name as contact_name', 'phone_number'])
+    .where('user_id', '=', owner.id)
+    .execute();
+  const message = 'bench needs help.';
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  let writes = 0;
+  const loop = async () => {
+    while (performance.now() < until) {
+      const now = app.clock.now();
+      const alert = {
+        id: newId(),
+        public_id: randomToken(16),
+        user_id: owner.id,
+        mode: 'real' as const,
+        idempotency_key: randomUUID(),
+        latitude: 38.72225,
+        longitude: -9.13934,
+        accuracy: 12,
+        captured_at: now,
+        location_error: null,
+        message,
+        created_at: now,
+        resolved_at: null,
+      };
+      const deliveries = contacts.map((recipient) => ({
+        ...queuedDelivery({ alertId: alert.id, recipient, body: message, now }),
+        status: 'sent' as const,
+      }));
+      await app.db.transaction().execute((trx) => insertAlert(trx, alert, deliveries));
+      writes += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return Math.round(writes / ((performance.now() - started) / 1000));
+}
