@@ -14,16 +14,34 @@ export interface FakeRequest {
   form: Record<string, string>;
 }
 
-/** A local stand-in for Twilio's Messages and Calls APIs, on loopback, answering as Twilio does. */
-export async function fakeTwilio(): Promise<{ server: Server; url: string; requests: FakeRequest[] }> {
+export interface FakeTwilio {
+  server: Server;
+  url: string;
+  requests: FakeRequest[];
+  /** The most requests it held unanswered at once. */
+  maxInFlight(): number;
+}
+
+/**
+ * A local stand-in for Twilio's Messages and Calls APIs, on loopback, answering as Twilio does,
+ * each answer `delayMs` after the request arrived (none by default).
+ */
+export async function fakeTwilio(options: { delayMs?: number } = {}): Promise<FakeTwilio> {
   const requests: FakeRequest[] = [];
   let next = 0;
+  let inFlight = 0;
+  let most = 0;
   const server = createServer((req, res) => {
     let raw = '';
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    res.once('finish', () => {
+      inFlight -= 1;
+    });
     req.on('data', (chunk) => {
       raw += chunk;
     });
-    req.on('end', () => {
+    const answer = () => {
       const form = Object.fromEntries(new URLSearchParams(raw));
       requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
       res.setHeader('content-type', 'application/json');
@@ -68,11 +86,12 @@ export async function fakeTwilio(): Promise<{ server: Server; url: string; reque
           num_segments: '1',
         }),
       );
-    });
+    };
+    req.on('end', () => (options.delayMs ? setTimeout(answer, options.delayMs) : answer()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, requests };
+  return { server, url: `http://127.0.0.1:${port}`, requests, maxInFlight: () => most };
 }
 
 /** The SDK's own HTTP client, sending to the fake instead of api.twilio.com. */
