@@ -59,35 +59,48 @@ export async function measureLighthouse(
   runs: number,
 ): Promise<PageScores[]> {
   const paths = await pagePaths(server);
-  const chrome = await chromeLauncher.launch({
-    chromePath: executablePath,
-    chromeFlags: ['--headless=new', ...chromiumArgs],
-  });
-  try {
-    const results: PageScores[] = [];
-    for (const page of pages) {
-      const seen: Record<Category, number[]> = { performance: [], accessibility: [], 'best-practices': [], seo: [] };
-      for (let i = 0; i < runs; i += 1) {
-        const result = await lighthouse(paths[page].url, {
-          port: chrome.port,
-          logLevel: 'error',
-          output: 'json',
-          onlyCategories: [...CATEGORIES],
-        });
-        if (!result) throw new Error(`Lighthouse gave no result for ${paths[page].shown}`);
-        const { lhr } = result;
-        if (lhr.runtimeError) throw new Error(`Lighthouse on ${paths[page].shown}: ${lhr.runtimeError.message}`);
-        for (const category of CATEGORIES)
-          seen[category].push(Math.round((lhr.categories[category]?.score ?? 0) * 100));
-      }
-      const scores = Object.fromEntries(CATEGORIES.map((c) => [c, summarize(seen[c]).median])) as Record<
-        Category,
-        number
-      >;
-      results.push({ page, path: paths[page].shown, runs, scores });
+  const results: PageScores[] = [];
+  for (const page of pages) {
+    const seen: Record<Category, number[]> = { performance: [], accessibility: [], 'best-practices': [], seo: [] };
+    for (let i = 0; i < runs; i += 1) {
+      const lhr = await scoreOnce(paths[page].url, paths[page].shown);
+      for (const category of CATEGORIES) seen[category].push(Math.round((lhr.categories[category]?.score ?? 0) * 100));
     }
-    return results;
-  } finally {
-    chrome.kill();
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, summarize(seen[c]).median])) as Record<
+      Category,
+      number
+    >;
+    results.push({ page, path: paths[page].shown, runs, scores });
   }
+  return results;
+}
+
+/** Lighthouse's trace sometimes misses the navigation's start (NO_NAVSTART: "run Lighthouse again"). */
+const TRIES = 3;
+
+/** One Lighthouse run of `url` in a Chromium of its own, as the CLI does; tried again when its trace failed. */
+async function scoreOnce(url: string, shown: string) {
+  let problem = '';
+  for (let attempt = 0; attempt < TRIES; attempt += 1) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: executablePath,
+      chromeFlags: ['--headless=new', ...chromiumArgs],
+    });
+    try {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        logLevel: 'error',
+        output: 'json',
+        onlyCategories: [...CATEGORIES],
+      });
+      if (!result) throw new Error(`Lighthouse gave no result for ${shown}`);
+      const { lhr } = result;
+      if (!lhr.runtimeError) return lhr;
+      problem = `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`;
+      if (lhr.runtimeError.code !== 'NO_NAVSTART') break;
+    } finally {
+      chrome.kill();
+    }
+  }
+  throw new Error(`Lighthouse on ${shown}: ${problem}`);
 }
