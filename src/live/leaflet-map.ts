@@ -23,6 +23,9 @@ export function createLiveMap(element: HTMLElement, tiles: MapTiles): LiveMapHan
   map.attributionControl.setPrefix(false);
   L.tileLayer(tiles.tile_url, {
     maxZoom: 19,
+    // Sharp on phones: on a screen of more than one pixel per CSS pixel, tiles of the next zoom
+    // level at half their size (a plain 256 px tile there looks blurred).
+    detectRetina: true,
     // The page's address holds the alert's secret id: tile servers get the origin only.
     referrerPolicy: 'strict-origin',
     attribution: `<a href="${htmlText(tiles.attribution_url)}" target="_blank" rel="noreferrer">${htmlText(tiles.attribution)}</a>`,

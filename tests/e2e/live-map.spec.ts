@@ -91,6 +91,28 @@ test('the live page draws the map from the configured tiles, with the marker, ci
   } finally {
     await context.close();
   }
+
+  // On a phone's screen (2 pixels per CSS pixel) the tiles come from the next zoom level, shown
+  // at half their 256 px, so the map is as sharp as the screen.
+  const tileZoom = async (deviceScaleFactor: number) => {
+    const phone = await browser.newContext({ baseURL: server.url, deviceScaleFactor });
+    try {
+      const page = await phone.newPage();
+      await page.goto(`/a/${alert.public_id}`);
+      const map = page.getByTestId('live-map');
+      await expect(map).toHaveAttribute('data-ready', 'true');
+      const tile = map.locator('img.leaflet-tile-loaded').first();
+      await expect(tile).toBeVisible();
+      const src = (await tile.getAttribute('src')) ?? '';
+      // The size Leaflet lays each tile out at (CSS pixels), before any zoom animation's scale.
+      return { zoom: Number(src.match(/\/tiles\/(\d+)\//)?.[1]), width: await tile.evaluate((img) => img.style.width) };
+    } finally {
+      await phone.close();
+    }
+  };
+  const plain = await tileZoom(1);
+  expect(plain.width).toBe('256px');
+  expect(await tileZoom(2)).toEqual({ zoom: plain.zoom + 1, width: '128px' });
 });
 
 test('without tiles the map still shows the position, and without the map chunk the page works as before', async ({
