@@ -6,8 +6,13 @@
 
 let segmenter: Intl.Segmenter | null | undefined;
 
+/** Printable ASCII and line feeds: each character a grapheme of its own, no segmenter needed. */
+const PLAIN = /^[\x20-\x7e\n]*$/;
+
 /** The user-perceived characters of a text (Intl.Segmenter; where an engine lacks it, a letter and its marks). */
 export function graphemes(text: string): string[] {
+  // Most SMS are plain: segmenting them was a tenth of the alert route's time under load.
+  if (PLAIN.test(text)) return text.split('');
   if (segmenter === undefined) {
     segmenter =
       typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;

@@ -285,6 +285,23 @@ describe('alert SMS with any owner name', () => {
   });
 });
 
+describe('graphemes of a plain text (the fast path past the segmenter)', () => {
+  it('are what the segmenter gives, line feeds included; a CR LF pair stays one', async () => {
+    const { graphemes } = await import('./sms-encoding.js');
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const segmented = (text: string) => Array.from(segmenter.segment(text), (s) => s.segment);
+    for (const text of [
+      'EMERGENCY: Ana needs help now.\nhttps://alerta.test/a/Zt~J1_q?c=9',
+      ' !"#$%&()*+,-./:;<=>?@[\\]^_`{|}~',
+      '',
+    ]) {
+      expect(graphemes(text)).toEqual(segmented(text));
+    }
+    expect(graphemes('a\r\nb')).toEqual(segmented('a\r\nb'));
+    expect(graphemes('a\r\nb')).toHaveLength(3);
+  });
+});
+
 describe('on an engine without Intl.Segmenter (Firefox before 125)', () => {
   it('still cuts the name only between a letter with its marks and the next, never inside a pair', async () => {
     vi.resetModules();
