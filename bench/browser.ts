@@ -4,12 +4,12 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumArgs } from '../playwright.config.js';
 import { startLink } from '../tests/e2e/proxy.js';
+import { LISBON } from './fixtures.js';
 import type { LoopDelay } from './server.js';
 import type { BenchServer } from './server-client.js';
 import { type Summary, summarize } from './stats.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
 /** Slow 4G as Lighthouse defines it: 150 ms round trip, 1.6 Mbps down, 750 kbps up. */
 export const SLOW_4G = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
 export const CPU_SLOWDOWN = 4;
@@ -61,7 +61,7 @@ async function loadedAfterNavigation(page: Page, url: string): Promise<number> {
 }
 
 /** The warm floor's page: the smallest file the service worker holds, a page of its own once opened. */
-const WARM_FLOOR_PATH = '/favicon.svg';
+export const WARM_FLOOR_PATH = '/favicon.svg';
 /** The cold floor's page, written into the build for the run: one static file of the page's size. */
 const COLD_FLOOR_PATH = '/bench-floor.html';
 

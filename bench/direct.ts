@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { queuedDelivery } from '../server/features/alerts/deliveries.js';
 import { insertAlert } from '../server/features/alerts/repository.js';
-import { newId, randomToken } from '../server/lib/ids.js';
+import { benchAlert } from './fixtures.js';
 
 /**
  * The floor of the alert POST's throughput: the same alert written by one direct transaction
@@ -29,21 +28,7 @@ export async function directWrites(
   const loop = async () => {
     while (performance.now() < until) {
       const now = app.clock.now();
-      const alert = {
-        id: newId(),
-        public_id: randomToken(16),
-        user_id: owner.id,
-        mode: 'real' as const,
-        idempotency_key: randomUUID(),
-        latitude: 38.72225,
-        longitude: -9.13934,
-        accuracy: 12,
-        captured_at: now,
-        location_error: null,
-        message,
-        created_at: now,
-        resolved_at: null,
-      };
+      const alert = benchAlert(owner.id, message, now);
       const deliveries = contacts.map((recipient) => ({
         ...queuedDelivery({ alertId: alert.id, recipient, body: message, now }),
         status: 'sent' as const,

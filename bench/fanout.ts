@@ -2,16 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/index.js';
-import type { NewAlert } from '../server/db/schema.js';
 import { queuedDelivery } from '../server/features/alerts/deliveries.js';
 import { insertAlert } from '../server/features/alerts/repository.js';
-import { activateSubscription } from '../server/features/billing/subscriptions.js';
-import { newId, randomToken } from '../server/lib/ids.js';
 import type { SmsPort } from '../server/providers/sms/port.js';
+import { adminQuery, benchAlert, seedOwners } from './fixtures.js';
 
 export interface FanOutResult {
   db: 'SQLite' | 'PostgreSQL';
@@ -69,13 +66,8 @@ export async function measureFanOut(options: {
 }): Promise<FanOutResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-fanout-'));
   const schema = options.pgUrl ? `bench_${randomBytes(5).toString('hex')}` : undefined;
-  const adminQuery = async (query: string) => {
-    const client = new pg.Client({ connectionString: options.pgUrl });
-    await client.connect();
-    await client.query(query);
-    await client.end();
-  };
-  if (schema) await adminQuery(`create schema ${schema}`);
+  const admin = (query: string) => adminQuery(options.pgUrl, query);
+  if (schema) await admin(`create schema ${schema}`);
   const database = openDatabase({ databaseUrl: options.pgUrl, dataDir, ...(schema ? { pgSchema: schema } : {}) });
   const sms = slowSms(options.delayMs);
   const app = await buildApp({
@@ -89,40 +81,10 @@ export async function measureFanOut(options: {
   try {
     // The dispatcher starts when the app is ready; until then everything only queues.
     const now = Date.now();
-    const userId = newId();
-    await app.db
-      .insertInto('users')
-      .values({
-        id: userId,
-        username: 'fanout',
-        email: 'fanout@example.com',
-        password_hash: 'not-a-login',
-        email_verified: 1,
-        language: 'en',
-        alert_countdown_seconds: 0,
-        token: null,
-        trial_used_at: null,
-        password_changed_at: now,
-        created_at: now,
-      })
-      .execute();
-    await activateSubscription(app.db, { userId, plan: 'premium', now });
+    const [owner] = await seedOwners(app.db, { owners: 1, contacts: 0, countdown: 0, language: 'en' });
+    if (!owner) throw new Error('no owner seeded');
     for (let a = 0; a < options.alerts; a += 1) {
-      const alert: NewAlert = {
-        id: newId(),
-        public_id: randomToken(16),
-        user_id: userId,
-        mode: 'real',
-        idempotency_key: crypto.randomUUID(),
-        latitude: null,
-        longitude: null,
-        accuracy: null,
-        captured_at: null,
-        location_error: 'timeout',
-        message: 'fanout needs help.',
-        created_at: now,
-        resolved_at: null,
-      };
+      const alert = benchAlert(owner.id, 'fanout needs help.', now);
       const deliveries = Array.from({ length: options.contacts }, (_, c) =>
         queuedDelivery({
           alertId: alert.id,
@@ -153,7 +115,7 @@ export async function measureFanOut(options: {
   } finally {
     await app.close();
     await database.close();
-    if (schema) await adminQuery(`drop schema if exists ${schema} cascade`);
+    if (schema) await admin(`drop schema if exists ${schema} cascade`);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs } from '../playwright.config.js';
+import { alertBody } from './fixtures.js';
 import type { BenchServer } from './server-client.js';
 import { summarize } from './stats.js';
 
@@ -32,10 +33,7 @@ async function pagePaths(server: BenchServer): Promise<Record<LighthousePage, { 
   const answer = await fetch(`${server.url}/api/emergency/public/${token}/alerts/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({
-      mode: 'real',
-      location: { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: Date.now() },
-    }),
+    body: alertBody(),
   });
   if (answer.status !== 201) throw new Error(`the live page's alert was not sent: ${answer.status}`);
   const { public_id: publicId } = (await answer.json()) as { public_id: string };

@@ -6,14 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/index.js';
-import { activateSubscription, issueTokenIfMissing } from '../server/features/billing/subscriptions.js';
-import { newId } from '../server/lib/ids.js';
 import type { SmsPort } from '../server/providers/sms/port.js';
 import { directWrites } from './direct.js';
+import { adminQuery, seedOwners } from './fixtures.js';
 import { epochMs } from './stats.js';
 
 export type ServerRequest =
@@ -49,12 +47,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-bench-'));
 const pgUrl = process.env.BENCH_PG_URL;
 const pgSchema = pgUrl ? `bench_${randomBytes(5).toString('hex')}` : undefined;
 
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  await client.query(query);
-  await client.end();
-}
+const admin = (query: string) => adminQuery(pgUrl, query);
 
 /** An SMS provider that accepts at once and notes when each delivery was first handed over. */
 function timingSms(): SmsPort & { firstSend: Map<string, number> } {
@@ -116,43 +109,9 @@ async function main(): Promise<void> {
   const address = app.server.address();
 
   async function seed(request: Extract<ServerRequest, { type: 'seed' }>): Promise<string> {
-    const now = app.clock.now();
-    const id = newId();
-    const username = `bench${randomBytes(3).toString('hex')}`;
-    await app.db
-      .insertInto('users')
-      .values({
-        id,
-        username,
-        email: `${username}@example.com`,
-        password_hash: 'not-a-login',
-        email_verified: 1,
-        language: request.language,
-        alert_countdown_seconds: request.countdown,
-        token: null,
-        trial_used_at: null,
-        password_changed_at: now,
-        created_at: now,
-      })
-      .execute();
-    await activateSubscription(app.db, { userId: id, plan: 'premium', now });
-    await issueTokenIfMissing(app.db, id);
-    for (let i = 0; i < request.contacts; i += 1) {
-      await app.db
-        .insertInto('contacts')
-        .values({
-          id: newId(),
-          user_id: id,
-          name: `Contact ${i + 1}`,
-          phone_number: `+35191234567${i}`,
-          relationship: '',
-          created_at: now,
-        })
-        .execute();
-    }
-    const row = await app.db.selectFrom('users').select('token').where('id', '=', id).executeTakeFirstOrThrow();
-    if (!row.token) throw new Error('no token issued');
-    return row.token;
+    const [owner] = await seedOwners(app.db, { owners: 1, ...request });
+    if (!owner) throw new Error('no owner seeded');
+    return owner.token;
   }
 
   async function timings(): Promise<AlertTiming[]> {

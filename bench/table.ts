@@ -1,3 +1,4 @@
+import { WARM_FLOOR_PATH } from './browser.js';
 import { INDEXED_PAGES } from './lighthouse.js';
 import type { BenchResults } from './run.js';
 import { BUDGETS } from './run.js';
@@ -41,7 +42,7 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
   const { warmOfflineFloorMs: warmFloor, coldSlow4gFloorMs: coldFloor } = r.pageLoad;
   const overFloor = (figure: Summary, floor: Summary) => Math.round((figure.median / floor.median) * 100) / 100;
   budgetRow(
-    `2a. Its floor: the worker's smallest file (/favicon.svg) in a new tab, offline, to its load event`,
+    `2a. Its floor: the worker's smallest file (${WARM_FLOOR_PATH}) in a new tab, offline, to its load event`,
     `${times(warmFloor)}; the page takes ${overFloor(warm, warmFloor)}× its floor`,
     `≤ ${BUDGETS.warmOfflineOverFloor}× floor`,
     overFloor(warm, warmFloor) <= BUDGETS.warmOfflineOverFloor,

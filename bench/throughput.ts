@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import autocannon, { type Result } from 'autocannon';
+import { alertBody } from './fixtures.js';
 import { startBenchServer } from './server-client.js';
 
 /** One route under load: requests per second (mean, and min / median / max of the per-second samples). */
@@ -52,10 +53,7 @@ export async function measureThroughput(
     const base = { connections: options.connections, duration: options.durationS };
     const bare = await autocannon({ ...base, url: `${server.url}/bench/bare` });
     const page = await autocannon({ ...base, url: `${server.url}/api/emergency/public/${token}/` });
-    const body = JSON.stringify({
-      mode: 'real',
-      location: { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: Date.now() },
-    });
+    const body = alertBody();
     const send = await autocannon({
       ...base,
       url: `${server.url}/api/emergency/public/${token}/alerts/`,

@@ -10,10 +10,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { adminQuery, alertBody, seedOwners } from '../../bench/fixtures.js';
+import { summarize } from '../../bench/stats.js';
 import { migrateToLatest, openDatabase } from '../../server/db/index.js';
 import { AUTH_TOKEN, fakeTwilio, SID } from '../../tests/server/twilio-fake.js';
-import { seedOwners } from './seed.js';
 
 const PROCESSES = 3;
 const CONTACTS = 3;
@@ -30,15 +30,8 @@ const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(query);
-  await client.end();
-}
+const admin = (query: string) => adminQuery(ADMIN_URL, query);
 
 interface Server {
   url: string;
@@ -66,10 +59,7 @@ async function press(base: string, token: string, address: string) {
     const status = await fetch(`${base}/api/emergency/public/${token}/alerts/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-forwarded-for': address },
-      body: JSON.stringify({
-        mode: 'real',
-        location: { latitude: 38.72225, longitude: -9.13934, accuracy: 12, captured_at: Date.now() },
-      }),
+      body: alertBody(),
     }).then(
       async (response) => {
         await response.arrayBuffer();
@@ -125,7 +115,7 @@ export async function runDisaster(
   try {
     console.error(`disaster: seeding ${owners} owners × ${CONTACTS} contacts`);
     await migrateToLatest(handle.db);
-    const tokens = await seedOwners(handle.db, owners, CONTACTS);
+    const seeded = await seedOwners(handle.db, { owners, contacts: CONTACTS });
     const env = {
       DATABASE_URL: url.toString(),
       REDIS_URL,
@@ -147,7 +137,7 @@ export async function runDisaster(
     console.error(`disaster: ${owners} alerts within ${windowMs / 1000} s over ${PROCESSES} processes`);
     const started = performance.now();
     const presses = await Promise.all(
-      tokens.map(async (token, i) => {
+      seeded.map(async ({ token }, i) => {
         await sleep((i * windowMs) / owners);
         const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
         return press((servers[i % PROCESSES] as Server).url, token, address);
@@ -180,7 +170,7 @@ export async function runDisaster(
     );
     const alertSms = references.filter((d) => d !== null && alertDeliveries.has(d));
     const alertsSent = new Set(alertSms).size;
-    const latencies = presses.map((p) => p.ms).sort((a, b) => a - b);
+    const latency = summarize(presses.map((p) => p.ms));
     const serverErrors = presses.flatMap((p) => p.statuses).filter((s) => s >= 500).length;
     const retried = presses.filter((p) => p.statuses.length > 1).length;
     const lost = owners - Number(alerts.n);
@@ -192,9 +182,9 @@ export async function runDisaster(
       lost,
       serverErrors,
       retried,
-      p50Ms: Math.round(percentile(latencies, 0.5)),
-      p95Ms: Math.round(percentile(latencies, 0.95)),
-      maxMs: Math.round(latencies[latencies.length - 1] ?? 0),
+      p50Ms: Math.round(latency.median),
+      p95Ms: Math.round(latency.p95),
+      maxMs: Math.round(latency.max),
       sms: alertSms.length,
       otherSms: references.length - alertSms.length,
       calls: provider.requests.filter((r) => r.path.endsWith('/Calls.json')).length,
