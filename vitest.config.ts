@@ -61,33 +61,38 @@ const onPreactPages = {
   setupFiles: ['tests/unit/setup-preact.ts'],
 };
 
-/** A unit project: `files` sharing one module graph and jsdom per worker, then the module-replacing ones alone. */
-function unitProjects(name: string, base: typeof onReact | typeof onPreactPages, include: string[], exclude: string[]) {
+/**
+ * A unit project of `include`, whose files share one module graph and one jsdom per worker, and
+ * beside it one of `alone` (files of `include` that replace a module), each file on its own.
+ */
+function unitProjects(
+  name: string,
+  base: typeof onReact | typeof onPreactPages,
+  files: { include: string[]; exclude: string[]; alone: string[] },
+) {
   const { plugins, resolve, ...test } = base;
-  const own = replacingModules.filter((file) => onPreact(file) === (base === onPreactPages));
+  // Two files at a time, one per core.
+  const shared = { ...test, maxWorkers: 2 };
+  const { include, exclude, alone } = files;
   return [
-    // Two files at a time, one per core.
-    {
-      plugins,
-      resolve,
-      test: { ...test, name, include, exclude: [...exclude, ...own], isolate: false, maxWorkers: 2 },
-    },
-    ...(own.length > 0
-      ? [{ plugins, resolve, test: { ...test, name: `${name}-isolated`, include: own, maxWorkers: 2 } }]
-      : []),
+    { plugins, resolve, test: { ...shared, name, include, exclude: [...exclude, ...alone], isolate: false } },
+    ...(alone.length > 0 ? [{ plugins, resolve, test: { ...shared, name: `${name}-isolated`, include: alone } }] : []),
   ];
 }
 
 export default defineConfig({
   test: {
     projects: [
-      ...unitProjects(
-        'unit',
-        onReact,
-        UNIT_DIRS.map((dir) => `${dir}**/*.test.{ts,tsx}`),
-        [...configDefaults.exclude, ...preactPageTests],
-      ),
-      ...unitProjects('unit-preact', onPreactPages, preactPageTests, [...configDefaults.exclude]),
+      ...unitProjects('unit', onReact, {
+        include: UNIT_DIRS.map((dir) => `${dir}**/*.test.{ts,tsx}`),
+        exclude: [...configDefaults.exclude, ...preactPageTests],
+        alone: replacingModules.filter((file) => !onPreact(file)),
+      }),
+      ...unitProjects('unit-preact', onPreactPages, {
+        include: preactPageTests,
+        exclude: [...configDefaults.exclude],
+        alone: replacingModules.filter(onPreact),
+      }),
       {
         test: {
           name: 'server',
