@@ -6,8 +6,13 @@
 
 let segmenter: Intl.Segmenter | null | undefined;
 
-/** Printable ASCII and line feeds: each character a grapheme of its own, no segmenter needed. */
-const PLAIN = /^[\x20-\x7e\n]*$/;
+/**
+ * Code points below U+0300 (Latin letters with their accents precomposed, as Portuguese is
+ * written) but CR: each a grapheme of its own, no segmenter needed. Nothing there extends a
+ * grapheme (combining marks start at U+0300, joiners and emoji far above), and only CR before
+ * LF joins two characters into one.
+ */
+const PLAIN = /^[\0-\x0c\x0e-\u02ff]*$/;
 
 /** The user-perceived characters of a text (Intl.Segmenter; where an engine lacks it, a letter and its marks). */
 export function graphemes(text: string): string[] {
@@ -38,7 +43,7 @@ export interface SmsSegments {
 /** How many SMS parts a text takes: GSM-7 160/153 septets, otherwise UCS-2 70/67 code units. */
 export function smsSegments(text: string): SmsSegments {
   const chars = Array.from(text);
-  if (chars.every((c) => GSM_BASIC.has(c) || GSM_EXTENDED.has(c))) {
+  if (isGsm(text)) {
     const units = chars.map((c) => (GSM_EXTENDED.has(c) ? 2 : 1));
     return { encoding: 'GSM-7', ...pack(units, 160, 153) };
   }
@@ -110,7 +115,10 @@ const PUNCTUATION: Record<string, string> = {
   ŧ: 't',
 };
 
-const isGsm = (text: string) => Array.from(text).every((c) => GSM_BASIC.has(c) || GSM_EXTENDED.has(c));
+function isGsm(text: string): boolean {
+  for (const c of text) if (!GSM_BASIC.has(c) && !GSM_EXTENDED.has(c)) return false;
+  return true;
+}
 const COMBINING = /\p{M}/gu;
 
 /**
@@ -119,21 +127,38 @@ const COMBINING = /\p{M}/gu;
  * Latin form (Cyrillic, Arabic, CJK, emoji…) stays as it is; a grapheme is never split.
  */
 export function transliterate(text: string): string {
-  return graphemes(text)
-    .map((g) => {
-      if (isGsm(g)) return g;
-      const composed = g.normalize('NFC');
-      if (isGsm(composed)) return composed;
-      const mapped = PUNCTUATION[composed];
-      if (mapped) return mapped;
-      // NFKC: mathematical alphanumerics, fullwidth and other compatibility forms to their letters.
-      const compatible = composed.normalize('NFKC');
-      if (isGsm(compatible)) return compatible;
-      // Then the accents: decomposed, marks removed, recomposed (é stays é, a GSM-7 letter).
-      const bare = Array.from(compatible.normalize('NFD').replace(COMBINING, '').normalize('NFC'))
-        .map((c) => PUNCTUATION[c] ?? c)
-        .join('');
-      return isGsm(bare) ? bare : g;
-    })
+  if (isGsm(text)) return text;
+  return graphemes(text).map(latinOf).join('');
+}
+
+/** Graphemes already transliterated: an alert's texts repeat the same few accented letters. */
+const LATIN_KEPT = 1_000;
+const latinKept = new Map<string, string>();
+
+/** One grapheme's closest GSM-7 form, or itself when it has none. */
+function latinOf(g: string): string {
+  if (g.length === 1 && GSM_BASIC.has(g)) return g;
+  let latin = latinKept.get(g);
+  if (latin === undefined) {
+    latin = latinForm(g);
+    if (latinKept.size >= LATIN_KEPT) latinKept.clear();
+    latinKept.set(g, latin);
+  }
+  return latin;
+}
+
+function latinForm(g: string): string {
+  if (isGsm(g)) return g;
+  const composed = g.normalize('NFC');
+  if (isGsm(composed)) return composed;
+  const mapped = PUNCTUATION[composed];
+  if (mapped) return mapped;
+  // NFKC: mathematical alphanumerics, fullwidth and other compatibility forms to their letters.
+  const compatible = composed.normalize('NFKC');
+  if (isGsm(compatible)) return compatible;
+  // Then the accents: decomposed, marks removed, recomposed (é stays é, a GSM-7 letter).
+  const bare = Array.from(compatible.normalize('NFD').replace(COMBINING, '').normalize('NFC'))
+    .map((c) => PUNCTUATION[c] ?? c)
     .join('');
+  return isGsm(bare) ? bare : g;
 }

@@ -293,6 +293,11 @@ describe('graphemes of a plain text (the fast path past the segmenter)', () => {
     for (const text of [
       'EMERGENCY: Ana needs help now.\nhttps://alerta.test/a/Zt~J1_q?c=9',
       ' !"#$%&()*+,-./:;<=>?@[\\]^_`{|}~',
+      'EMERGÊNCIA: a Conceição precisa de ajuda já. Localização às 14:05 ±12 m\nhttps://alerta.test/a/x',
+      // Every code point the fast path takes, one by one and side by side.
+      Array.from({ length: 0x300 }, (_, c) => (c === 0x0d ? '' : String.fromCharCode(c))).join(''),
+      // Past it: a combining accent, a ZWJ family, a flag and CR LF go to the segmenter.
+      'Jose\u0301 \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u{1f1f5}\u{1f1f9}\r\nok',
       '',
     ]) {
       expect(graphemes(text)).toEqual(segmented(text));

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
 import { claimRows } from '../../db/claim.js';
 import type { Dialect } from '../../db/index.js';
-import type { Database, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
+import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
@@ -79,18 +79,27 @@ export async function claimDue(
   return claimed.map((d) => ({ ...d, user_id: ownerOf.get(d.alert_id) ?? '' }));
 }
 
-/** Records the provider's acceptance; never moves a delivery a receipt already advanced. */
-export async function markSent(db: Kysely<Database>, id: string, providerMessageId: string, now: number) {
+/**
+ * Records the provider's acceptance of several deliveries (those whose sends finished
+ * together) in one statement; never moves a delivery a receipt already advanced.
+ */
+export async function markSent(db: Db, sent: { id: string; providerMessageId: string }[], now: number) {
+  if (sent.length === 0) return;
+  const ids = sql.join(sent.map((s) => sql`when ${s.id} then ${s.providerMessageId}`), sql` `);
   await db
     .updateTable('deliveries')
     .set({
       status: sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`,
-      provider_message_id: providerMessageId,
+      provider_message_id: sql<string>`case id ${ids} end`,
       claimed_until: null,
       last_error: null,
       updated_at: now,
     })
-    .where('id', '=', id)
+    .where(
+      'id',
+      'in',
+      sent.map((s) => s.id),
+    )
     .execute();
 }
 

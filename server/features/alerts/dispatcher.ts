@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
-import { recordSmsUsage } from '../billing/usage.js';
+import { insertSmsUsage, reportSmsUsage } from '../billing/usage.js';
 import { type ClaimedDelivery, claimDue, markAttemptFailed, markSent } from './deliveries.js';
 
 export interface DispatcherOptions {
@@ -108,19 +108,62 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await markAttemptFailed(db, delivery.id, reason, retryAt, now);
       return;
     }
-    const now = clock.now();
-    await markSent(db, delivery.id, providerMessageId, now);
-    await recordSmsUsage(
-      db,
-      { userId: delivery.user_id, deliveryId: delivery.id, alertId: delivery.alert_id, parts: delivery.parts, now },
-      options.payments,
-    );
+    await recorded(delivery, providerMessageId);
   }
 
-  /** Claims as many due deliveries as there are free slots and starts sending them. */
-  async function claimAndStart(): Promise<number> {
+  // Sends that finished and wait to be recorded: those that finish while a batch is being
+  // written go in the next one, so one transaction marks many sent with their usage.
+  let finished: { delivery: ClaimedDelivery; providerMessageId: string; done: (error?: unknown) => void }[] = [];
+  let recording: Promise<void> | null = null;
+
+  /** Resolves once the send is recorded as accepted, with its usage (and reported, with a meter). */
+  function recorded(delivery: ClaimedDelivery, providerMessageId: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      finished.push({ delivery, providerMessageId, done: (error) => (error ? reject(error) : resolve()) });
+      recording ??= recordFinished();
+    });
+  }
+
+  async function recordFinished(): Promise<void> {
+    // The sends of one claim finish within a turn of the event loop of each other.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (finished.length > 0) {
+      const batch = finished;
+      finished = [];
+      const now = clock.now();
+      try {
+        const usages = batch.map(({ delivery }) => ({
+          userId: delivery.user_id,
+          deliveryId: delivery.id,
+          alertId: delivery.alert_id,
+          parts: delivery.parts,
+          now,
+        }));
+        const written = await db.transaction().execute(async (trx) => {
+          await markSent(
+            trx,
+            batch.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId })),
+            now,
+          );
+          return insertSmsUsage(trx, usages);
+        });
+        await reportSmsUsage(db, written, options.payments);
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.done(error);
+      }
+    }
+    // Cleared in the same turn as the last check: a send finishing after it starts a new batch.
+    recording = null;
+  }
+
+  /**
+   * Claims as many due deliveries as there are free slots and starts sending them; `full`
+   * when it filled them all (more may be waiting).
+   */
+  async function claimAndStart(): Promise<{ claimed: number; full: boolean }> {
     const free = concurrency - inFlight.size;
-    if (free <= 0) return 0;
+    if (free <= 0) return { claimed: 0, full: false };
     const claimed = await claimDue(db, dialect, { now: clock.now(), leaseMs, limit: free });
     for (const delivery of claimed) {
       const task: Promise<void> = deliver(delivery)
@@ -132,7 +175,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         });
       inFlight.add(task);
     }
-    return claimed.length;
+    return { claimed: claimed.length, full: claimed.length === free };
   }
 
   function kick(): void {
@@ -143,7 +186,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     pumping = (async () => {
       do {
         again = false;
-        while ((await claimAndStart()) > 0) {
+        // A claim that filled every free slot may have left more due: claim again while slots are free.
+        while ((await claimAndStart()).full) {
           // keep filling free slots
         }
       } while (again);
@@ -182,14 +226,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     async runOnce() {
       await settle();
-      const claimed = await claimAndStart();
+      const { claimed } = await claimAndStart();
       await settle();
       return claimed;
     },
     async drain() {
       do {
         await settle();
-      } while ((await claimAndStart()) > 0 || inFlight.size > 0);
+      } while ((await claimAndStart()).claimed > 0 || inFlight.size > 0);
       await settle();
     },
   };

@@ -3,7 +3,7 @@ import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
-import { alertByKey, ownerByToken } from './repository.js';
+import { ownerByToken } from './repository.js';
 
 // Who a personal alert token belongs to, and whether that owner may alert now: the answers
 // (404, 402, 403) an alert request gets before its body is looked at.
@@ -53,21 +53,20 @@ function alerting(owner: TokenOwner): TokenOwner {
 export const activeOwner = async (deps: OwnerDeps, token: string) => active(await ownerWithPlan(deps, token));
 
 /**
- * The owner a request with an Idempotency-Key is for (an alert, a check-in). A key already used
- * (`used`: looked up as the contract stores it, trimmed and lowercased) answers what it made
- * whatever has changed since (a plan that lapsed, a new e-mail address): the replay is the same
- * request, so only an unknown token (404) stops it. A new one needs an active plan and a
- * confirmed e-mail address (402, 403).
+ * The owner a request with an Idempotency-Key is for (an alert, a check-in), with what the key
+ * already made (`replay`, found by `used` as the contract stores keys: trimmed and lowercased).
+ * A key already used answers what it made whatever has changed since (a plan that lapsed, a new
+ * e-mail address): the replay is the same request, so only an unknown token (404) stops it. A
+ * new one needs an active plan and a confirmed e-mail address (402, 403).
  */
-export async function requestingOwner(
+export async function requestingOwner<T>(
   deps: OwnerDeps,
   token: string,
   key: unknown,
-  used: (db: Db, userId: string, key: string) => Promise<unknown> = alertByKey,
-): Promise<TokenOwner> {
+  used: (db: Db, userId: string, key: string) => Promise<T | undefined>,
+): Promise<TokenOwner & { replay: T | undefined }> {
   const owner = await ownerWithPlan(deps, token);
-  if (typeof key === 'string' && key.trim() && (await used(deps.db, owner.user.id, key.trim().toLowerCase()))) {
-    return owner;
-  }
-  return alerting(owner);
+  const replay =
+    typeof key === 'string' && key.trim() ? await used(deps.db, owner.user.id, key.trim().toLowerCase()) : undefined;
+  return { ...(replay === undefined ? alerting(owner) : owner), replay };
 }

@@ -150,17 +150,18 @@ export type SendAlertDeps = Pick<
  * answers its alert and sends nothing (422 when it came with another request). A new
  * link-only test alert is charged to its token's test limit (429 when over); replays, real
  * alerts and the owner's proven alerts never are: the SMS budgets per number bound what they
- * send. `token`: the link the request came by; `proven`: it carried the owner's proof.
+ * send. `token`: the link the request came by; `proven`: it carried the owner's proof;
+ * `replay`: the alert its key already made when the caller looked it up (else it is looked up).
  */
 export async function sendAlert(
   deps: SendAlertDeps,
   owner: TokenOwner,
-  request: { token: string; key: string; body: AlertRequest; proven?: boolean },
+  request: { token: string; key: string; body: AlertRequest; proven?: boolean; replay?: Alert | undefined },
 ): Promise<{ created: boolean; alert: AlertView }> {
   const { user, profile } = owner;
   const { key, body } = request;
   const proven = request.proven ?? false;
-  const existing = await alertByKey(deps.db, user.id, key);
+  const existing = 'replay' in request ? request.replay : await alertByKey(deps.db, user.id, key);
   if (existing) {
     if (existing.request_hash !== null && !sameRequest(existing.request_hash, body)) {
       throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
@@ -179,7 +180,10 @@ export async function sendAlert(
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const result = await storeAlert(deps, row, deliveries, now);
-  const alert = await viewOf(deps.db, result.alert);
+  // A new alert has placed no call yet.
+  const alert = result.created
+    ? alertView(result.alert, await deliveriesOf(deps.db, [result.alert.id]), [])
+    : await viewOf(deps.db, result.alert);
   if (result.created) {
     // First attempt right after commit; the periodic sweep only handles retries and crashes.
     deps.dispatcher.kick();

@@ -151,14 +151,16 @@ export async function firstRealAlertId(db: Db, userId: string): Promise<string |
   return row?.id;
 }
 
-/** Inserts a usage row unless its delivery has one; true when written. */
-export async function insertUsage(db: Db, row: Insertable<UsageRecordsTable>): Promise<boolean> {
-  const result = await db
+/** Inserts usage rows, each unless its delivery has one; returns the deliveries of those written. */
+export async function insertUsage(db: Db, rows: Insertable<UsageRecordsTable>[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const written = await db
     .insertInto('usage_records')
-    .values(row)
+    .values(rows)
     .onConflict((oc) => oc.column('delivery_id').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    .returning('delivery_id')
+    .execute();
+  return written.map((row) => row.delivery_id);
 }
 
 /** Billable usage not yet reported, oldest first (at most 500): all, one delivery's, or one user's. */

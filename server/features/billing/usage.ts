@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, Db } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { firstRealAlertId, insertUsage, latestCustomerId, markUsageReported, unreportedUsage } from './repository.js';
@@ -21,20 +21,50 @@ export interface SmsUsage {
  * periodic `reportPendingUsage` reports it.
  */
 export async function recordSmsUsage(db: Kysely<Database>, usage: SmsUsage, payments?: PaymentsPort): Promise<boolean> {
-  const billable = (await firstRealAlertId(db, usage.userId)) === usage.alertId ? 0 : 1;
-  const written = await insertUsage(db, {
+  const [written] = await insertSmsUsage(db, [usage]);
+  if (written?.billable && payments) await reportPendingUsage(db, payments, usage.now, usage.deliveryId).catch(() => 0);
+  return written !== undefined;
+}
+
+/**
+ * Writes the usage rows of several sent SMS in one statement (the dispatcher's sends that
+ * finished together), each once per delivery, without reporting them: call it inside the
+ * transaction that marks them sent, and `reportSmsUsage` with its answer after commit.
+ * Returns the rows written.
+ */
+export async function insertSmsUsage(
+  db: Db,
+  usages: SmsUsage[],
+): Promise<{ deliveryId: string; billable: boolean; now: number }[]> {
+  const firstReal = new Map<string, string | undefined>();
+  for (const userId of new Set(usages.map((usage) => usage.userId))) {
+    firstReal.set(userId, await firstRealAlertId(db, userId));
+  }
+  const rows = usages.map((usage) => ({
     id: newId(),
     user_id: usage.userId,
     delivery_id: usage.deliveryId,
-    billable,
+    billable: firstReal.get(usage.userId) === usage.alertId ? 0 : 1,
     parts: Math.max(1, usage.parts ?? 1),
     reported_at: null,
     created_at: usage.now,
-  });
-  if (written && billable && payments) {
-    await reportPendingUsage(db, payments, usage.now, usage.deliveryId).catch(() => 0);
+  }));
+  const written = new Set(await insertUsage(db, rows));
+  return rows
+    .filter((row) => written.has(row.delivery_id))
+    .map((row) => ({ deliveryId: row.delivery_id, billable: row.billable === 1, now: row.created_at }));
+}
+
+/** Reports the billable rows `insertSmsUsage` wrote to the provider's meter, after their commit. */
+export async function reportSmsUsage(
+  db: Db,
+  written: { deliveryId: string; billable: boolean; now: number }[],
+  payments?: PaymentsPort,
+): Promise<void> {
+  if (!payments) return;
+  for (const row of written) {
+    if (row.billable) await reportPendingUsage(db, payments, row.now, row.deliveryId).catch(() => 0);
   }
-  return written;
 }
 
 /**
