@@ -114,13 +114,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // Sends that finished and wait to be recorded: those that finish while a batch is being
   // written go in the next one, so one transaction marks many sent with their usage.
   let finished: { delivery: ClaimedDelivery; providerMessageId: string; done: (error?: unknown) => void }[] = [];
-  let recording: Promise<void> | null = null;
+  let recording = false;
 
   /** Resolves once the send is recorded as accepted, with its usage (and reported, with a meter). */
   function recorded(delivery: ClaimedDelivery, providerMessageId: string): Promise<void> {
     return new Promise((resolve, reject) => {
       finished.push({ delivery, providerMessageId, done: (error) => (error ? reject(error) : resolve()) });
-      recording ??= recordFinished();
+      if (!recording) {
+        recording = true;
+        void recordFinished();
+      }
     });
   }
 
@@ -154,7 +157,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
     }
     // Cleared in the same turn as the last check: a send finishing after it starts a new batch.
-    recording = null;
+    recording = false;
   }
 
   /**
