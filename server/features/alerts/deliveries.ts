@@ -85,7 +85,10 @@ export async function claimDue(
  */
 export async function markSent(db: Db, sent: { id: string; providerMessageId: string }[], now: number) {
   if (sent.length === 0) return;
-  const ids = sql.join(sent.map((s) => sql`when ${s.id} then ${s.providerMessageId}`), sql` `);
+  const ids = sql.join(
+    sent.map((s) => sql`when ${s.id} then ${s.providerMessageId}`),
+    sql` `,
+  );
   await db
     .updateTable('deliveries')
     .set({

@@ -24,10 +24,13 @@ export interface TokenOwner {
 /** The language of the owner's SMS and pages. */
 export const ownerLanguage = (user: User): AlertLanguage => (user.language === 'en' ? 'en' : 'pt');
 
+/** The answer to a token that is unknown or was rotated. */
+export const unknownToken = () => detailError(404, UNKNOWN_TOKEN, 'not_found');
+
 /** The owner of a token, whatever their plan: 404 for an unknown or rotated token. */
 export async function ownerOf(deps: Pick<Deps, 'db'>, token: string): Promise<User> {
   const user = await ownerByToken(deps.db, token);
-  if (!user) throw detailError(404, UNKNOWN_TOKEN, 'not_found');
+  if (!user) throw unknownToken();
   return user;
 }
 
@@ -68,5 +71,11 @@ export async function requestingOwner<T>(
   const owner = await ownerWithPlan(deps, token);
   const replay =
     typeof key === 'string' && key.trim() ? await used(deps.db, owner.user.id, key.trim().toLowerCase()) : undefined;
-  return { ...(replay === undefined ? alerting(owner) : owner), replay };
+  return admitted(owner, replay);
 }
+
+/** A request whose key made `replay` passes whatever changed since; a new one needs the owner alerting. */
+export const admitted = <T>(owner: TokenOwner, replay: T | undefined): TokenOwner & { replay: T | undefined } => ({
+  ...(replay === undefined ? alerting(owner) : owner),
+  replay,
+});

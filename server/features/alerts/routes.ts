@@ -2,13 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
-import type { Alert } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
+import { type AlertingOwner, alertingOwner } from './alerting-owner.js';
 import { perTokenCharge } from './limits.js';
 import { carriesOwnerProof, perTokenClient, provenForPathToken } from './owner-proof-routes.js';
-import { requestingOwner, type TokenOwner } from './owners.js';
 import { emergencyPage } from './page.js';
-import { alertByKey } from './repository.js';
 import { alertStatus, type SendAlertDeps, sendAlert } from './service.js';
 
 /** The public alert endpoints (DESIGN.md §3): the token is the credential. */
@@ -45,18 +43,17 @@ export default async function alertRoutes(fastify: FastifyInstance) {
     // are answered before the request itself is looked at, except that a replayed
     // Idempotency-Key is answered with its alert before any plan check.
     preValidation: async (request) => {
-      const owner = await requestingOwner(app, request.params.token, request.headers['idempotency-key'], alertByKey);
+      const owner = await alertingOwner(app, request.params.token, request.headers['idempotency-key']);
       request.setDecorator('alertOwner', owner);
     },
     handler: async (request, reply) => {
-      const owner = request.getDecorator<TokenOwner & { replay: Alert | undefined }>('alertOwner');
+      const owner = request.getDecorator<AlertingOwner>('alertOwner');
       const proven = await carriesOwnerProof(app, request, owner.user.id);
       const { created, alert } = await sendAlert(sending, owner, {
         token: request.params.token,
         key: request.headers['idempotency-key'],
         body: request.body,
         proven,
-        replay: owner.replay,
       });
       return reply.code(created ? 201 : 200).send(alert);
     },

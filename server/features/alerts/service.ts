@@ -9,10 +9,10 @@ import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { setTimer } from '../../lib/timers.js';
-import { alertedContacts } from '../contacts/repository.js';
 import { callsOf } from '../escalation/repository.js';
 import { ESCALATION_TIMER, escalationAt } from '../escalation/service.js';
 import { livePageUrl } from '../live/links.js';
+import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
@@ -150,18 +150,18 @@ export type SendAlertDeps = Pick<
  * answers its alert and sends nothing (422 when it came with another request). A new
  * link-only test alert is charged to its token's test limit (429 when over); replays, real
  * alerts and the owner's proven alerts never are: the SMS budgets per number bound what they
- * send. `token`: the link the request came by; `proven`: it carried the owner's proof;
- * `replay`: the alert its key already made when the caller looked it up (else it is looked up).
+ * send. `owner`: read with the contacts the plan alerts and the alert the key already made;
+ * `token`: the link the request came by; `proven`: it carried the owner's proof.
  */
 export async function sendAlert(
   deps: SendAlertDeps,
-  owner: TokenOwner,
-  request: { token: string; key: string; body: AlertRequest; proven?: boolean; replay?: Alert | undefined },
+  owner: AlertingOwner,
+  request: { token: string; key: string; body: AlertRequest; proven?: boolean },
 ): Promise<{ created: boolean; alert: AlertView }> {
-  const { user, profile } = owner;
+  const { user } = owner;
   const { key, body } = request;
   const proven = request.proven ?? false;
-  const existing = 'replay' in request ? request.replay : await alertByKey(deps.db, user.id, key);
+  const existing = owner.replay;
   if (existing) {
     if (existing.request_hash !== null && !sameRequest(existing.request_hash, body)) {
       throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
@@ -176,7 +176,7 @@ export async function sendAlert(
   if (body.mode === 'test' && !proven) await deps.chargeTestLimit(request.token);
 
   const appUrl = deps.config.APP_URL;
-  const recipients = recipientsOf(await alertedContacts(deps.db, user.id, profile.contact_limit), body);
+  const recipients = recipientsOf(owner.contacts, body);
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const result = await storeAlert(deps, row, deliveries, now);

@@ -45,9 +45,12 @@ export function isInTrial(subscription: Subscription, now: number): boolean {
 
 /** The user's subscription that counts: the newest active one, else the newest. */
 export async function currentSubscription(db: Db, userId: string, now: number): Promise<Subscription | undefined> {
-  const rows = await userSubscriptions(db, userId);
-  return rows.find((row) => isActive(row, now)) ?? rows[0];
+  return currentOf(await userSubscriptions(db, userId), now);
 }
+
+/** Of a user's subscriptions, newest first: the active one, else the latest. */
+export const currentOf = (rows: Subscription[], now: number): Subscription | undefined =>
+  rows.find((row) => isActive(row, now)) ?? rows[0];
 
 /** Derives the `/me` profile fields from the user and their subscription at `now`. */
 export function profileOf(
