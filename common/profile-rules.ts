@@ -3,6 +3,8 @@
  * the display name that alerts, the live page and every SMS carry, and the time zone
  * SMS times are written in. Pure and browser-safe.
  */
+import { remembered } from './remembered.js';
+
 /** A display name's length after trimming (characters). */
 export const DISPLAY_NAME_MIN = 2;
 export const DISPLAY_NAME_MAX = 40;
@@ -56,12 +58,22 @@ const IANA_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
  */
 export function canonicalTimeZone(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 64 || !IANA_SHAPE.test(value)) return null;
+  return engineZone(value);
+}
+
+// Making an Intl.DateTimeFormat took more time than the rest of an alert's SMS text together.
+const engineZone = remembered(1_000, (value) => {
   try {
     return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
-}
+});
+
+const clockFormat = remembered(
+  1_000,
+  (zone) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+);
 
 /** The browser's own time zone, or null where the engine does not say. */
 export function browserTimeZone(): string | null {
@@ -78,12 +90,7 @@ export function clockIn(at: number | string, timeZone?: string | null): string |
   if (Number.isNaN(date.getTime())) return null;
   const zone = timeZone ? canonicalTimeZone(timeZone) : null;
   if (!zone) return `${date.toISOString().slice(11, 16)} UTC`;
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
+  const parts = clockFormat(zone).formatToParts(date);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${part('hour')}:${part('minute')}`;
 }

@@ -4,6 +4,8 @@
  * billed as. Pure: both the server and the pages use it.
  */
 
+import { remembered } from './remembered.js';
+
 let segmenter: Intl.Segmenter | null | undefined;
 
 /**
@@ -137,21 +139,11 @@ export function transliterate(text: string): string {
   return graphemes(text).map(latinOf).join('');
 }
 
-/** Graphemes already transliterated: an alert's texts repeat the same few accented letters. */
-const LATIN_KEPT = 1_000;
-const latinKept = new Map<string, string>();
-
 /** One grapheme's closest GSM-7 form, or itself when it has none. */
-function latinOf(g: string): string {
-  if (g.length === 1 && GSM_BASIC.has(g)) return g;
-  let latin = latinKept.get(g);
-  if (latin === undefined) {
-    latin = latinForm(g);
-    if (latinKept.size >= LATIN_KEPT) latinKept.clear();
-    latinKept.set(g, latin);
-  }
-  return latin;
-}
+const latinOf = (g: string): string => (g.length === 1 && GSM_BASIC.has(g) ? g : latinKept(g));
+
+// An alert's texts repeat the same few accented letters.
+const latinKept = remembered(1_000, (g) => latinForm(g));
 
 function latinForm(g: string): string {
   if (isGsm(g)) return g;
