@@ -27,15 +27,19 @@ export type BurstDecision = 'send' | 'gathered';
 
 type Row = ExpressionBuilder<Database, 'mail_bursts'>;
 
+// Columns named with their table: an upsert's update also sees the row it would have inserted.
+const DAY_STARTED = sql.ref('mail_bursts.day_started_at');
+const DAY_COUNT = sql.ref('mail_bursts.day_count');
+
 /** The day's counter moved on by one mail: a new 24 hours start when the last ones are over. */
 const countMail = (now: number) => ({
-  day_count: sql<number>`case when day_started_at <= ${now - DAY} then 1 else day_count + 1 end`,
-  day_started_at: sql<number>`case when day_started_at <= ${now - DAY} then ${now} else day_started_at end`,
+  day_count: sql<number>`case when ${DAY_STARTED} <= ${now - DAY} then 1 else ${DAY_COUNT} + 1 end`,
+  day_started_at: sql<number>`case when ${DAY_STARTED} <= ${now - DAY} then ${now} else ${DAY_STARTED} end`,
 });
 
 /** The day's cap is reached (and its 24 hours are not over). */
 const capped = (eb: Row, now: number) =>
-  eb.and([eb('day_count', '>=', MAIL_BURST.perDay), eb('day_started_at', '>', now - DAY)]);
+  eb.and([eb('mail_bursts.day_count', '>=', MAIL_BURST.perDay), eb('mail_bursts.day_started_at', '>', now - DAY)]);
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
@@ -48,34 +52,39 @@ export async function noteMailEvent(
   input: { kind: MailBurstKind; address: string; userId: string; now: number },
 ): Promise<BurstDecision> {
   const { kind, address, userId, now } = input;
-  await db
+  // A new burst starts counted; a burst whose spacing is over (nothing pending, not capped) is
+  // counted again: either way this event's mail goes now. Both in one statement.
+  const first = await db
     .insertInto('mail_bursts')
     .values({
       id: newId(),
       kind,
       address,
       user_id: userId,
-      last_mail_at: null,
+      last_mail_at: now,
       pending: 0,
       pending_since: null,
       claimed_count: 0,
       claimed_since: null,
       day_started_at: now,
-      day_count: 0,
+      day_count: 1,
     })
-    .onConflict((oc) => oc.columns(['kind', 'address']).doNothing())
-    .execute();
-  const first = await db
-    .updateTable('mail_bursts')
-    .set({ user_id: userId, last_mail_at: now, ...countMail(now) })
-    .where('kind', '=', kind)
-    .where('address', '=', address)
-    .where('pending', '=', 0)
-    .where('claimed_count', '=', 0)
-    .where((eb) => eb.or([eb('last_mail_at', 'is', null), eb('last_mail_at', '<=', now - MAIL_BURST.spacingMs)]))
-    .where((eb) => eb.not(capped(eb, now)))
+    .onConflict((oc) =>
+      oc
+        .columns(['kind', 'address'])
+        .doUpdateSet({ user_id: userId, last_mail_at: now, ...countMail(now) })
+        .where('mail_bursts.pending', '=', 0)
+        .where('mail_bursts.claimed_count', '=', 0)
+        .where((eb) =>
+          eb.or([
+            eb('mail_bursts.last_mail_at', 'is', null),
+            eb('mail_bursts.last_mail_at', '<=', now - MAIL_BURST.spacingMs),
+          ]),
+        )
+        .where((eb) => eb.not(capped(eb, now))),
+    )
     .executeTakeFirst();
-  if (Number(first.numUpdatedRows) === 1) return 'send';
+  if (Number(first.numInsertedOrUpdatedRows ?? 0) === 1) return 'send';
   await db.transaction().execute(async (trx) => {
     const burst = await trx
       .updateTable('mail_bursts')
