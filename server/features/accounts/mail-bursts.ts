@@ -45,7 +45,8 @@ const capped = (eb: Row, now: number) =>
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
  * counted); the others answer 'gathered' and set the burst's summary timer `spacingMs` after
  * the last mail, or at the end of the day's cap. Each step is one atomic statement, so two
- * processes never both send a first mail; a gathered event and its timer commit together.
+ * processes never both send a first mail; the first gathered event and the timer commit
+ * together, and the others of the burst only count themselves.
  */
 export async function noteMailEvent(
   db: Kysely<Database>,
@@ -85,6 +86,16 @@ export async function noteMailEvent(
     )
     .executeTakeFirst();
   if (Number(first.numInsertedOrUpdatedRows ?? 0) === 1) return 'send';
+  // Events already pending have their summary's timer set (with the first of them, or again by
+  // the sweep when the day's cap holds it): this one only adds itself to the count.
+  const joined = await db
+    .updateTable('mail_bursts')
+    .set({ user_id: userId, pending: sql<number>`pending + 1` })
+    .where('kind', '=', kind)
+    .where('address', '=', address)
+    .where('pending', '>', 0)
+    .executeTakeFirst();
+  if (Number(joined.numUpdatedRows) === 1) return 'gathered';
   await db.transaction().execute(async (trx) => {
     const burst = await trx
       .updateTable('mail_bursts')
