@@ -159,6 +159,46 @@ describe(`Twilio SMS adapter and status callbacks (${dbLabel})`, () => {
     expect(request?.form.From).toBeUndefined();
   });
 
+  it('finds a message Twilio holds by number and exact text since a time, through the SDK and its pages', async () => {
+    const sms = createTwilioSms({
+      accountSid: SID,
+      authToken: AUTH_TOKEN,
+      from: '+15005550006',
+      statusCallbackUrl: `${APP_URL}/api/sms/status/`,
+      httpClient: new LoopbackClient(fake.url),
+    });
+    const to = '+351966666666';
+    const since = Date.now();
+    const sids: string[] = [];
+    for (const body of ['one', 'two', 'three'])
+      sids.push((await sms.send({ to, body, reference: body })).providerMessageId);
+    await sms.send({ to: '+351977777777', body: 'one', reference: 'elsewhere' });
+
+    expect(await sms.find?.({ to, body: 'one', since })).toEqual({ providerMessageId: sids[0] });
+    expect(await sms.find?.({ to, body: 'on', since })).toBeUndefined();
+    const lists = () => fake.requests.filter((r) => r.method === 'GET');
+    const query = new URLSearchParams(lists().at(-1)?.path.split('?')[1]);
+    expect(Object.fromEntries(query)).toEqual({
+      To: to,
+      From: '+15005550006',
+      'DateSent>': new Date(Math.floor((since - 5 * 60_000) / 1000) * 1000).toISOString().replace('.000', ''),
+      PageSize: '50',
+    });
+    // Sent before the first attempt (beyond the clocks' leeway): not this delivery's.
+    expect(await sms.find?.({ to, body: 'one', since: since + 60 * 60_000 })).toBeUndefined();
+
+    // Newest first, and the SDK follows the next pages as Twilio gives them.
+    const before = lists().length;
+    const client = twilio(SID, AUTH_TOKEN, { httpClient: new LoopbackClient(fake.url) });
+    const listed = await client.messages.list({ to, pageSize: 2, limit: 3 });
+    expect(listed.map((m) => [m.sid, m.body, m.direction])).toEqual([
+      [sids[2], 'three', 'outbound-api'],
+      [sids[1], 'two', 'outbound-api'],
+      [sids[0], 'one', 'outbound-api'],
+    ]);
+    expect(lists().length - before).toBe(2);
+  });
+
   it('owns its callbacks: the adapter checks the signature and reads the receipt; without it the route is not answered', async () => {
     const callbacks = createTwilioSms({
       accountSid: SID,

@@ -42,6 +42,11 @@ export function createOutboxSms(outbox: DevOutbox, now: () => number, deliveryDe
       timers.add(timer);
       return { providerMessageId: id };
     },
+    async find({ to, body, since }) {
+      // The outbox keeps the latest 1,000 SMS: an older one is not found, and is sent again.
+      const held = outbox.sms.find((sms) => sms.to === to && sms.body === body && Date.parse(sms.sent_at) >= since);
+      return held ? { providerMessageId: held.id } : undefined;
+    },
     onStatus(fn) {
       listener = fn;
     },

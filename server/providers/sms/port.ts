@@ -8,6 +8,16 @@ export interface SmsMessage {
   reference: string;
 }
 
+/**
+ * What `SmsPort.find` looks for: a message to `to` with exactly `body`, accepted at or after
+ * `since` (epoch ms, our clock: the start of the first attempt that was never answered).
+ */
+export interface SmsLookup {
+  to: string;
+  body: string;
+  since: number;
+}
+
 /** A delivery receipt, read from the provider's status callback. */
 export interface StatusReport {
   status: ProviderStatus;
@@ -28,9 +38,19 @@ export interface SmsPort {
   readonly name: 'outbox' | 'twilio';
   /**
    * Hands the message to the provider; resolves with the provider's message id, rejects
-   * on failure (an error with `permanent: true`, e.g. an invalid number, is not retried).
+   * on failure (an error with `permanent: true`, e.g. an invalid number, is not retried;
+   * one with `unanswered: true` came without the provider's answer, which may have accepted it).
    */
   send(message: SmsMessage): Promise<{ providerMessageId: string }>;
+  /**
+   * The message the provider already holds to `to` with exactly `body` since `since`, if any:
+   * asked before a send whose earlier attempt was never answered is tried again. A match is
+   * only this delivery's when no other SMS to that number has the same text: a real alert's
+   * carries the contact's own live-link key, an escalation's the alert's live link, sent once
+   * per number (features/alerts/unanswered.ts decides which are asked). Rejects when the
+   * provider cannot tell; a provider that rewrites texts (link shortening) finds nothing.
+   */
+  find?(lookup: SmsLookup): Promise<{ providerMessageId: string } | undefined>;
   /** Registers the listener for asynchronous status reports (delivery receipts). */
   onStatus(listener: (providerMessageId: string, status: ProviderStatus, reason?: string) => void): void;
   /** Present when the provider posts status callbacks (Twilio); the route answers 404 otherwise. */

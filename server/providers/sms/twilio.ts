@@ -10,6 +10,11 @@ const STATUSES: Record<string, ProviderStatus> = {
   failed: 'failed',
 };
 
+/** How far our clock and Twilio's may differ: a lookup reaches this far before the first attempt. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Messages to one number read by a lookup, newest first: an alert's retries come minutes after it. */
+const LOOKUP_LIMIT = 50;
+
 export interface TwilioSmsOptions {
   accountSid: string;
   authToken: string;
@@ -27,6 +32,11 @@ export interface TwilioSmsOptions {
 /** An error Twilio returns for a request that can never succeed as sent (e.g. an invalid "To" number). */
 class PermanentSmsError extends Error {
   readonly permanent = true;
+}
+
+/** A send that got no answer from Twilio: it may hold the message all the same. */
+class UnansweredSmsError extends Error {
+  readonly unanswered = true;
 }
 
 /**
@@ -53,12 +63,25 @@ export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
         });
         return { providerMessageId: created.sid };
       } catch (error) {
-        const rest = error as { status?: number; code?: number; message?: string };
+        const rest = error as { status?: number; code?: number | string; message?: string };
         const reason = `Twilio${rest.code ? ` error ${rest.code}` : ''}: ${rest.message ?? String(error)}`;
         // 400 means the request itself is wrong (invalid or blocked number); retrying cannot help.
-        const permanent = rest.status === 400;
-        throw permanent ? new PermanentSmsError(reason) : new Error(reason);
+        if (rest.status === 400) throw new PermanentSmsError(reason);
+        // No HTTP status: the request timed out or its connection broke, maybe after Twilio took it.
+        throw rest.status === undefined ? new UnansweredSmsError(reason) : new Error(reason);
       }
+    },
+    async find({ to, body, since }) {
+      // Twilio filters by the time a message left for the carrier; a message still in its queue
+      // has none yet and is not listed (it is sent again, as before).
+      const messages = await client.messages.list({
+        to,
+        ...(options.messagingServiceSid ? {} : { from: options.from as string }),
+        dateSentAfter: new Date(since - CLOCK_SKEW_MS),
+        limit: LOOKUP_LIMIT,
+      });
+      const held = messages.find((message) => message.body === body && message.direction !== 'inbound');
+      return held ? { providerMessageId: held.sid } : undefined;
     },
     onStatus(_listener: (providerMessageId: string, status: ProviderStatus, reason?: string) => void) {
       // Twilio reports by HTTP callback to /api/sms/status/, read through statusCallbacks.
