@@ -38,28 +38,54 @@ interface Spent {
   parts: number;
 }
 
-/** SMS and SMS parts counted for each number since `since`: of one account (proven or link-only alerts), or of all. */
+/**
+ * SMS and SMS parts counted for each number: of one account's proven or link-only alerts since
+ * `mineSince` (`mine`), and of all accounts and links since `allSince` (`all`), in one read.
+ */
 async function spent(
   db: Db,
   phones: string[],
-  since: number,
-  of?: { userId: string; proven: boolean },
-): Promise<Map<string, Spent>> {
-  let query = db
+  window: { mineSince: number; allSince: number },
+  of: { userId: string; proven: boolean },
+): Promise<{ mine: Map<string, Spent>; all: Map<string, Spent> }> {
+  const { mineSince, allSince } = window;
+  const rows = await db
     .selectFrom('deliveries')
     .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
-    .select([
-      'deliveries.phone_number as phone',
-      (eb) => eb.fn.countAll<number>().as('n'),
-      (eb) => eb.fn.sum<number>('deliveries.parts').as('p'),
-    ])
+    .select((eb) => {
+      const isMine = eb.and([
+        eb('deliveries.created_at', '>', mineSince),
+        eb('alerts.user_id', '=', of.userId),
+        eb('alerts.proven', '=', of.proven ? 1 : 0),
+      ]);
+      const isAll = eb('deliveries.created_at', '>', allSince);
+      const counted = (when: typeof isAll, value: 'one' | 'parts') =>
+        eb.fn.sum<number>(
+          eb
+            .case()
+            .when(when)
+            .then(value === 'one' ? sql.lit(1) : eb.ref('deliveries.parts'))
+            .else(sql.lit(0))
+            .end(),
+        );
+      return [
+        'deliveries.phone_number as phone',
+        counted(isMine, 'one').as('mine_n'),
+        counted(isMine, 'parts').as('mine_p'),
+        counted(isAll, 'one').as('all_n'),
+        counted(isAll, 'parts').as('all_p'),
+      ];
+    })
     .where('deliveries.phone_number', 'in', phones)
-    .where('deliveries.created_at', '>', since)
+    .where('deliveries.created_at', '>', Math.min(mineSince, allSince))
     .where('deliveries.status', '!=', 'withheld')
-    .groupBy('deliveries.phone_number');
-  if (of) query = query.where('alerts.user_id', '=', of.userId).where('alerts.proven', '=', of.proven ? 1 : 0);
-  const rows = await query.execute();
-  return new Map(rows.map((row) => [row.phone, { messages: Number(row.n), parts: Number(row.p) }]));
+    .groupBy('deliveries.phone_number')
+    .execute();
+  const tally = (messages: unknown, parts: unknown): Spent => ({ messages: Number(messages), parts: Number(parts) });
+  return {
+    mine: new Map(rows.map((row) => [row.phone, tally(row.mine_n, row.mine_p)])),
+    all: new Map(rows.map((row) => [row.phone, tally(row.all_n, row.all_p)])),
+  };
 }
 
 /**
@@ -123,13 +149,21 @@ export async function budgetDecisions(
   const decisions = new Map<string, WithheldReason | null>();
   if (phones.length === 0) return decisions;
   if (dialect === 'postgres') {
-    for (const phone of phones) await sql`select pg_advisory_xact_lock(hashtext(${`sms:${phone}`}))`.execute(trx);
+    // All the numbers' locks in one round trip, taken in the sorted order of `phones` (unnest
+    // keeps the array's order), so two alerts never hold one each and wait for the other's.
+    await sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`.execute(
+      trx,
+    );
   }
   const { perAccountNumber, perNumber } = SMS_BUDGET;
   const proven = request.proven ?? false;
   const parts = Math.max(1, request.parts ?? 1);
-  const mine = await spent(trx, phones, request.now - perAccountNumber.windowMs, { userId: request.userId, proven });
-  const all = await spent(trx, phones, request.now - perNumber.windowMs);
+  const { mine, all } = await spent(
+    trx,
+    phones,
+    { mineSince: request.now - perAccountNumber.windowMs, allSince: request.now - perNumber.windowMs },
+    { userId: request.userId, proven },
+  );
   const exempt = proven ? await inTouch(trx, request.userId, phones, request.now - perNumber.windowMs) : new Set();
   for (const phone of phones) {
     if (!fits(mine.get(phone), perAccountNumber, parts)) decisions.set(phone, 'recently_alerted');
