@@ -182,6 +182,8 @@ export interface DeliveriesTable {
   withheld_reason: WithheldReason | null;
   /** SHA-256 of the contact key in this SMS's live link (`/a/{public_id}?c={key}`); null for other SMS (migration 2026112504-live-responders). */
   contact_key_hash: Generated<string | null>;
+  /** When the first attempt the provider never answered began: later attempts ask the provider first (migration 2026112610-unanswered-sends). */
+  unanswered_since: Generated<number | null>;
 }
 
 /** `recently_alerted`: this account's own alerts already reached the number; `number_busy`: the number's ceiling for all accounts and links. */

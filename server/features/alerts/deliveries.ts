@@ -47,8 +47,10 @@ export type ClaimedDelivery = Delivery & { user_id: string };
 /**
  * Atomically takes up to `limit` deliveries that are due (queued and due, or left
  * `sending` by a dispatcher whose lease ran out), marks them `sending` under a lease
- * and counts the attempt. On PostgreSQL rows another dispatcher holds are skipped
- * (FOR UPDATE SKIP LOCKED); on SQLite the single UPDATE ... RETURNING holds the write lock.
+ * and counts the attempt. A delivery taken over while `sending` had an attempt nobody saw
+ * answered: it keeps when that attempt began (its claim) in `unanswered_since`. On PostgreSQL
+ * rows another dispatcher holds are skipped (FOR UPDATE SKIP LOCKED); on SQLite the single
+ * UPDATE ... RETURNING holds the write lock.
  */
 export async function claimDue(
   db: Kysely<Database>,
@@ -66,6 +68,10 @@ export async function claimDue(
     status: 'sending' as const,
     claimed_until: now + leaseMs,
     attempts: sql<number>`attempts + 1`,
+    // The old row's values: a `sending` row was last updated by the claim that abandoned it.
+    unanswered_since: sql<
+      number | null
+    >`case when status = 'sending' then coalesce(unanswered_since, updated_at) else unanswered_since end`,
     updated_at: now,
   };
   const claimed = await claimRows(db, dialect, 'deliveries', { isDue, orderBy: 'next_attempt_at', set: claim, limit });
@@ -106,14 +112,16 @@ export async function markSent(db: Db, sent: { id: string; providerMessageId: st
     .execute();
 }
 
-/** Puts a failed attempt back in the queue for `retryAt`, or fails it for good when `retryAt` is null. */
+/**
+ * Puts a failed attempt back in the queue for `retryAt`, or fails it for good when `retryAt` is
+ * null; `unansweredSince` when the provider never answered it (kept for every later attempt).
+ */
 export async function markAttemptFailed(
   db: Kysely<Database>,
   id: string,
-  reason: string,
-  retryAt: number | null,
-  now: number,
+  failure: { reason: string; retryAt: number | null; now: number; unansweredSince?: number },
 ) {
+  const { reason, retryAt, now, unansweredSince } = failure;
   await db
     .updateTable('deliveries')
     .set({
@@ -121,6 +129,7 @@ export async function markAttemptFailed(
       next_attempt_at: retryAt ?? now,
       claimed_until: null,
       last_error: reason.slice(0, 500),
+      ...(unansweredSince === undefined ? {} : { unanswered_since: unansweredSince }),
       updated_at: now,
     })
     .where('id', '=', id)

@@ -7,6 +7,7 @@ import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import { insertSmsUsage, reportSmsUsage } from '../billing/usage.js';
 import { type ClaimedDelivery, claimDue, markAttemptFailed, markSent } from './deliveries.js';
+import { heldByProvider, isUnanswered, loggable, withTimeout } from './unanswered.js';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -20,7 +21,10 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** How long a claim holds a delivery before another dispatcher may take it over (ms). */
   leaseMs?: number;
-  /** A send taking longer than this counts as failed and is retried (ms); below the lease. */
+  /**
+   * A send taking longer than this counts as failed and is retried (ms); below the lease. The
+   * provider may have taken it: the retry asks the provider first (unanswered.ts).
+   */
   sendTimeoutMs?: number;
   /** Attempts before a delivery fails for good (default 7: about 15 minutes of retries). */
   maxAttempts?: number;
@@ -61,14 +65,6 @@ export function backoffMs(attempt: number, base: number, max: number, random: ()
   return Math.round(plain * (0.8 + 0.4 * random()));
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`provider did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Sends queued deliveries: claims them from the database so any number of
  * dispatchers (in one process or many) send each one once, hands them to the SMS
@@ -79,6 +75,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const concurrency = options.concurrency ?? 10;
   const leaseMs = options.leaseMs ?? 60_000;
   const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(leaseMs / 2);
+  // A lookup before a send takes half the lease the send leaves (15 s of the default 60 s): both end within it.
+  const lookupTimeoutMs = Math.max(0, (leaseMs - sendTimeoutMs) / 2);
   const maxAttempts = options.maxAttempts ?? 7;
   const baseDelayMs = options.baseDelayMs ?? 15_000;
   const maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
@@ -90,6 +88,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let stopped = true;
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
+    const held = await heldByProvider(sms, delivery, lookupTimeoutMs, log);
+    if (held) return recorded(delivery, held);
     let providerMessageId: string;
     try {
       const sent = await withTimeout(
@@ -102,10 +102,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const final = delivery.attempts >= maxAttempts || isPermanent(error);
       const now = clock.now();
       const retryAt = final ? null : now + backoffMs(delivery.attempts, baseDelayMs, maxDelayMs, random);
-      // Providers quote the number in their errors; logs never hold contacts' numbers.
-      const logged = reason.replace(/\+?\d[\d ()-]{5,}\d/g, '…');
-      log?.warn({ delivery: delivery.id, attempt: delivery.attempts, final, reason: logged }, 'SMS attempt failed');
-      await markAttemptFailed(db, delivery.id, reason, retryAt, now);
+      log?.warn(
+        { delivery: delivery.id, attempt: delivery.attempts, final, reason: loggable(error) },
+        'SMS attempt failed',
+      );
+      // An attempt without an answer may have gone out: the next one asks the provider first.
+      const unansweredSince = isUnanswered(error) ? (delivery.unanswered_since ?? delivery.updated_at) : undefined;
+      await markAttemptFailed(db, delivery.id, { reason, retryAt, now, unansweredSince });
       return;
     }
     await recorded(delivery, providerMessageId);
