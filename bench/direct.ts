@@ -33,7 +33,7 @@ export async function directWrites(
         ...queuedDelivery({ alertId: alert.id, recipient, body: message, now }),
         status: 'sent' as const,
       }));
-      await app.db.transaction().execute((trx) => insertAlert(trx, alert, deliveries));
+      await app.db.transaction().execute((trx) => insertAlert(trx, alert, deliveries, { dialect: app.dialect }));
       writes += 1;
     }
   };

@@ -35,15 +35,23 @@ export async function setTimer(
   timer: { kind: string; subject: string; dueAt: number; now: number },
   mode: 'replace' | 'keep' = 'replace',
 ): Promise<void> {
+  await timerInsert(db, timer, mode).execute();
+}
+
+/** The statement `setTimer` runs, for a caller that runs it inside one of its own (a WITH). */
+export function timerInsert(
+  db: Db,
+  timer: { kind: string; subject: string; dueAt: number; now: number },
+  mode: 'replace' | 'keep' = 'replace',
+) {
   const { kind, subject, dueAt, now } = timer;
-  await db
+  return db
     .insertInto('timers')
     .values({ id: newId(), kind, subject, due_at: dueAt, attempts: 0, lease_until: null, created_at: now })
     .onConflict((oc) => {
       const update = oc.columns(['kind', 'subject']).doUpdateSet({ due_at: dueAt, attempts: 0, lease_until: null });
       return mode === 'replace' ? update : update.where('timers.lease_until', 'is not', null);
-    })
-    .execute();
+    });
 }
 
 /** Removes the (kind, subject) timer: it will not run (a run in progress finishes). */

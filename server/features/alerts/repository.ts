@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import { timerInsert } from '../../lib/timers.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -43,12 +45,32 @@ export function alertOfUser(db: Db, userId: string, id: string): Promise<Alert |
 }
 
 /**
- * Writes an alert and its deliveries. The service calls it in the transaction that applied
- * the SMS budgets to them, so both are stored together or not at all.
+ * Writes an alert, its deliveries and the timer it sets (the escalation). The service calls it
+ * in the transaction that applied the SMS budgets to them, so all are stored together or not
+ * at all. On PostgreSQL it is one statement (one round trip): the deliveries and the timer are
+ * written in its WITH, which PostgreSQL always runs, and the deliveries' reference to the alert
+ * is checked at the statement's end.
  */
-export async function insertAlert(db: Db, alert: NewAlert, deliveries: NewDelivery[]): Promise<Alert> {
+export async function insertAlert(
+  db: Db,
+  alert: NewAlert,
+  deliveries: NewDelivery[],
+  also: { dialect?: Dialect; timer?: Parameters<typeof timerInsert>[1] } = {},
+): Promise<Alert> {
+  const { dialect, timer } = also;
+  const alongside = [
+    ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
+    ...(timer ? [timerInsert(db, timer)] : []),
+  ];
+  if (dialect === 'postgres' && alongside.length > 0) {
+    const parts = alongside.map((part, i) => sql`${sql.id(`alongside_${i}`)} as (${part})`);
+    const inserted = db.insertInto('alerts').values(alert).returningAll();
+    const { rows } = await sql<Alert>`with ${sql.join(parts)} ${inserted}`.execute(db);
+    if (!rows[0]) throw new Error('the alert was not written');
+    return rows[0];
+  }
   const row = await db.insertInto('alerts').values(alert).returningAll().executeTakeFirstOrThrow();
-  await insertDeliveries(db, deliveries);
+  for (const part of alongside) await part.execute();
   return row;
 }
 

@@ -8,7 +8,6 @@ import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
-import { setTimer } from '../../lib/timers.js';
 import { callsOf } from '../escalation/repository.js';
 import { ESCALATION_TIMER, escalationAt } from '../escalation/service.js';
 import { livePageUrl } from '../live/links.js';
@@ -215,12 +214,12 @@ export async function storeAlert(
       const rows = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      const alert = await insertAlert(trx, row, rows);
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first.
-      if (row.escalation_at != null) {
-        await setTimer(trx, { kind: ESCALATION_TIMER, subject: alert.id, dueAt: row.escalation_at, now });
-      }
-      return alert;
+      const timer =
+        row.escalation_at != null
+          ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
+          : undefined;
+      return insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
     });
     return { alert, created: true };
   } catch (error) {
