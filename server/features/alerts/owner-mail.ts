@@ -123,25 +123,21 @@ const notMeSecret = (tokens: Deps['tokens'], id: string) => tokens.derive(`not-m
 export async function notMeKeyFor(deps: Pick<Deps, 'db' | 'clock' | 'tokens'>, userId: string): Promise<string> {
   const { db, tokens } = deps;
   const now = deps.clock.now();
-  const open = await db
+  // The user's keys, read once: one still good is reused, the expired ones go.
+  const outstanding = await db
     .selectFrom('one_time_tokens')
-    .select(['id', 'token_hash'])
+    .select(['id', 'token_hash', 'expires_at', 'used_at'])
     .where('user_id', '=', userId)
     .where('purpose', '=', 'rotate_token')
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now + NOT_ME_REUSE_MS)
     .orderBy('created_at', 'desc')
     .execute();
-  for (const row of open) {
+  for (const row of outstanding) {
+    if (row.used_at !== null || Number(row.expires_at) <= now + NOT_ME_REUSE_MS) continue;
     const secret = notMeSecret(tokens, row.id);
     if (hashSecret(secret) === row.token_hash) return secret;
   }
-  await db
-    .deleteFrom('one_time_tokens')
-    .where('user_id', '=', userId)
-    .where('purpose', '=', 'rotate_token')
-    .where('expires_at', '<=', now)
-    .execute();
+  const expired = outstanding.filter((row) => Number(row.expires_at) <= now).map((row) => row.id);
+  if (expired.length > 0) await db.deleteFrom('one_time_tokens').where('id', 'in', expired).execute();
   const id = newId();
   const secret = notMeSecret(tokens, id);
   await db
