@@ -12,7 +12,7 @@ import { APP_URL, AUTH_TOKEN, type FakeTwilio, fakeTwilio, LoopbackClient, SID }
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** A send timeout the tests can wait out: the provider's late answers come after it. */
+/** A send timeout the tests can wait out (Twilio's answers are held past it). */
 const SEND_TIMEOUT_MS = 150;
 
 // Sends Twilio never answered in time: the dispatcher asks Twilio (the fake, through the real SDK)
@@ -70,15 +70,31 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
     return { to, read, usage, lookups, sent: () => fake.messages.filter((m) => m.to === to) };
   }
 
+  /** A first attempt Twilio takes (or loses) but answers only after `sender` stopped waiting. */
+  async function unansweredAttempt(
+    d: Awaited<ReturnType<typeof queued>>,
+    sender: ReturnType<typeof dispatcher>,
+    { lost = false } = {},
+  ) {
+    const release = fake.holdAnswers();
+    if (lost) fake.loseMessages(1);
+    try {
+      await sender.drain();
+      // On a busy machine the request may reach Twilio after the dispatcher stopped waiting.
+      if (!lost)
+        await eventually(
+          async () => d.sent().length,
+          (n) => n === 1,
+        );
+    } finally {
+      release();
+    }
+  }
+
   it('does not send again an SMS Twilio accepted but answered after the send timeout', async () => {
     const d = await queued();
     const sender = dispatcher({ sendTimeoutMs: SEND_TIMEOUT_MS });
-    fake.answerMessagesAfter(4 * SEND_TIMEOUT_MS);
-    try {
-      await sender.drain();
-    } finally {
-      fake.answerMessagesAfter(0);
-    }
+    await unansweredAttempt(d, sender);
     expect(d.sent()).toHaveLength(1);
     const waiting = await d.read();
     expect(waiting).toMatchObject({ status: 'queued', attempts: 1, unanswered_since: clock.now() });
@@ -95,12 +111,7 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
   it('takes a request the SDK gave up waiting for as unanswered too: not sent again', async () => {
     const d = await queued();
     const sender = dispatcher({ sms: twilioSms(SEND_TIMEOUT_MS), sendTimeoutMs: 10_000 });
-    fake.answerMessagesAfter(4 * SEND_TIMEOUT_MS);
-    try {
-      await sender.drain();
-    } finally {
-      fake.answerMessagesAfter(0);
-    }
+    await unansweredAttempt(d, sender);
     const waiting = await d.read();
     expect(waiting).toMatchObject({ status: 'queued', attempts: 1, unanswered_since: clock.now() });
     expect(waiting.last_error).toContain('timeout');
@@ -114,8 +125,8 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
   it('sends once when a second dispatcher takes over a send stalled past its lease', async () => {
     const d = await queued();
     const other = await secondConnection(t);
+    const release = fake.holdAnswers();
     try {
-      fake.answerMessagesAfter(1_000);
       const first = dispatcher({ sendTimeoutMs: 10_000 });
       const claimedAt = clock.now();
       const stalled = first.runOnce();
@@ -123,12 +134,11 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
         async () => d.sent().length,
         (n) => n === 1,
       );
-      fake.answerMessagesAfter(0);
       expect((await d.read()).status).toBe('sending');
 
       // The first dispatcher's lease runs out while Twilio holds its answer: another process takes over.
       clock.advance(2 * MINUTE);
-      const second = dispatcher({ db: other.db, dialect: other.dialect });
+      const second = dispatcher({ db: other.db, dialect: other.dialect, sendTimeoutMs: 1_000 });
       expect(await second.runOnce()).toBe(1);
       expect(d.sent()).toHaveLength(1);
       expect(await d.read()).toMatchObject({
@@ -139,11 +149,13 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
       });
 
       // The first one's answer comes at last: recorded again, billed once.
+      release();
       await stalled;
       expect(await d.read()).toMatchObject({ status: 'sent', provider_message_id: d.sent()[0]?.sid });
       expect(await d.usage()).toHaveLength(1);
       expect(d.sent()).toHaveLength(1);
     } finally {
+      release();
       await other.close();
     }
   });
@@ -151,8 +163,7 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
   it('sends an SMS whose first attempt never reached Twilio', async () => {
     const d = await queued();
     const sender = dispatcher({ sendTimeoutMs: SEND_TIMEOUT_MS });
-    fake.loseMessages(1, 4 * SEND_TIMEOUT_MS);
-    await sender.drain();
+    await unansweredAttempt(d, sender, { lost: true });
     expect(d.sent()).toHaveLength(0);
     expect(await d.read()).toMatchObject({ status: 'queued', attempts: 1, unanswered_since: clock.now() });
 
@@ -167,12 +178,7 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
   it('sends again when Twilio cannot be asked: two SMS rather than none', async () => {
     const d = await queued();
     const sender = dispatcher({ sendTimeoutMs: SEND_TIMEOUT_MS });
-    fake.answerMessagesAfter(4 * SEND_TIMEOUT_MS);
-    try {
-      await sender.drain();
-    } finally {
-      fake.answerMessagesAfter(0);
-    }
+    await unansweredAttempt(d, sender);
     clock.advance(MINUTE);
     fake.failLists(1);
     await sender.drain();
@@ -185,12 +191,7 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
   it('sends again, without asking, a text the number may have had from another delivery (an all-clear)', async () => {
     const d = await queued('all_clear');
     const sender = dispatcher({ sendTimeoutMs: SEND_TIMEOUT_MS });
-    fake.answerMessagesAfter(4 * SEND_TIMEOUT_MS);
-    try {
-      await sender.drain();
-    } finally {
-      fake.answerMessagesAfter(0);
-    }
+    await unansweredAttempt(d, sender);
     clock.advance(MINUTE);
     await sender.drain();
     expect(d.lookups()).toHaveLength(0);

@@ -34,10 +34,13 @@ export interface FakeTwilio {
   messages: FakeMessage[];
   /** The most requests it held unanswered at once. */
   maxInFlight(): number;
-  /** From now on each message is accepted as it arrives but answered `ms` later (0: at once again). */
-  answerMessagesAfter(ms: number): void;
-  /** The next `count` messages are lost before Twilio takes them: nothing accepted, a 503 `ms` later. */
-  loseMessages(count: number, ms: number): void;
+  /**
+   * From now on each message is accepted as it arrives but its answer is held until the
+   * returned `release` is called (a Twilio slower than the caller's patience).
+   */
+  holdAnswers(): () => void;
+  /** The next `count` messages are lost before Twilio takes them: nothing accepted, answered 503. */
+  loseMessages(count: number): void;
   /** The next `count` lists of messages fail with a 500. */
   failLists(count: number): void;
 }
@@ -48,8 +51,8 @@ const CALLS = `/2010-04-01/Accounts/${SID}/Calls.json`;
 interface Answer {
   status: number;
   body: unknown;
-  /** Answered this long after it was handled. */
-  afterMs?: number;
+  /** A message's answer, which `holdAnswers` may hold. */
+  holdable?: boolean;
 }
 
 const rfc2822 = (ms: number) => new Date(ms).toUTCString().replace('GMT', '+0000');
@@ -126,8 +129,8 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
   let next = 0;
   let inFlight = 0;
   let most = 0;
-  let answerAfterMs = 0;
-  let lost = { count: 0, ms: 0 };
+  let held: (() => void)[] | null = null;
+  let lost = 0;
   let failingLists = 0;
 
   function handle(method: string, url: string, form: Record<string, string>): Answer {
@@ -147,9 +150,9 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
     if (method !== 'POST' || path !== MESSAGES) {
       return { status: 404, body: { code: 20404, message: 'The requested resource was not found', status: 404 } };
     }
-    if (lost.count > 0) {
-      lost = { ...lost, count: lost.count - 1 };
-      return { status: 503, body: { code: 20503, message: 'Service unavailable', status: 503 }, afterMs: lost.ms };
+    if (lost > 0) {
+      lost -= 1;
+      return { status: 503, body: { code: 20503, message: 'Service unavailable', status: 503 }, holdable: true };
     }
     if (form.To === INVALID_NUMBER) {
       const message = `The 'To' number ${form.To} is not a valid phone number.`;
@@ -165,7 +168,7 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
       sentAt: now(),
     };
     messages.push(accepted);
-    return { status: 201, body: shown(accepted), afterMs: answerAfterMs };
+    return { status: 201, body: shown(accepted), holdable: true };
   }
 
   const server = createServer((req, res) => {
@@ -182,13 +185,13 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
       const form = Object.fromEntries(new URLSearchParams(raw));
       const method = req.method ?? 'GET';
       requests.push({ method, path: req.url ?? '', authorization: req.headers.authorization, form });
-      const { status, body, afterMs } = handle(method, req.url ?? '', form);
+      const { status, body, holdable } = handle(method, req.url ?? '', form);
       const send = () => {
         res.statusCode = status;
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify(body));
       };
-      if (afterMs) setTimeout(send, afterMs);
+      if (holdable && held) held.push(send);
       else send();
     };
     req.on('end', () => (options.delayMs ? setTimeout(answer, options.delayMs) : answer()));
@@ -201,11 +204,16 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
     requests,
     messages,
     maxInFlight: () => most,
-    answerMessagesAfter(ms) {
-      answerAfterMs = ms;
+    holdAnswers() {
+      const answers: (() => void)[] = [];
+      held = answers;
+      return () => {
+        if (held === answers) held = null;
+        for (const send of answers.splice(0)) send();
+      };
     },
-    loseMessages(count, ms) {
-      lost = { count, ms };
+    loseMessages(count) {
+      lost = count;
     },
     failLists(count) {
       failingLists = count;
