@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { preactForEmergencyPage, precompress, sharedHead } from './scripts/vite-plugins.js';
+import { inlineEmergencyCss, preactForEmergencyPage, precompress, sharedHead } from './scripts/vite-plugins.js';
 
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
@@ -10,6 +10,7 @@ export default defineConfig({
     sharedHead(),
     preactForEmergencyPage(),
     react(),
+    inlineEmergencyCss(),
     precompress(),
     VitePWA({
       strategies: 'injectManifest',

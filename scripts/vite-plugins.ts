@@ -119,3 +119,27 @@ export function sharedHead(): Plugin {
     },
   };
 }
+
+/**
+ * Writes the emergency page's stylesheet into `alert.html` itself: the countdown the HTML
+ * carries (common/emergency-shell.ts) is painted with the first response, with no stylesheet
+ * to wait for over a slow network (the CSP allows inline styles, not inline scripts).
+ */
+export function inlineEmergencyCss(): Plugin {
+  return {
+    name: 'alerta:inline-emergency-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (path.basename(context.filename) !== 'alert.html' || !context.bundle) return html;
+        const bundle = context.bundle;
+        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+          const asset = bundle[file];
+          if (asset?.type !== 'asset') return tag;
+          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+        });
+      },
+    },
+  };
+}

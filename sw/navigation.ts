@@ -2,6 +2,7 @@
 import type { RouteHandlerCallback } from 'workbox-core';
 import { createHandlerBoundToURL, matchPrecache } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { withShellFromCache } from './countdown-shell';
 
 /** Paths that open the emergency page. */
 export const EMERGENCY_PATHS = [/^\/public\//, /^\/test\//];
@@ -13,9 +14,10 @@ const SERVER_ONLY = [/^\/api\//, /^\/dev\//, /^\/a\//];
  * The precached page `url`, read whole in the worker and answered as a new response. WebKit
  * (Safari) handed the cache's own response has failed the navigation now and then with no
  * network ("FetchEvent.respondWith received an error: TypeError: Load failed"), the page being
- * in the cache all along; a page of a few kilobytes costs nothing to copy.
+ * in the cache all along; a page of a few kilobytes costs nothing to copy. The emergency page
+ * comes with its countdown already in it when the page's data is kept (countdown-shell.ts).
  */
-function precachedPage(url: string): RouteHandlerCallback {
+function precachedPage(url: string, shell = false): RouteHandlerCallback {
   const bound = createHandlerBoundToURL(url);
   return async (options) => {
     let cached: Response | undefined;
@@ -27,12 +29,16 @@ function precachedPage(url: string): RouteHandlerCallback {
       if (!cached) throw error;
     }
     const { status, statusText, headers } = cached;
-    return new Response(await cached.blob(), { status, statusText, headers });
+    if (!shell) return new Response(await cached.blob(), { status, statusText, headers });
+    const html = await withShellFromCache(options.url, await cached.text());
+    const written = new Headers(headers);
+    written.delete('content-length');
+    return new Response(html, { status, statusText, headers: written });
   };
 }
 
 /** Emergency links open the cached `alert.html` with no network at all; other pages get the app shell. */
 export function setUpNavigation(): void {
-  registerRoute(new NavigationRoute(precachedPage('alert.html'), { allowlist: EMERGENCY_PATHS }));
+  registerRoute(new NavigationRoute(precachedPage('alert.html', true), { allowlist: EMERGENCY_PATHS }));
   registerRoute(new NavigationRoute(precachedPage('index.html'), { denylist: [...SERVER_ONLY, ...EMERGENCY_PATHS] }));
 }

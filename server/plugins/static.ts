@@ -4,15 +4,16 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAppRoute } from '../../common/app-routes.js';
+import { emergencyHtml } from './emergency-html.js';
 
 const API_PREFIXES = ['/api/', '/dev/'];
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Serves the built app from `dist/`: hashed assets cached for a year, everything else
- * revalidated; `alert.html` for the emergency links, `index.html` for app routes (and, with
- * a 404, for other page addresses, where the app shows its not-found page), and JSON 404s
- * for unknown API paths.
+ * revalidated; `alert.html` for the emergency links (the real one with its countdown already
+ * in it: emergency-html.ts), `index.html` for app routes (and, with a 404, for other page
+ * addresses, where the app shows its not-found page), and JSON 404s for unknown API paths.
  */
 export default fp(
   async function staticFiles(app: FastifyInstance, options: { distDir: string }) {
@@ -36,7 +37,7 @@ export default fp(
       });
       const serveAlert = (_request: FastifyRequest, reply: FastifyReply) =>
         reply.header('cache-control', 'no-cache').sendFile('alert.html');
-      app.get('/public/:token/', serveAlert);
+      app.get('/public/:token/', emergencyHtml(app, distDir));
       app.get('/test/:token/', serveAlert);
       // The same pages without the trailing slash, so a hand-typed link still works.
       app.get('/public/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));

@@ -4,7 +4,7 @@ import { FIRST_FIX_WAIT_MS, PRESS_HOLD_MARGIN_MS } from '../../common/constants'
 import type { PageData } from './api';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
-import { loadAlert, saveAlert, savePage } from './storage';
+import { loadAlert, loadPage, saveAlert, savePage } from './storage';
 
 const page = (countdown: number): PageData => ({
   owner_name: 'Ana',
@@ -148,5 +148,33 @@ describe('emergency page life', () => {
     const emergency = new Emergency(token, new PositionWatch());
     await emergency.start();
     await settle(emergency, 'invalid');
+  });
+
+  it('opened with the countdown already in the HTML: goes on with it, keeps the server’s copy, fetches nothing', async () => {
+    const pageFetches = vi.fn();
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      if (init?.method !== 'POST') pageFetches(url);
+      return json(201, alertResult);
+    });
+    const shell = { page: page(5), source: 'server' as const, shownAt: performance.now() - 1200 };
+    const emergency = new Emergency(token, new PositionWatch(), false, { shell });
+    expect(emergency.state.phase).toEqual({ name: 'countdown', remaining: 4 });
+    await emergency.start();
+    expect(emergency.state.phase).toEqual({ name: 'countdown', remaining: 4 });
+    await vi.waitFor(async () => expect((await loadPage(token))?.data.owner_name).toBe('Ana'));
+    emergency.cancel();
+    expect(emergency.state.phase.name).toBe('cancelled');
+    expect(pageFetches).not.toHaveBeenCalled();
+    expect(posts).toEqual([]);
+  });
+
+  it('cancelled before its script ran: opens cancelled and posts nothing', async () => {
+    await savePage(token, page(1));
+    const emergency = new Emergency(token, new PositionWatch(), false, { cancelled: true });
+    expect(emergency.state.phase.name).toBe('cancelled');
+    await emergency.start();
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(emergency.state.phase.name).toBe('cancelled');
+    expect(posts).toEqual([]);
   });
 });

@@ -7,29 +7,16 @@ import {
   RECENT_ALERT_MS,
 } from '../../common/constants';
 import { readDeviceKey } from '../lib/device-key';
-import { type AlertResult, type Answer, alertsUrl, fetchPage, newKey, type PageData, postAlert } from './api';
+import { type AlertResult, type Answer, alertsUrl, fetchPage, newKey, postAlert } from './api';
+import { startCountdown } from './countdown';
 import { followDeliveries } from './follow';
 import type { PositionWatch } from './geo';
+import type { EmergencyState } from './phase';
+import { type Opening, openingPhase } from './shell';
 import { forgetAlert, forgetPage, loadAlert, loadPage, type StoredAlert, saveAlert, savePage } from './storage';
 import { holdPress, onReplayed, replayQueued } from './sw-client';
 
-export type Phase =
-  | { name: 'loading' }
-  | { name: 'countdown'; remaining: number }
-  | { name: 'cancelled' }
-  /** Opened from a check-in reminder: no countdown, the alert button ready. */
-  | { name: 'ready' }
-  | { name: 'sending' }
-  | { name: 'queued'; retryAfter?: number }
-  | { name: 'sent'; alert: AlertResult }
-  | { name: 'invalid' | 'inactive' | 'failed' };
-
-export interface EmergencyState {
-  page: PageData | null;
-  phase: Phase;
-  /** The alert pressed on this visit or left from an earlier one. */
-  alert: StoredAlert | null;
-}
+export type { EmergencyState, Phase } from './phase';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,9 +26,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * re-render can never start a second countdown or send twice.
  */
 export class Emergency {
-  state: EmergencyState = { page: null, phase: { name: 'loading' }, alert: null };
+  state: EmergencyState;
   private listeners = new Set<() => void>();
-  private countdownTimer: ReturnType<typeof setInterval> | undefined;
+  private stopCountdown: (() => void) | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private delivering = false;
   private polling = false;
@@ -51,7 +38,11 @@ export class Emergency {
     readonly geo: PositionWatch,
     /** Opened from a check-in reminder (`#checkin`) to say "I'm safe": opening it is not a press. */
     private readonly fromReminder = false,
-  ) {}
+    /** A countdown the HTML already showed, which this one continues; or a cancel made before the script ran. */
+    private readonly opening: Opening = {},
+  ) {
+    this.state = { page: opening.shell?.page ?? null, phase: openingPhase(opening, fromReminder), alert: null };
+  }
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -75,10 +66,15 @@ export class Emergency {
         );
       }
     });
+    const { shell, cancelled } = this.opening;
     const [cached, stored] = await Promise.all([loadPage(this.token), loadAlert(this.token)]);
-    if (cached) this.setPage(cached.data);
-    if (cached?.data.gps_enabled !== false) this.geo.start();
-    const refreshed = this.refresh();
+    const known = shell?.page ?? cached?.data;
+    if (known) this.set({ page: known });
+    if (known?.gps_enabled !== false) this.geo.start();
+    // The server's own copy came with this page: nothing newer to fetch.
+    const fresh = shell?.source === 'server';
+    if (fresh) void savePage(this.token, shell.page);
+    const refreshed = fresh ? Promise.resolve() : this.refresh();
 
     const age = stored ? Date.now() - stored.pressed_at : Number.POSITIVE_INFINITY;
     if (stored && !stored.result && age < PENDING_ALERT_MAX_AGE_MS) {
@@ -92,24 +88,28 @@ export class Emergency {
       void this.poll();
       return;
     }
+    if (cancelled) return;
     // The countdown length is the owner's setting: wait briefly for it when nothing is cached.
-    if (!cached) await Promise.race([refreshed, sleep(2000)]);
-    if (this.state.phase.name === 'loading' && this.fromReminder) {
+    if (!known) await Promise.race([refreshed, sleep(2000)]);
+    const { phase } = this.state;
+    if (phase.name === 'loading' && this.fromReminder) {
       this.set({ phase: { name: 'ready' } });
-    } else if (this.state.phase.name === 'loading') {
-      this.countdown(this.state.page?.countdown_seconds ?? DEFAULT_COUNTDOWN_SECONDS);
+    } else if (phase.name === 'loading' || (phase.name === 'countdown' && !this.stopCountdown)) {
+      // The shell's countdown goes on from where it is on screen.
+      const elapsed = phase.name === 'countdown' && shell ? performance.now() - shell.shownAt : 0;
+      this.countdown(this.state.page?.countdown_seconds ?? DEFAULT_COUNTDOWN_SECONDS, elapsed);
     }
   }
 
   /** Stops the countdown: nothing is sent. */
   cancel(): void {
-    clearInterval(this.countdownTimer);
+    this.stopCountdown?.();
     if (this.state.phase.name === 'countdown') this.set({ phase: { name: 'cancelled' } });
   }
 
   /** Sends at once (the countdown's end, or the button after a cancel or a previous alert). */
   async send(): Promise<void> {
-    clearInterval(this.countdownTimer);
+    this.stopCountdown?.();
     if (this.state.phase.name === 'sending' || this.delivering) return;
     this.set({ phase: { name: 'sending' } });
     navigator.vibrate?.([300, 100, 300]);
@@ -140,24 +140,25 @@ export class Emergency {
     await this.deliver();
   }
 
-  private countdown(seconds: number): void {
-    if (seconds <= 0) {
-      void this.send();
-      return;
-    }
-    this.set({ phase: { name: 'countdown', remaining: seconds } });
-    this.countdownTimer = setInterval(() => {
-      const { phase } = this.state;
-      if (phase.name !== 'countdown') return clearInterval(this.countdownTimer);
-      if (phase.remaining <= 1) void this.send();
-      else this.set({ phase: { name: 'countdown', remaining: phase.remaining - 1 } });
-    }, 1000);
+  private countdown(seconds: number, elapsedMs = 0): void {
+    this.stopCountdown = startCountdown(
+      seconds,
+      elapsedMs,
+      (remaining) => {
+        if (['loading', 'countdown'].includes(this.state.phase.name)) {
+          this.set({ phase: { name: 'countdown', remaining } });
+        }
+      },
+      () => {
+        if (['loading', 'countdown'].includes(this.state.phase.name)) void this.send();
+      },
+    );
   }
 
   private async refresh(): Promise<void> {
     const answer = await fetchPage(this.token);
     if (answer.ok) {
-      this.setPage(answer.value);
+      this.set({ page: answer.value });
       await savePage(this.token, answer.value);
       if (answer.value.gps_enabled) this.geo.start();
       else this.geo.stop();
@@ -165,7 +166,7 @@ export class Emergency {
       if (answer.status === 404) await forgetPage(this.token);
       // A dead link stops the countdown; an alert already pressed keeps its own outcome.
       if (['loading', 'countdown'].includes(this.state.phase.name)) {
-        clearInterval(this.countdownTimer);
+        this.stopCountdown?.();
         this.set({ phase: { name: answer.status === 404 ? 'invalid' : 'inactive' } });
       }
     }
@@ -236,10 +237,6 @@ export class Emergency {
     } finally {
       this.polling = false;
     }
-  }
-
-  private setPage(page: PageData): void {
-    this.set({ page });
   }
 
   private set(patch: Partial<EmergencyState>): void {

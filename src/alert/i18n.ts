@@ -1,15 +1,14 @@
 import { DEFAULT_LANGUAGE, LANG_STORAGE_KEY, LANGUAGES, type Language } from '../../common/constants';
+import { SHELL_STRINGS } from '../../common/emergency-shell';
 
 /** Every string of the emergency and test pages; kept here so the page loads none of the app's locales. */
 const pt = {
+  ...SHELL_STRINGS.pt,
   title: 'Emergência',
   testTitle: 'Teste de emergência',
-  forOwner: (name: string) => `Alerta de ${name}`,
   loading: 'A preparar o alerta…',
   contactsHeading: 'Contactos',
   noContacts: 'Sem contactos guardados neste telefone.',
-  countdown: (s: number) => `O alerta sai em ${s} s`,
-  cancel: 'Cancelar',
   cancelled: 'Alerta cancelado. Nada foi enviado.',
   sendNow: 'Enviar alerta agora',
   sendAgain: 'Enviar novo alerta',
@@ -52,7 +51,6 @@ const pt = {
   storageNotGranted: 'Não concedido: o navegador pode apagar os dados guardados se faltar espaço.',
   newVersion: 'Há uma nova versão do Alerta.',
   reload: 'Atualizar',
-  notEmergency: 'O Alerta não substitui o 112.',
   ownerSignIn: 'É o seu telemóvel? Inicie sessão uma vez para que este botão seja seu',
   ownerSignInHint:
     'Os alertas deste telemóvel passam a ser seus: nunca são recusados nem retidos por limites que outras pessoas gastaram. A sessão termina logo a seguir; fica só uma chave neste telemóvel.',
@@ -101,14 +99,12 @@ const pt = {
 };
 
 const en: typeof pt = {
+  ...SHELL_STRINGS.en,
   title: 'Emergency',
   testTitle: 'Emergency test',
-  forOwner: (name: string) => `Alert from ${name}`,
   loading: 'Preparing the alert…',
   contactsHeading: 'Contacts',
   noContacts: 'No contacts saved on this phone.',
-  countdown: (s: number) => `The alert goes out in ${s} s`,
-  cancel: 'Cancel',
   cancelled: 'Alert cancelled. Nothing was sent.',
   sendNow: 'Send the alert now',
   sendAgain: 'Send a new alert',
@@ -151,7 +147,6 @@ const en: typeof pt = {
   storageNotGranted: 'Not granted: the browser may delete the saved data when space runs low.',
   newVersion: 'A new version of Alerta is available.',
   reload: 'Reload',
-  notEmergency: 'Alerta does not replace 112 or 911.',
   ownerSignIn: 'Is this your phone? Sign in once to make this button yours',
   ownerSignInHint:
     "This phone's alerts then count as yours: never refused or held back by limits other people used up. The session ends right away; only a key stays on this phone.",

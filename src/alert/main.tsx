@@ -5,6 +5,7 @@ import { EmergencyPage } from './EmergencyPage';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
 import { linkManifest, watchInstallOffer } from './install';
+import { readOpening } from './shell';
 import { startServiceWorker } from './sw-client';
 import { TestPage } from './TestPage';
 import './alert.css';
@@ -14,12 +15,19 @@ const [, segment, rawToken = ''] = window.location.pathname.split('/');
 const mode = segment === 'test' ? 'test' : 'public';
 const token = decodeURIComponent(rawToken);
 
+// Read before linkManifest makes the address the bare link.
+const opening = mode === 'public' ? readOpening() : {};
+const fromReminder = window.location.hash === CHECKIN_REMINDER_HASH;
+
 watchInstallOffer();
 linkManifest(mode, token);
 startServiceWorker();
 
 const geo = new PositionWatch();
-const root = createRoot(document.getElementById('root')!);
+const container = document.getElementById('root')!;
+// The countdown the HTML came with is drawn again by the page, in the same task: nothing flickers.
+container.replaceChildren();
+const root = createRoot(container);
 if (mode === 'test') {
   root.render(
     <StrictMode>
@@ -28,7 +36,7 @@ if (mode === 'test') {
   );
 } else {
   // Created once, outside React: opening the page is the press, and it must happen exactly once.
-  const emergency = new Emergency(token, geo, window.location.hash === CHECKIN_REMINDER_HASH);
+  const emergency = new Emergency(token, geo, fromReminder, opening);
   void emergency.start();
   root.render(
     <StrictMode>

@@ -1,10 +1,12 @@
 import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
 import type { AlertRequest } from '../../common/api/alerts';
+import { ALERT_DB, PAGE_DB } from '../../common/emergency-shell';
 import type { AlertResult, PageData } from './api';
 
 /** One store per concern: what the page shows offline, and alerts pressed but not yet accepted. */
-const pageStore = createStore('alerta-page', 'data');
-const alertStore = createStore('alerta-alerts', 'alerts');
+// The service worker reads the same two stores to write the countdown into the page (sw/countdown-shell.ts).
+const pageStore = createStore(PAGE_DB.database, PAGE_DB.store);
+const alertStore = createStore(ALERT_DB.database, ALERT_DB.store);
 
 export interface CachedPage {
   data: PageData;

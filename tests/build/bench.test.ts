@@ -63,9 +63,9 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
     }
     expect(results.pageLoad.warmOfflineMs.n).toBe(1);
     expect(results.press.wholePathMs.n).toBe(2);
-    // Slow 4G alone is 150 ms per request: a cold load (the page, then its scripts) cannot beat
-    // two of them, nor its floor (one request) one.
-    expect(results.pageLoad.coldSlow4gMs.min).toBeGreaterThan(300);
+    // Slow 4G alone is 150 ms per request: a cold load (its countdown comes with the page's own
+    // HTML, common/emergency-shell.ts) cannot beat one of them, nor its floor (one request).
+    expect(results.pageLoad.coldSlow4gMs.min).toBeGreaterThan(150);
     expect(coldSlow4gFloorMs.min).toBeGreaterThan(150);
     // The server sends the build's precompressed copies: fewer bytes than the emergency page's raw files.
     expect(results.pageLoad.coldTransferBytes.median).toBeGreaterThan(1000);
