@@ -120,10 +120,16 @@ export function sharedHead(): Plugin {
   };
 }
 
+/** The stylesheets, module scripts and module preloads Vite writes into an entry's head. */
+const STYLESHEET = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g;
+const SCRIPTS = /\s*<(?:script type="module"[^>]*><\/script|link rel="modulepreload"[^>]*)>/g;
+
 /**
- * Writes the emergency page's stylesheet into `alert.html` itself: the countdown the HTML
- * carries (common/emergency-shell.ts) is painted with the first response, with no stylesheet
- * to wait for over a slow network (the CSP allows inline styles, not inline scripts).
+ * Writes the emergency page's stylesheet into `alert.html` itself and its scripts after the
+ * root: the countdown the HTML carries (common/emergency-shell.ts) is painted with the first
+ * response, with no stylesheet to wait for over a slow network and nothing for the parser to
+ * go through before it (module scripts run after parsing wherever they stand). The CSP allows
+ * inline styles, not inline scripts.
  */
 export function inlineEmergencyCss(): Plugin {
   return {
@@ -134,11 +140,13 @@ export function inlineEmergencyCss(): Plugin {
       handler(html, context) {
         if (path.basename(context.filename) !== 'alert.html' || !context.bundle) return html;
         const bundle = context.bundle;
-        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+        const styled = html.replace(STYLESHEET, (tag, file: string) => {
           const asset = bundle[file];
           if (asset?.type !== 'asset') return tag;
           return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
         });
+        const scripts = styled.match(SCRIPTS) ?? [];
+        return styled.replace(SCRIPTS, '').replace('</body>', () => `${scripts.join('')}\n  </body>`);
       },
     },
   };

@@ -21,6 +21,18 @@ const openStores = () => {
   return stores;
 };
 
+/**
+ * Opens the page's stores when the worker starts (idb-keyval opens at once), so a navigation
+ * finds them open; where IndexedDB cannot open (some private modes), the worker goes on without.
+ */
+export function openShellStores(): void {
+  try {
+    openStores();
+  } catch {
+    stores = undefined;
+  }
+}
+
 /** The token of a real emergency link (`/public/{token}/`), or nothing for any other page. */
 function tokenOf(url: URL): string | undefined {
   const match = /^\/public\/([^/]+)\/$/.exec(url.pathname);
@@ -33,23 +45,24 @@ function tokenOf(url: URL): string | undefined {
 }
 
 /**
- * The page's HTML with the countdown already in it, from the data the page kept from its last
+ * What writes the countdown into the page's HTML, from the data the page kept from its last
  * visit (common/emergency-shell.ts): offline, the countdown shows as soon as the worker answers
- * instead of after the scripts and IndexedDB. The page as it is when nothing is kept, when an
- * earlier alert is still under way, or when the stores cannot be read.
+ * instead of after the scripts and IndexedDB. Read at once, while the caller finds the cached
+ * page; it leaves the page as it is when nothing is kept, when an earlier alert is still under
+ * way or just sent, or when the stores cannot be read.
  */
-export async function withShellFromCache(url: URL, html: string): Promise<string> {
+export async function shellFromCache(url: URL): Promise<(html: string) => string> {
+  const unchanged = (html: string) => html;
   const token = tokenOf(url);
-  if (!token) return html;
+  if (!token) return unchanged;
   try {
     const { page, alert } = openStores();
     const [cached, stored] = await Promise.all([get<{ data: ShellPage }>(token, page), get<ShellAlert>(token, alert)]);
-    if (!cached?.data) return html;
     const limits = { pendingMs: PENDING_ALERT_MAX_AGE_MS, recentMs: RECENT_ALERT_MS };
-    return countdownDue(cached.data, stored, Date.now(), limits)
-      ? withCountdownShell(html, cached.data, 'cache')
-      : html;
+    if (!cached?.data || !countdownDue(cached.data, stored, Date.now(), limits)) return unchanged;
+    const data = cached.data;
+    return (html) => withCountdownShell(html, data, 'cache');
   } catch {
-    return html;
+    return unchanged;
   }
 }

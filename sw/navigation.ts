@@ -2,7 +2,7 @@
 import type { RouteHandlerCallback } from 'workbox-core';
 import { createHandlerBoundToURL, matchPrecache } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { withShellFromCache } from './countdown-shell';
+import { openShellStores, shellFromCache } from './countdown-shell';
 
 /** Paths that open the emergency page. */
 export const EMERGENCY_PATHS = [/^\/public\//, /^\/test\//];
@@ -19,7 +19,13 @@ const SERVER_ONLY = [/^\/api\//, /^\/dev\//, /^\/a\//];
  */
 function precachedPage(url: string, shell = false): RouteHandlerCallback {
   const bound = createHandlerBoundToURL(url);
+  // The emergency page as cached, kept for this worker's life: its precache entry only changes
+  // with a new worker. Each navigation then only reads the page's data.
+  let kept: { html: string; init: ResponseInit } | undefined;
   return async (options) => {
+    // The page's kept data is read while the cached page is found.
+    const writeShell = shell ? shellFromCache(options.url) : undefined;
+    if (writeShell && kept) return new Response((await writeShell)(kept.html), kept.init);
     let cached: Response | undefined;
     try {
       cached = await bound(options);
@@ -29,16 +35,19 @@ function precachedPage(url: string, shell = false): RouteHandlerCallback {
       if (!cached) throw error;
     }
     const { status, statusText, headers } = cached;
-    if (!shell) return new Response(await cached.blob(), { status, statusText, headers });
-    const html = await withShellFromCache(options.url, await cached.text());
+    if (!writeShell) return new Response(await cached.blob(), { status, statusText, headers });
+    const html = await cached.text();
     const written = new Headers(headers);
     written.delete('content-length');
-    return new Response(html, { status, statusText, headers: written });
+    const init = { status, statusText, headers: written };
+    if (cached.ok) kept = { html, init };
+    return new Response((await writeShell)(html), init);
   };
 }
 
 /** Emergency links open the cached `alert.html` with no network at all; other pages get the app shell. */
 export function setUpNavigation(): void {
+  openShellStores();
   registerRoute(new NavigationRoute(precachedPage('alert.html', true), { allowlist: EMERGENCY_PATHS }));
   registerRoute(new NavigationRoute(precachedPage('index.html'), { denylist: [...SERVER_ONLY, ...EMERGENCY_PATHS] }));
 }
