@@ -122,10 +122,13 @@ export class Emergency {
     };
     // Stored the moment it is pressed, before any wait for a fix, so a reload or a crash cannot
     // lose the press; the service worker holds it too and sends it itself if this tab is closed
-    // during the wait (with "location unavailable": the fix never came).
-    await saveAlert(alert);
+    // during the wait (with "location unavailable": the fix never came). With the fix at hand it
+    // goes out while it is being stored: once with the worker, it is sent or queued whatever
+    // becomes of this tab, and the store no longer stands between the press and the SMS.
+    const saved = saveAlert(alert);
     this.set({ alert });
     if (gps && !alert.body.location) {
+      await saved;
       holdPress(
         alertsUrl(this.token),
         alert.key,
@@ -137,7 +140,7 @@ export class Emergency {
       await saveAlert(alert);
       this.set({ alert });
     }
-    await this.deliver();
+    await Promise.all([saved, this.deliver()]);
   }
 
   private countdown(seconds: number, elapsedMs = 0): void {
