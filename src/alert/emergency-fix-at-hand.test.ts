@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PageData } from './api';
+import { pageData } from './checkin/test-fixtures';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
 
@@ -21,14 +21,7 @@ vi.mock('./storage', async (original) => {
   };
 });
 
-const page: PageData = {
-  owner_name: 'Ana',
-  language: 'pt',
-  gps_enabled: true,
-  countdown_seconds: 0,
-  contacts: [{ name: 'Rui', phone_number: '+351912345678' }],
-  messages: { real: 'EMERGÊNCIA', test: 'TESTE' },
-};
+const page = pageData({ language: 'pt', countdown_seconds: 0 });
 const fix = { latitude: 38.72, longitude: -9.14, accuracy: 12, captured_at: new Date().toISOString() };
 
 afterEach(() => vi.unstubAllGlobals());

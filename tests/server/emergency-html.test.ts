@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateSubscription } from '../../server/features/billing/subscriptions.js';
-import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { premiumSubscriber } from './subscriber.js';
 
 describe(`the emergency link's HTML comes with its countdown (${dbLabel})`, () => {
   let t: TestApp;
@@ -12,12 +12,7 @@ describe(`the emergency link's HTML comes with its countdown (${dbLabel})`, () =
     await t.close();
   });
 
-  const subscriber = async (language: 'pt' | 'en') => {
-    const user = await createUser(t.app, { language });
-    await activateSubscription(t.app.db, { userId: user.user.id, plan: 'premium', now: t.clock.now() });
-    const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: user.headers });
-    return { ...user, token: me.json().token as string };
-  };
+  const subscriber = (language: 'pt' | 'en') => premiumSubscriber(t, language);
 
   it('writes the countdown, Cancel and the page’s data into the page, never kept by a cache', async () => {
     const { token } = await subscriber('en');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateSubscription } from '../../server/features/billing/subscriptions.js';
-import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { premiumSubscriber } from './subscriber.js';
 
 describe(`per-token web manifest of the emergency links (${dbLabel})`, () => {
   let t: TestApp;
@@ -11,12 +11,7 @@ describe(`per-token web manifest of the emergency links (${dbLabel})`, () => {
     await t.close();
   });
 
-  const subscriber = async (language: 'pt' | 'en') => {
-    const user = await createUser(t.app, { language });
-    await activateSubscription(t.app.db, { userId: user.user.id, plan: 'premium', now: t.clock.now() });
-    const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: user.headers });
-    return { ...user, token: me.json().token as string };
-  };
+  const subscriber = (language: 'pt' | 'en') => premiumSubscriber(t, language);
 
   it('installs the emergency link itself, named for the product and the mode, in the owner’s language', async () => {
     const { token } = await subscriber('pt');
