@@ -139,6 +139,13 @@ test('every state of the emergency page, and the test page', async ({ browser, s
   await inState(
     'inactive',
     async (context) => {
+      // What the server answers for a link whose plan has lapsed: the page without its data in
+      // it, whose own request for the data then gets the 402.
+      await context.route(`**/public/${owner.token}/`, async (route) =>
+        route.request().resourceType() === 'document'
+          ? route.fulfill({ response: await route.fetch({ url: new URL('/alert.html', server.url).href }) })
+          : route.fallback(),
+      );
       await context.route(`**/api/emergency/public/${owner.token}/`, (route) =>
         route.fulfill({ status: 402, contentType: 'application/json', body: '{"detail":"No plan."}' }),
       );
