@@ -39,14 +39,22 @@ export function startServiceWorker(): void {
     // A worker that cannot start must never stop the page: it says it is not available offline.
     () => failed(),
   );
-  // A registration that neither succeeds nor fails (seen in Chromium under load with a worker
-  // that throws) leaves nothing registered: say so too. A slow first install is registered.
-  setTimeout(() => {
-    void navigator.serviceWorker.getRegistration().then((registration) => {
-      if (!registration && !navigator.serviceWorker.controller) failed();
-    });
-  }, WORKER_READY_WAIT_MS);
+  // A registration that neither succeeds nor fails (seen in Chromium under load, and in WebKit,
+  // with a worker that throws) leaves no worker to run: say so too. A first install still under
+  // way (a slow network) is looked at again until it ends, one way or the other.
+  const look = (waitMs: number) =>
+    setTimeout(() => {
+      void navigator.serviceWorker.getRegistration().then((registration) => {
+        if (navigator.serviceWorker.controller || registration?.active || registration?.waiting) return;
+        if (registration?.installing) look(INSTALL_LOOK_AGAIN_MS);
+        else failed();
+      });
+    }, waitMs);
+  look(WORKER_READY_WAIT_MS);
 }
+
+/** How often a first install still under way is looked at again. */
+const INSTALL_LOOK_AGAIN_MS = 2_000;
 
 function failed(): void {
   if (workerFailed) return;
