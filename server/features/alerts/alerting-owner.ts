@@ -6,7 +6,7 @@ import type { Alert, Contact, ContactsTable, Database, Subscription, Subscriptio
 import type { Deps } from '../../lib/deps.js';
 import { currentOf, profileOf } from '../billing/subscriptions.js';
 import { alertById } from '../escalation/repository.js';
-import { admitted, type OwnerDeps, type TokenOwner, unknownToken } from './owners.js';
+import { admitted, type OwnerDeps, storedKey, type TokenOwner, unknownToken } from './owners.js';
 
 /** Every column of a table, the compiler checking that none is left out (SQLite's JSON needs them named). */
 const allColumns =
@@ -65,7 +65,7 @@ export async function alertingOwner(
   key: unknown,
 ): Promise<AlertingOwner> {
   const { db, dialect } = deps;
-  const usedKey = typeof key === 'string' && key.trim() ? key.trim().toLowerCase() : null;
+  const usedKey = storedKey(key);
   const row = await db
     .selectFrom('users')
     .selectAll('users')

@@ -69,10 +69,13 @@ export async function requestingOwner<T>(
   used: (db: Db, userId: string, key: string) => Promise<T | undefined>,
 ): Promise<TokenOwner & { replay: T | undefined }> {
   const owner = await ownerWithPlan(deps, token);
-  const replay =
-    typeof key === 'string' && key.trim() ? await used(deps.db, owner.user.id, key.trim().toLowerCase()) : undefined;
-  return admitted(owner, replay);
+  const stored = storedKey(key);
+  return admitted(owner, stored === null ? undefined : await used(deps.db, owner.user.id, stored));
 }
+
+/** An Idempotency-Key header as the contract stores it (trimmed, lowercased); null when there is none. */
+export const storedKey = (key: unknown): string | null =>
+  typeof key === 'string' && key.trim() ? key.trim().toLowerCase() : null;
 
 /** A request whose key made `replay` passes whatever changed since; a new one needs the owner alerting. */
 export const admitted = <T>(owner: TokenOwner, replay: T | undefined): TokenOwner & { replay: T | undefined } => ({
