@@ -35,10 +35,17 @@ export function graphemes(text: string): string[] {
 }
 
 // GSM 03.38: the basic table (one septet each) and the extension table (escape + one).
-const GSM_BASIC = new Set(
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
-);
-const GSM_EXTENDED = new Set('\f^{}\\[~]|€');
+const GSM_BASIC_CHARS =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_EXTENDED_CHARS = '\f^{}\\[~]|€';
+/**
+ * Septets per UTF-16 code unit: 1 for the basic table, 2 for the extension table, 0 outside
+ * GSM-7. Every GSM-7 character is one code unit, so a text is read in one pass with no
+ * allocation: the alert route counts the parts of every SMS it stores.
+ */
+const SEPTETS = new Uint8Array(0x10000);
+for (const c of GSM_BASIC_CHARS) SEPTETS[c.charCodeAt(0)] = 1;
+for (const c of GSM_EXTENDED_CHARS) SEPTETS[c.charCodeAt(0)] = 2;
 
 export interface SmsSegments {
   encoding: 'GSM-7' | 'UCS-2';
@@ -50,21 +57,34 @@ export interface SmsSegments {
 
 /** How many SMS parts a text takes: GSM-7 160/153 septets, otherwise UCS-2 70/67 code units. */
 export function smsSegments(text: string): SmsSegments {
-  const chars = Array.from(text);
-  if (isGsm(text)) {
-    const units = chars.map((c) => (GSM_EXTENDED.has(c) ? 2 : 1));
-    return { encoding: 'GSM-7', ...pack(units, 160, 153) };
+  const gsm = isGsm(text);
+  const [single, multi] = gsm ? [160, 153] : [70, 67];
+  let segments = 1;
+  let used = 0;
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    // What the character starting here takes, never split across parts: an escape pair counts
+    // 2 septets; in UCS-2 a surrogate pair (a character outside the BMP) 2 code units.
+    const unit = text.charCodeAt(i);
+    let n = 1;
+    if (gsm) n = SEPTETS[unit] as number;
+    else if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      n = 2;
+      i += 1;
+    }
+    if (used + n > multi) {
+      segments += 1;
+      used = 0;
+    }
+    used += n;
+    length += n;
   }
-  // Characters outside the BMP take two code units and are never split across parts.
-  return {
-    encoding: 'UCS-2',
-    ...pack(
-      chars.map((c) => c.length),
-      70,
-      67,
-    ),
-  };
+  if (length === 0) segments = 0;
+  else if (length <= single) segments = 1;
+  return { encoding: gsm ? 'GSM-7' : 'UCS-2', segments, length };
 }
+
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 /**
  * How many SMS parts a text is sent and billed as: GSM-7 160 septets in one part, else 153
@@ -73,23 +93,6 @@ export function smsSegments(text: string): SmsSegments {
  */
 export function smsParts(text: string): number {
   return smsSegments(text).segments;
-}
-
-/** Fills parts without splitting a character (an escape pair or a surrogate pair). */
-function pack(units: number[], single: number, multi: number): { segments: number; length: number } {
-  const length = units.reduce((sum, n) => sum + n, 0);
-  if (length === 0) return { segments: 0, length };
-  if (length <= single) return { segments: 1, length };
-  let segments = 1;
-  let used = 0;
-  for (const n of units) {
-    if (used + n > multi) {
-      segments += 1;
-      used = 0;
-    }
-    used += n;
-  }
-  return { segments, length };
 }
 
 const PUNCTUATION: Record<string, string> = {
@@ -124,7 +127,7 @@ const PUNCTUATION: Record<string, string> = {
 };
 
 function isGsm(text: string): boolean {
-  for (const c of text) if (!GSM_BASIC.has(c) && !GSM_EXTENDED.has(c)) return false;
+  for (let i = 0; i < text.length; i++) if (SEPTETS[text.charCodeAt(i)] === 0) return false;
   return true;
 }
 const COMBINING = /\p{M}/gu;
@@ -140,7 +143,7 @@ export function transliterate(text: string): string {
 }
 
 /** One grapheme's closest GSM-7 form, or itself when it has none. */
-const latinOf = (g: string): string => (g.length === 1 && GSM_BASIC.has(g) ? g : latinKept(g));
+const latinOf = (g: string): string => (g.length === 1 && SEPTETS[g.charCodeAt(0)] === 1 ? g : latinKept(g));
 
 // An alert's texts repeat the same few accented letters.
 const latinKept = remembered(1_000, (g) => latinForm(g));

@@ -67,6 +67,29 @@ describe(`alert pipeline (${dbLabel})`, () => {
     expect(stored).toMatchObject({ latitude: LISBON.latitude, longitude: LISBON.longitude, accuracy: 12 });
   });
 
+  it('answers a new alert with its deliveries as stored, listed as its status lists them', async () => {
+    const owner = await ownerWithContacts(t.app, {
+      contacts: [
+        ['zoe', '+351921000011'],
+        ['Bruno', '+351921000012'],
+        ['ana', '+351921000013'],
+      ],
+    });
+    const posted = await postAlert(t.app, owner.token, { mode: 'real', location: LISBON });
+    expect(posted.statusCode).toBe(201);
+    const answer = posted.json();
+    // By name, by code unit whatever the database's collation: capitals first.
+    expect(answer.deliveries).toEqual([
+      { contact_name: 'Bruno', status: 'queued' },
+      { contact_name: 'ana', status: 'queued' },
+      { contact_name: 'zoe', status: 'queued' },
+    ]);
+    expect(answer).toMatchObject({ recently_alerted: false, number_busy: false });
+    const status = (await getAlert(owner.token, answer.id)).json();
+    expect(status.deliveries.map((d: { contact_name: string }) => d.contact_name)).toEqual(['Bruno', 'ana', 'zoe']);
+    await t.app.dispatcher.drain();
+  });
+
   it('replays the same key 10 times in a row and 10 at once as one alert with one SMS per contact', async () => {
     const owner = await ownerWithContacts(t.app, {
       contacts: [

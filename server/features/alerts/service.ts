@@ -179,9 +179,9 @@ export async function sendAlert(
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const result = await storeAlert(deps, row, deliveries, now);
-  // A new alert has placed no call yet.
+  // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
   const alert = result.created
-    ? alertView(result.alert, await deliveriesOf(deps.db, [result.alert.id]), [])
+    ? alertView(result.alert, result.deliveries, [])
     : await viewOf(deps.db, result.alert);
   if (result.created) {
     // First attempt right after commit; the periodic sweep only handles retries and crashes.
@@ -198,7 +198,8 @@ export async function sendAlert(
  * delivery to a number over them is stored `withheld` with its reason (budgets are lifted
  * with the rate limits, for benchmarks and load tests only). When the same idempotency key
  * won a concurrent race, the unique index refuses this one and the winner's alert is
- * answered, with `created: false`. `alongside` runs first in the same transaction.
+ * answered, with `created: false`. `alongside` runs first in the same transaction. A stored
+ * alert comes back with its deliveries as written (each `queued`, or `withheld` with its reason).
  */
 export async function storeAlert(
   deps: Pick<Deps, 'db' | 'dialect' | 'config'>,
@@ -206,9 +207,9 @@ export async function storeAlert(
   deliveries: NewDelivery[],
   now: number,
   alongside?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<{ alert: Alert; created: boolean }> {
+): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
   try {
-    const alert = await deps.db.transaction().execute(async (trx) => {
+    return await deps.db.transaction().execute(async (trx) => {
       // What must commit with the alert or not at all (a check-in marked fired); a throw rolls back.
       await alongside?.(trx);
       const rows = deps.config.BENCH_NO_RATE_LIMIT
@@ -219,13 +220,13 @@ export async function storeAlert(
         row.escalation_at != null
           ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
           : undefined;
-      return insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
+      const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
+      return { alert, created: true as const, deliveries: rows };
     });
-    return { alert, created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const existing = await alertByKey(deps.db, row.user_id, row.idempotency_key);
     if (!existing) throw error;
-    return { alert: existing, created: false };
+    return { alert: existing, created: false as const };
   }
 }

@@ -1,6 +1,6 @@
 /** The wire shapes of alerts (common/api/alerts.ts), made from the rows the repository returns. */
 import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
-import type { Alert, Delivery, DeliveryStatus, EscalationCall } from '../../db/schema.js';
+import type { Alert, Delivery, DeliveryStatus, EscalationCall, WithheldReason } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
 import { escalationView } from '../escalation/views.js';
 
@@ -8,11 +8,29 @@ import { escalationView } from '../escalation/views.js';
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>
   status === 'undelivered' || status === 'withheld' ? 'failed' : status;
 
+/** What the views show of a delivery: as read back, or as just written (no reason when none was set). */
+type ShownDelivery = Pick<Delivery, 'id' | 'contact_name' | 'status' | 'created_at'> & {
+  withheld_reason?: WithheldReason | null;
+};
+
 /** Why a withheld delivery was not sent; rows from before reasons were kept were all the account's own budget. */
-const withheldReason = (d: Delivery) => (d.status === 'withheld' ? (d.withheld_reason ?? 'recently_alerted') : null);
+const withheldReason = (d: ShownDelivery) =>
+  d.status === 'withheld' ? (d.withheld_reason ?? 'recently_alerted') : null;
+
+/**
+ * The order every view lists an alert's deliveries in: queued first, then by contact name (by
+ * code unit, whatever the database's collation), then id. A new alert's answer, made from the
+ * rows as written, lists them as its status read later does.
+ */
+function listed<T extends ShownDelivery>(deliveries: T[]): T[] {
+  const before = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...deliveries].sort(
+    (a, b) => before(a.created_at, b.created_at) || before(a.contact_name, b.contact_name) || before(a.id, b.id),
+  );
+}
 
 /** A delivery as the API shows it; `withheld` (and why) when an SMS budget kept it from being sent. */
-const deliveryView = (d: Delivery) => {
+const deliveryView = (d: ShownDelivery) => {
   const reason = withheldReason(d);
   return {
     contact_name: d.contact_name,
@@ -29,7 +47,8 @@ const deliveryView = (d: Delivery) => {
  * number's ceiling for all senders did; `escalation`, whether and when the contacts are
  * phoned, and each call.
  */
-export function alertView(alert: Alert, deliveries: Delivery[], calls: EscalationCall[] = []): AlertView {
+export function alertView(alert: Alert, stored: ShownDelivery[], calls: EscalationCall[] = []): AlertView {
+  const deliveries = listed(stored);
   const reasons = deliveries.map(withheldReason);
   return {
     id: alert.id,
@@ -64,7 +83,7 @@ export function ownerAlertView(alert: Alert, deliveries: Delivery[]): OwnerAlert
         : null,
     location_error: alert.location_error,
     message: alert.message,
-    deliveries: deliveries.map((d) => ({
+    deliveries: listed(deliveries).map((d) => ({
       ...deliveryView(d),
       phone_number: d.phone_number,
       attempts: d.attempts,

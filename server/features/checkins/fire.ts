@@ -8,7 +8,6 @@ import { findById } from '../accounts/repository.js';
 import { contactDeliveries } from '../alerts/compose.js';
 import { mailOwnerAboutAlert } from '../alerts/owner-mail.js';
 import { ownerLanguage } from '../alerts/owners.js';
-import { deliveriesOf } from '../alerts/repository.js';
 import { storeAlert } from '../alerts/service.js';
 import { alertView } from '../alerts/views.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
@@ -98,7 +97,7 @@ export async function sendCheckinAlert(
   if (!result.created) return null;
   deps.dispatcher.kick();
   if (reason === 'missed_checkin') {
-    const sent = alertView(result.alert, await deliveriesOf(deps.db, [result.alert.id])).deliveries;
+    const sent = alertView(result.alert, result.deliveries).deliveries;
     deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, sent));
   }
   return result.alert;
