@@ -180,9 +180,7 @@ export async function sendAlert(
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const result = await storeAlert(deps, row, deliveries, now);
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
-  const alert = result.created
-    ? alertView(result.alert, result.deliveries, [])
-    : await viewOf(deps.db, result.alert);
+  const alert = result.created ? alertView(result.alert, result.deliveries, []) : await viewOf(deps.db, result.alert);
   if (result.created) {
     // First attempt right after commit; the periodic sweep only handles retries and crashes.
     deps.dispatcher.kick();
