@@ -1,8 +1,17 @@
 import type { ExpressionBuilder, RawBuilder } from 'kysely';
 import { jsonArrayFrom as postgresArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteArray } from 'kysely/helpers/sqlite';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
-import type { Alert, Contact, ContactsTable, Database, Subscription, SubscriptionsTable } from '../../db/schema.js';
+import type {
+  Alert,
+  Contact,
+  ContactsTable,
+  Database,
+  Subscription,
+  SubscriptionsTable,
+  User,
+} from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { currentOf, profileOf } from '../billing/subscriptions.js';
 import { alertById } from '../escalation/repository.js';
@@ -50,23 +59,15 @@ function rowsOf(dialect: Dialect, query: Parameters<typeof sqliteArray>[0]): Raw
   return dialect === 'postgres' ? postgresArray(query) : sqliteArray(query);
 }
 
+/** The owner read's row: the user's columns, the two JSON arrays and the replayed alert's id. */
+type OwnerRow = User & { subscriptions: unknown; contacts: unknown; replay_id: string | null };
+
 /** SQLite hands JSON over as text, PostgreSQL parsed. */
 const parsed = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 
-/**
- * The token's owner with their plan, the contacts the plan lets an alert reach, and the alert
- * `key` already made, read in ONE statement (the alert route's first read under load): 404
- * for an unknown token; a new key needs an active plan and a confirmed e-mail (402, 403),
- * a replayed one is answered whatever changed since (see `admitted`).
- */
-export async function alertingOwner(
-  deps: OwnerDeps & Pick<Deps, 'dialect'>,
-  token: string,
-  key: unknown,
-): Promise<AlertingOwner> {
-  const { db, dialect } = deps;
-  const usedKey = storedKey(key);
-  const row = await db
+/** The owner by token with their subscriptions, their contacts and the id of the alert the key made. */
+const ownerRead = compiledOnce<{ token: string; key: string }, OwnerRow>((db, value, dialect) =>
+  db
     .selectFrom('users')
     .selectAll('users')
     .select((eb: ExpressionBuilder<Database, 'users'>) => [
@@ -88,16 +89,30 @@ export async function alertingOwner(
           .orderBy('contacts.created_at', 'asc')
           .orderBy('contacts.id', 'asc'),
       ).as('contacts'),
-      // No alert has an empty key (the contract refuses one).
       eb
         .selectFrom('alerts')
         .select('alerts.id')
         .whereRef('alerts.user_id', '=', 'users.id')
-        .where('alerts.idempotency_key', '=', usedKey ?? '')
+        .where('alerts.idempotency_key', '=', value('key'))
         .as('replay_id'),
     ])
-    .where('users.token', '=', token)
-    .executeTakeFirst();
+    .where('users.token', '=', value('token')),
+);
+
+/**
+ * The token's owner with their plan, the contacts the plan lets an alert reach, and the alert
+ * `key` already made, read in ONE statement (the alert route's first read under load): 404
+ * for an unknown token; a new key needs an active plan and a confirmed e-mail (402, 403),
+ * a replayed one is answered whatever changed since (see `admitted`).
+ */
+export async function alertingOwner(
+  deps: OwnerDeps & Pick<Deps, 'dialect'>,
+  token: string,
+  key: unknown,
+): Promise<AlertingOwner> {
+  const { db, dialect } = deps;
+  // No alert has an empty key (the contract refuses one).
+  const [row] = await ownerRead(db, dialect, { token, key: storedKey(key) ?? '' });
   if (!row) throw unknownToken();
   const { subscriptions, contacts, replay_id, ...user } = row;
   const now = deps.clock.now();
