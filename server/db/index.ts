@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpoints.js';
 import { SQLite } from './sqlite-driver.js';
 import { keepingStatements } from './sqlite-statements.js';
 
@@ -27,6 +28,8 @@ export interface DatabaseHandle {
   /** The PostgreSQL schema in use when not the default one. */
   pgSchema?: string;
   close(): Promise<void>;
+  /** SQLite in a file: the worker that checkpoints its WAL. */
+  checkpointer?: Checkpointer;
 }
 
 export interface DatabaseOptions {
@@ -77,8 +80,19 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // The WAL is copied into the file by a worker thread, off the event loop.
+  const checkpointer = file === ':memory:' ? undefined : startCheckpointer(sqlite, location);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', description: `SQLite ${location}`, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    description: `SQLite ${location}`,
+    ...(checkpointer ? { checkpointer } : {}),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** True when the database answers a trivial query. */

@@ -10,5 +10,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);
 
-export const SQLite: typeof BetterSqlite3 = require(major >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
+/** The package name, for a worker thread that opens the same file (sqlite-checkpoints.ts). */
+export const SQLITE_MODULE = major >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+export const SQLite: typeof BetterSqlite3 = require(SQLITE_MODULE);
 export type SQLiteDatabase = BetterSqlite3.Database;
