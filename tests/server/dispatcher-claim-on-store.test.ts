@@ -146,7 +146,14 @@ describe(`deliveries claimed as they are stored (${dbLabel})`, () => {
     const dead = createDispatcher({
       db: t.app.db,
       dialect: t.app.dialect,
-      sms: { name: 'outbox', send: async (m) => (dying.push(m), new Promise(() => {})), onStatus() {} },
+      sms: {
+        name: 'outbox',
+        send(message) {
+          dying.push(message);
+          return new Promise(() => {});
+        },
+        onStatus() {},
+      },
       clock,
       leaseMs: LEASE,
     });
