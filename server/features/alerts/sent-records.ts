@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { PaymentsPort } from '../../providers/payments/port.js';
+import { insertSmsUsage, reportSmsUsage } from '../billing/usage.js';
+import { type ClaimedDelivery, markSent } from './deliveries.js';
+
+/**
+ * Records sends the provider accepted, many in one transaction: each marked sent with the
+ * provider's id, its usage written for billing (and reported at once, with a meter). Returns
+ * `recorded(delivery, providerMessageId)`, which resolves once that send is recorded.
+ */
+export function sentRecorder(options: {
+  db: Kysely<Database>;
+  clock: Clock;
+  payments?: PaymentsPort | undefined;
+}): (delivery: ClaimedDelivery, providerMessageId: string) => Promise<void> {
+  const { db, clock, payments } = options;
+  // Sends that finished and wait to be recorded: those that finish while a batch is being
+  // written go in the next one, so one transaction marks many sent with their usage.
+  let finished: { delivery: ClaimedDelivery; providerMessageId: string; done: (error?: unknown) => void }[] = [];
+  let recording = false;
+
+  /** Resolves once the send is recorded as accepted, with its usage (and reported, with a meter). */
+  function recorded(delivery: ClaimedDelivery, providerMessageId: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      finished.push({ delivery, providerMessageId, done: (error) => (error ? reject(error) : resolve()) });
+      if (!recording) {
+        recording = true;
+        void recordFinished();
+      }
+    });
+  }
+
+  async function recordFinished(): Promise<void> {
+    // The sends of one claim finish within a turn of the event loop of each other.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (finished.length > 0) {
+      const batch = finished;
+      finished = [];
+      const now = clock.now();
+      try {
+        const usages = batch.map(({ delivery }) => ({
+          userId: delivery.user_id,
+          deliveryId: delivery.id,
+          alertId: delivery.alert_id,
+          parts: delivery.parts,
+          now,
+        }));
+        const written = await db.transaction().execute(async (trx) => {
+          await markSent(
+            trx,
+            batch.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId })),
+            now,
+          );
+          return insertSmsUsage(trx, usages);
+        });
+        await reportSmsUsage(db, written, payments);
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.done(error);
+      }
+    }
+    // Cleared in the same turn as the last check: a send finishing after it starts a new batch.
+    recording = false;
+  }
+
+  return recorded;
+}
