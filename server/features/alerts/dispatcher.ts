@@ -5,9 +5,10 @@ import type { Database, NewDelivery } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
-import { type ClaimedDelivery, claimDue, markAttemptFailed, storedDelivery } from './deliveries.js';
+import { type ClaimedDelivery, claimDue, storedDelivery } from './deliveries.js';
+import { recordFailure } from './failed-attempts.js';
 import { sentRecorder } from './sent-records.js';
-import { heldByProvider, isUnanswered, loggable, withTimeout } from './unanswered.js';
+import { heldByProvider, withTimeout } from './unanswered.js';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -68,18 +69,6 @@ export interface Dispatcher {
   drain(): Promise<void>;
 }
 
-/** A provider error that retrying cannot fix (e.g. an invalid number). */
-export const isPermanent = (error: unknown) => (error as { permanent?: unknown } | null)?.permanent === true;
-
-/**
- * The delay before retry number `attempt` (1-based count of failed attempts):
- * exponential with ±20 % jitter, so 7 attempts span at least 12 minutes.
- */
-export function backoffMs(attempt: number, base: number, max: number, random: () => number): number {
-  const plain = Math.min(base * 2 ** (attempt - 1), max);
-  return Math.round(plain * (0.8 + 0.4 * random()));
-}
-
 /**
  * Sends queued deliveries: claims them from the database so any number of
  * dispatchers (in one process or many) send each one once, hands them to the SMS
@@ -92,10 +81,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(leaseMs / 2);
   // A lookup before a send takes half the lease the send leaves (15 s of the default 60 s): both end within it.
   const lookupTimeoutMs = Math.max(0, (leaseMs - sendTimeoutMs) / 2);
-  const maxAttempts = options.maxAttempts ?? 7;
-  const baseDelayMs = options.baseDelayMs ?? 15_000;
-  const maxDelayMs = options.maxDelayMs ?? 10 * 60_000;
-  const random = options.random ?? Math.random;
+  const retries = {
+    maxAttempts: options.maxAttempts ?? 7,
+    baseDelayMs: options.baseDelayMs ?? 15_000,
+    maxDelayMs: options.maxDelayMs ?? 10 * 60_000,
+    random: options.random ?? Math.random,
+  };
 
   // Every delivery taken and not yet recorded; `sending` counts those the provider has not yet
   // answered: the slots. A slot frees when the provider answers, while the answer is recorded.
@@ -123,17 +114,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       providerMessageId = sent.providerMessageId;
     } catch (error) {
       answered();
-      const reason = error instanceof Error ? error.message : String(error);
-      const final = delivery.attempts >= maxAttempts || isPermanent(error);
-      const now = clock.now();
-      const retryAt = final ? null : now + backoffMs(delivery.attempts, baseDelayMs, maxDelayMs, random);
-      log?.warn(
-        { delivery: delivery.id, attempt: delivery.attempts, final, reason: loggable(error) },
-        'SMS attempt failed',
-      );
-      // An attempt without an answer may have gone out: the next one asks the provider first.
-      const unansweredSince = isUnanswered(error) ? (delivery.unanswered_since ?? delivery.updated_at) : undefined;
-      await markAttemptFailed(db, delivery.id, { reason, retryAt, now, unansweredSince });
+      await recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log);
       return;
     }
     answered();
