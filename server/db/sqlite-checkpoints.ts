@@ -71,11 +71,18 @@ export function startCheckpointer(sqlite: SQLiteDatabase, file: string): Checkpo
   // A checkpointer that fails leaves the server's own fallback checkpoints: nothing is lost.
   worker.on('error', () => {});
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let stopping: Promise<void> | undefined;
   return {
     next: () => new Promise((resolve, reject) => waiting.push({ resolve, reject })),
-    async stop() {
-      worker.postMessage('stop');
-      await exited;
+    stop() {
+      // Held until it has closed its connection: an unreferenced worker's exit never keeps the
+      // process, so awaiting it would leave the caller waiting in a process about to end.
+      stopping ??= (async () => {
+        worker.ref();
+        worker.postMessage('stop');
+        await exited;
+      })();
+      return stopping;
     },
   };
 }

@@ -88,8 +88,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     random: options.random ?? Math.random,
   };
 
-  // Every delivery taken and not yet recorded; `sending` counts those the provider has not yet
-  // answered: the slots. A slot frees when the provider answers, while the answer is recorded.
+  // Deliveries taken, not yet recorded; `sending`: those the provider has not answered (the slots).
   const inFlight = new Set<Promise<void>>();
   let sending = 0;
   // Slots held for rows claimed on their way into the database, until committed or not.
@@ -196,14 +195,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       do {
         again = false;
         // A claim that filled every free slot may have left more due: claim again while slots are free.
-        while ((await claimAndStart()).full) {
-          // keep filling free slots
-        }
+        while ((await claimAndStart()).full) {}
       } while (again);
     })()
       .catch((error: unknown) => log?.error({ err: error }, 'SMS dispatcher could not claim deliveries'))
       .finally(() => {
         pumping = null;
+        // A kick between the last look and now found the pump still running: it looks again.
+        if (again && !stopped) kick();
       });
   }
 
