@@ -23,11 +23,7 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
       dialect: t.app.dialect,
       clock: t.clock,
       config: t.app.config,
-      // Claims nothing on store: every delivery is left queued, and the start after commit wakes it.
-      dispatcher: {
-        kick: () => kicks.push(1),
-        claimOnStore: (rows) => ({ rows, start: () => void kicks.push(1), cancel() {} }),
-      },
+      dispatcher: { kick: () => kicks.push(1) },
       background: t.app.background,
       mail: t.app.mail,
       log: t.app.log,

@@ -41,19 +41,6 @@ export function queuedDelivery(input: {
   };
 }
 
-/** A delivery row as stored from `row`: the columns it left to the database at their defaults. */
-export const storedDelivery = (row: NewDelivery): Delivery => ({
-  kind: 'alert',
-  withheld_reason: null,
-  contact_key_hash: null,
-  unanswered_since: null,
-  ...row,
-  parts: row.parts ?? partsOf(row.body),
-  claimed_until: row.claimed_until ?? null,
-  provider_message_id: row.provider_message_id ?? null,
-  last_error: row.last_error ?? null,
-});
-
 /** A delivery taken by one dispatcher, with the alert's owner for billing. */
 export type ClaimedDelivery = Delivery & { user_id: string };
 

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import type { Database, NewDelivery } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
-import { type ClaimedDelivery, claimDue, storedDelivery } from './deliveries.js';
+import { type ClaimedDelivery, claimDue } from './deliveries.js';
 import { recordFailure } from './failed-attempts.js';
 import { sentRecorder } from './sent-records.js';
 import { heldByProvider, withTimeout } from './unanswered.js';
@@ -36,15 +36,6 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-/** Rows to store, some claimed on the way in (see `Dispatcher.claimOnStore`). */
-export interface ClaimOnStore {
-  rows: NewDelivery[];
-  /** Sends the claimed rows, and claims those left queued: call once the rows are committed. */
-  start(): void;
-  /** Gives their slots back: the rows were not stored. Either call after the first does nothing. */
-  cancel(): void;
-}
-
 export interface Dispatcher {
   /** Resumes whatever is due or abandoned; from then on `kick` and `sweep` dispatch. */
   start(): void;
@@ -52,12 +43,6 @@ export interface Dispatcher {
   stop(waitMs?: number): Promise<void>;
   /** Dispatches due deliveries now, in the background (called right after an alert commits). */
   kick(): void;
-  /**
-   * Deliveries about to be stored, as many as there are free slots stored already claimed by
-   * this dispatcher, so their sends start at commit with no claim to wait for: `start()` once
-   * they are committed (it claims what was left queued), `cancel()` when the store failed.
-   */
-  claimOnStore(rows: NewDelivery[], userId: string): ClaimOnStore;
   /**
    * The periodic sweep (server/lib/periodic.ts, every second): claims due retries and
    * deliveries whose sender died; resolves once they are claimed (their sends go on).
@@ -88,22 +73,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     random: options.random ?? Math.random,
   };
 
-  // Deliveries taken, not yet recorded; `sending`: those the provider has not answered (the slots).
   const inFlight = new Set<Promise<void>>();
-  let sending = 0;
-  // Slots held for rows claimed on their way into the database, until committed or not.
-  let reserved = 0;
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = true;
 
-  /** Sends one delivery and records the outcome; `answered` when the provider is done with it. */
-  async function deliver(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
+  /** Sends one delivery and records the outcome. */
+  async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const held = await heldByProvider(sms, delivery, lookupTimeoutMs, log);
-    if (held) {
-      answered();
-      return recorded(delivery, held);
-    }
+    if (held) return recorded(delivery, held);
     let providerMessageId: string;
     try {
       const sent = await withTimeout(
@@ -112,11 +90,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       );
       providerMessageId = sent.providerMessageId;
     } catch (error) {
-      answered();
       await recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log);
       return;
     }
-    answered();
     await recorded(delivery, providerMessageId);
   }
 
@@ -124,19 +100,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Starts sending a claimed delivery in a slot; `more` when a freed slot may find more due. */
   function launch(delivery: ClaimedDelivery, more: boolean): void {
-    sending += 1;
-    let slotFreed = false;
-    const freeSlot = () => {
-      if (slotFreed) return;
-      slotFreed = true;
-      sending -= 1;
-      if (more && !stopped) kick();
-    };
-    const task: Promise<void> = deliver(delivery, freeSlot)
+    const task: Promise<void> = deliver(delivery)
       .catch((error: unknown) => log?.error({ err: error, delivery: delivery.id }, 'SMS dispatch failed'))
       .finally(() => {
-        freeSlot();
         inFlight.delete(task);
+        if (more && !stopped) kick();
       });
     inFlight.add(task);
   }
@@ -146,44 +114,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * when it filled them all (more may be waiting).
    */
   async function claimAndStart(): Promise<{ claimed: number; full: boolean }> {
-    const free = concurrency - sending - reserved;
+    const free = concurrency - inFlight.size;
     if (free <= 0) return { claimed: 0, full: false };
     const claimed = await claimDue(db, dialect, { now: clock.now(), leaseMs, limit: free });
     // A full batch suggests more is waiting; a freed slot can take it.
     for (const delivery of claimed) launch(delivery, claimed.length === free);
     return { claimed: claimed.length, full: claimed.length === free };
-  }
-
-  function claimOnStore(rows: NewDelivery[], userId: string): ClaimOnStore {
-    const free = stopped ? 0 : Math.max(0, concurrency - sending - reserved);
-    const now = clock.now();
-    let taken = 0;
-    const stored = rows.map((row) => {
-      if (row.status !== 'queued' || taken >= free) return row;
-      taken += 1;
-      return { ...row, status: 'sending' as const, attempts: 1, claimed_until: now + leaseMs, updated_at: now };
-    });
-    reserved += taken;
-    let settled = false;
-    const release = () => {
-      if (settled) return false;
-      settled = true;
-      reserved -= taken;
-      return true;
-    };
-    return {
-      rows: stored,
-      start() {
-        if (!release()) return;
-        // What was left queued beside them is claimed now, or by the first slot they free.
-        const left = stored.some((row) => row.status === 'queued');
-        for (const row of stored) {
-          if (row.status === 'sending') launch({ ...storedDelivery(row), user_id: userId }, left);
-        }
-        if (left && !stopped) kick();
-      },
-      cancel: () => void release(),
-    };
   }
 
   function kick(): void {
@@ -227,7 +163,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     kick() {
       if (!stopped) kick();
     },
-    claimOnStore,
     async sweep() {
       if (stopped) return;
       kick();

@@ -13,7 +13,6 @@ import { ESCALATION_TIMER, escalationAt } from '../escalation/service.js';
 import { livePageUrl } from '../live/links.js';
 import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
-import type { ClaimOnStore } from './dispatcher.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner } from './owners.js';
@@ -134,7 +133,7 @@ function newAlert(
 
 /**
  * What sending an alert needs: the database and its dialect (the SMS budgets lock per number
- * on PostgreSQL), the dispatcher that takes the SMS at commit, what mails the owner, and the test limit.
+ * on PostgreSQL), the dispatcher woken after commit, what mails the owner, and the test limit.
  */
 export type SendAlertDeps = Pick<
   Deps,
@@ -145,8 +144,8 @@ export type SendAlertDeps = Pick<
 };
 
 /**
- * Sends an alert: the alert and one queued delivery per recipient in one transaction, handed to
- * the dispatcher at commit and, for a real alert, the owner mailed. A key already used
+ * Sends an alert: the alert and one queued delivery per recipient in one transaction, the
+ * dispatcher woken after commit and, for a real alert, the owner mailed. A key already used
  * answers its alert and sends nothing (422 when it came with another request). A new
  * link-only test alert is charged to its token's test limit (429 when over); replays, real
  * alerts and the owner's proven alerts never are: the SMS budgets per number bound what they
@@ -182,9 +181,12 @@ export async function sendAlert(
   const result = await storeAlert(deps, row, deliveries, now);
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
   const alert = result.created ? alertView(result.alert, result.deliveries, []) : await viewOf(deps.db, result.alert);
-  // Its SMS went to the dispatcher at commit (storeAlert); the periodic sweep only handles retries and crashes.
-  if (result.created && result.alert.mode === 'real') {
-    deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, alert.deliveries));
+  if (result.created) {
+    // First attempt right after commit; the periodic sweep only handles retries and crashes.
+    deps.dispatcher.kick();
+    if (result.alert.mode === 'real') {
+      deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, alert.deliveries));
+    }
   }
   return { created: result.created, alert };
 }
@@ -198,36 +200,28 @@ export async function sendAlert(
  * alert comes back with its deliveries as written (each `queued`, or `withheld` with its reason).
  */
 export async function storeAlert(
-  deps: Pick<Deps, 'db' | 'dialect' | 'config' | 'dispatcher'>,
+  deps: Pick<Deps, 'db' | 'dialect' | 'config'>,
   row: NewAlert,
   deliveries: NewDelivery[],
   now: number,
   alongside?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
-  let claim: ClaimOnStore | undefined;
   try {
-    const stored = await deps.db.transaction().execute(async (trx) => {
+    return await deps.db.transaction().execute(async (trx) => {
       // What must commit with the alert or not at all (a check-in marked fired); a throw rolls back.
       await alongside?.(trx);
       const rows = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      // Those this process can send at once are stored claimed: their sends start at commit.
-      const claimed = deps.dispatcher.claimOnStore(rows, row.user_id);
-      claim = claimed;
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first.
       const timer =
         row.escalation_at != null
           ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
           : undefined;
-      const alert = await insertAlert(trx, row, claimed.rows, { dialect: deps.dialect, timer });
-      return { alert, created: true as const, deliveries: claimed.rows };
+      const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
+      return { alert, created: true as const, deliveries: rows };
     });
-    // The first attempts right after commit.
-    claim?.start();
-    return stored;
   } catch (error) {
-    claim?.cancel();
     if (!isUniqueViolation(error)) throw error;
     const existing = await alertByKey(deps.db, row.user_id, row.idempotency_key);
     if (!existing) throw error;
