@@ -53,20 +53,6 @@ export async function noteMailEvent(
   input: { kind: MailBurstKind; address: string; userId: string; now: number },
 ): Promise<BurstDecision> {
   const { kind, address, userId, now } = input;
-  // Events already pending have their summary's timer set (with the first of them, or again by
-  // the sweep when the day's cap holds it): this one only adds itself to the count. Asked first:
-  // in a burst, the case of every event but the first, it is the only statement.
-  const joinPending = async () => {
-    const joined = await db
-      .updateTable('mail_bursts')
-      .set({ user_id: userId, pending: sql<number>`pending + 1` })
-      .where('kind', '=', kind)
-      .where('address', '=', address)
-      .where('pending', '>', 0)
-      .executeTakeFirst();
-    return Number(joined.numUpdatedRows) === 1;
-  };
-  if (await joinPending()) return 'gathered';
   // A new burst starts counted; a burst whose spacing is over (nothing pending, not capped) is
   // counted again: either way this event's mail goes now. Both in one statement.
   const first = await db
@@ -100,8 +86,16 @@ export async function noteMailEvent(
     )
     .executeTakeFirst();
   if (Number(first.numInsertedOrUpdatedRows ?? 0) === 1) return 'send';
-  // Pending events came in between: this one joins them.
-  if (await joinPending()) return 'gathered';
+  // Events already pending have their summary's timer set (with the first of them, or again by
+  // the sweep when the day's cap holds it): this one only adds itself to the count.
+  const joined = await db
+    .updateTable('mail_bursts')
+    .set({ user_id: userId, pending: sql<number>`pending + 1` })
+    .where('kind', '=', kind)
+    .where('address', '=', address)
+    .where('pending', '>', 0)
+    .executeTakeFirst();
+  if (Number(joined.numUpdatedRows) === 1) return 'gathered';
   await db.transaction().execute(async (trx) => {
     const burst = await trx
       .updateTable('mail_bursts')
