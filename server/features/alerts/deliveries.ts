@@ -74,15 +74,16 @@ export async function claimDue(
     >`case when status = 'sending' then coalesce(unanswered_since, updated_at) else unanswered_since end`,
     updated_at: now,
   };
-  const claimed = await claimRows(db, dialect, 'deliveries', { isDue, orderBy: 'next_attempt_at', set: claim, limit });
-  if (claimed.length === 0) return [];
-  const owners = await db
-    .selectFrom('alerts')
-    .select(['id', 'user_id'])
-    .where('id', 'in', [...new Set(claimed.map((d) => d.alert_id))])
-    .execute();
-  const ownerOf = new Map(owners.map((o) => [o.id, o.user_id]));
-  return claimed.map((d) => ({ ...d, user_id: ownerOf.get(d.alert_id) ?? '' }));
+  // Each row comes back with its alert's owner, for billing: no read after the claim.
+  const owner = sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`;
+  const claimed = await claimRows(db, dialect, 'deliveries', {
+    isDue,
+    orderBy: 'next_attempt_at',
+    set: claim,
+    limit,
+    with: { user_id: owner },
+  });
+  return claimed as ClaimedDelivery[];
 }
 
 /**
