@@ -79,7 +79,7 @@ export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<voi
   if (rows.length > 0) await db.insertInto('deliveries').values(rows).execute();
 }
 
-/** The deliveries of some alerts, in a stable order. */
+/** The deliveries of some alerts, in no set order: the views list them (views.ts `listed`). */
 export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
   if (alertIds.length === 0) return Promise.resolve([]);
   return (
@@ -89,9 +89,6 @@ export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
       .where('alert_id', 'in', alertIds)
       // The all-clear SMS sent when the owner is safe are not the alert's deliveries.
       .where('kind', '=', 'alert')
-      .orderBy('created_at')
-      .orderBy('contact_name')
-      .orderBy('id')
       .execute()
   );
 }

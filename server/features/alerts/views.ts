@@ -18,9 +18,9 @@ const withheldReason = (d: ShownDelivery) =>
   d.status === 'withheld' ? (d.withheld_reason ?? 'recently_alerted') : null;
 
 /**
- * The order every view lists an alert's deliveries in: queued first, then by contact name (by
- * code unit, whatever the database's collation), then id. A new alert's answer, made from the
- * rows as written, lists them as its status read later does.
+ * The one order every view lists an alert's deliveries in: oldest first, then by contact name
+ * (by code unit, whatever the database's collation), then id. A new alert's answer, made from
+ * the rows as written, lists them as its status read later does.
  */
 function listed<T extends ShownDelivery>(deliveries: T[]): T[] {
   const before = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
