@@ -39,13 +39,16 @@ const GSM_BASIC_CHARS =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENDED_CHARS = '\f^{}\\[~]|€';
 /**
- * Septets per UTF-16 code unit: 1 for the basic table, 2 for the extension table, 0 outside
- * GSM-7. Every GSM-7 character is one code unit, so a text is read in one pass with no
- * allocation: the alert route counts the parts of every SMS it stores.
+ * Septets per UTF-16 code unit up to the highest in GSM-7 (€, U+20AC): 1 for the basic table,
+ * 2 for the extension table, 0 outside GSM-7. Every GSM-7 character is one code unit, so a
+ * text is read in one pass with no allocation: the alert route counts the parts of every SMS
+ * it stores.
  */
-const SEPTETS = new Uint8Array(0x10000);
-for (const c of GSM_BASIC_CHARS) SEPTETS[c.charCodeAt(0)] = 1;
-for (const c of GSM_EXTENDED_CHARS) SEPTETS[c.charCodeAt(0)] = 2;
+const TABLE = new Uint8Array(Math.max(...Array.from(GSM_BASIC_CHARS + GSM_EXTENDED_CHARS, (c) => c.charCodeAt(0))) + 1);
+for (const c of GSM_BASIC_CHARS) TABLE[c.charCodeAt(0)] = 1;
+for (const c of GSM_EXTENDED_CHARS) TABLE[c.charCodeAt(0)] = 2;
+/** Septets a code unit takes in GSM-7; 0 when it has none there. */
+const septets = (unit: number): number => TABLE[unit] ?? 0;
 
 export interface SmsSegments {
   encoding: 'GSM-7' | 'UCS-2';
@@ -67,7 +70,7 @@ export function smsSegments(text: string): SmsSegments {
     // 2 septets; in UCS-2 a surrogate pair (a character outside the BMP) 2 code units.
     const unit = text.charCodeAt(i);
     let n = 1;
-    if (gsm) n = SEPTETS[unit] as number;
+    if (gsm) n = septets(unit);
     else if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       n = 2;
       i += 1;
@@ -127,7 +130,7 @@ const PUNCTUATION: Record<string, string> = {
 };
 
 function isGsm(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (SEPTETS[text.charCodeAt(i)] === 0) return false;
+  for (let i = 0; i < text.length; i++) if (septets(text.charCodeAt(i)) === 0) return false;
   return true;
 }
 const COMBINING = /\p{M}/gu;
@@ -143,7 +146,7 @@ export function transliterate(text: string): string {
 }
 
 /** One grapheme's closest GSM-7 form, or itself when it has none. */
-const latinOf = (g: string): string => (g.length === 1 && SEPTETS[g.charCodeAt(0)] === 1 ? g : latinKept(g));
+const latinOf = (g: string): string => (g.length === 1 && septets(g.charCodeAt(0)) === 1 ? g : latinKept(g));
 
 // An alert's texts repeat the same few accented letters.
 const latinKept = remembered(1_000, (g) => latinForm(g));

@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { SQLITE_MODULE, type SQLiteDatabase } from './sqlite-driver.js';
 
 /** How often the checkpointer copies what the WAL holds into the database file. */
-export const CHECKPOINT_EVERY_MS = 250;
+const CHECKPOINT_EVERY_MS = 250;
 /**
  * The WAL size (pages) at which the server's own connection checkpoints after all: only
  * when the checkpointer has fallen far behind or stopped, so the WAL never grows unbounded.
@@ -40,7 +39,7 @@ export interface Checkpointed {
 }
 
 export interface Checkpointer {
-  /** Resolves with the next checkpoint's result (for tests and the start-up check). */
+  /** Resolves with the next checkpoint's result, or rejects with its failure. */
   next(): Promise<Checkpointed>;
   stop(): Promise<void>;
 }
@@ -57,7 +56,7 @@ export function startCheckpointer(sqlite: SQLiteDatabase, file: string): Checkpo
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   const worker = new Worker(CHECKPOINTER, {
     eval: true,
-    workerData: { file, module: createRequire(import.meta.url).resolve(SQLITE_MODULE), everyMs: CHECKPOINT_EVERY_MS },
+    workerData: { file, module: SQLITE_MODULE, everyMs: CHECKPOINT_EVERY_MS },
   });
   // Never keeps the process alive on its own.
   worker.unref();

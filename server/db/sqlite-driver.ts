@@ -10,7 +10,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);
 
-/** The package name, for a worker thread that opens the same file (sqlite-checkpoints.ts). */
-export const SQLITE_MODULE = major >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+const name = major >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+/** Where that package is, for a worker thread that opens the same file (sqlite-checkpoints.ts). */
+export const SQLITE_MODULE = require.resolve(name);
 export const SQLite: typeof BetterSqlite3 = require(SQLITE_MODULE);
 export type SQLiteDatabase = BetterSqlite3.Database;
