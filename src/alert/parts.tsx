@@ -147,7 +147,7 @@ export function InstallButton({ s, ios }: { s: Strings; ios: boolean }) {
 /** Says so when this browser cannot keep the page offline (no service worker, or it failed to start). */
 export function OfflineNote({ s }: { s: Strings }) {
   const [unavailable, setUnavailable] = useState(offlineUnavailable());
-  useEffect(() => onOfflineUnavailable(() => setUnavailable(true)), []);
+  useEffect(() => onOfflineUnavailable(setUnavailable), []);
   if (!unavailable) return null;
   return (
     <p className="hint" role="status" data-testid="offline-unavailable">

@@ -10,7 +10,7 @@ let reloadAsked = false;
 /** False once the worker could not be registered or started: the page still sends online, but not offline. */
 let workerFailed = !('serviceWorker' in navigator);
 const updateListeners = new Set<Listener>();
-const failureListeners = new Set<Listener>();
+const failureListeners = new Set<(unavailable: boolean) => void>();
 
 /**
  * Registers the service worker with workbox-window directly (not vite-plugin-pwa's helper,
@@ -31,41 +31,55 @@ export function startServiceWorker(): void {
     else if (event.isUpdate) ready();
   });
   workbox.addEventListener('redundant', () => {
-    if (!navigator.serviceWorker.controller) failed();
+    if (!navigator.serviceWorker.controller) setFailed(true);
   });
+  // A worker that was still installing when the page said so after all starts: say it no more.
+  workbox.addEventListener('activated', () => setFailed(false));
   void workbox.register().then(
     // A queue left by a closed tab goes now that a page of the app is open.
     () => requestReplay(),
     // A worker that cannot start must never stop the page: it says it is not available offline.
-    () => failed(),
+    () => setFailed(true),
   );
   // A registration that neither succeeds nor fails (seen in Chromium under load, and in WebKit,
-  // with a worker that throws) leaves no worker to run: say so too. A first install still under
-  // way (a slow network) is looked at again until it ends, one way or the other.
-  const look = (waitMs: number) =>
-    setTimeout(() => {
-      void navigator.serviceWorker.getRegistration().then((registration) => {
-        if (navigator.serviceWorker.controller || registration?.active || registration?.waiting) return;
-        if (registration?.installing) look(INSTALL_LOOK_AGAIN_MS);
-        else failed();
-      });
-    }, waitMs);
-  look(WORKER_READY_WAIT_MS);
+  // with a worker that throws) may leave no worker, or one installing for ever, and WebKit has
+  // been seen not to answer getRegistration() then: whatever is short of a worker that can run
+  // (active, or waiting for this page to let go) after this long counts as not available
+  // offline. A slow first install that does end takes the note back ('activated' above).
+  setTimeout(() => {
+    void withinMs(navigator.serviceWorker.getRegistration(), REGISTRATION_ANSWER_MS).then((registration) => {
+      if (!navigator.serviceWorker.controller && !registration?.active && !registration?.waiting) setFailed(true);
+    });
+  }, WORKER_READY_WAIT_MS);
 }
 
-/** How often a first install still under way is looked at again. */
-const INSTALL_LOOK_AGAIN_MS = 2_000;
+/** How long getRegistration() may take to answer before the page stops waiting for it (ms). */
+const REGISTRATION_ANSWER_MS = 2_000;
 
-function failed(): void {
-  if (workerFailed) return;
-  workerFailed = true;
-  for (const listener of failureListeners) listener();
+/** `promise`'s value, or undefined if it has not settled (or failed) within `ms`. */
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => resolve(undefined),
+    );
+  });
+}
+
+function setFailed(value: boolean): void {
+  if (workerFailed === value) return;
+  workerFailed = value;
+  for (const listener of failureListeners) listener(value);
 }
 
 /** True when this browser will not keep the page offline (no service worker, or it failed). */
 export const offlineUnavailable = () => workerFailed;
-/** Calls `listener` when the service worker turns out not to work here. */
-export function onOfflineUnavailable(listener: Listener): () => void {
+/** Calls `listener` with true when the service worker turns out not to work here, with false if it starts after all. */
+export function onOfflineUnavailable(listener: (unavailable: boolean) => void): () => void {
   failureListeners.add(listener);
   return () => failureListeners.delete(listener);
 }
@@ -145,7 +159,13 @@ function controlled(timeoutMs: number): Promise<boolean> {
     };
     const onChange = () => done(Boolean(container.controller));
     const timer = setTimeout(() => done(Boolean(container.controller)), timeoutMs);
-    const stopFailure = onOfflineUnavailable(() => done(false));
+    // Given up on as soon as the worker fails, but not while a slow first install is still going.
+    const stopFailure = onOfflineUnavailable((unavailable) => {
+      if (!unavailable) return;
+      void withinMs(container.getRegistration(), REGISTRATION_ANSWER_MS).then((registration) => {
+        if (!registration?.installing) done(false);
+      });
+    });
     container.addEventListener('controllerchange', onChange);
   });
 }
