@@ -80,6 +80,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Savepoints (grouped-transactions.ts) keep what they may roll back in memory, not in a temp file.
+  sqlite.pragma('temp_store = MEMORY');
   // The WAL is copied into the file by a worker thread, off the event loop.
   const checkpointer = file === ':memory:' ? undefined : startCheckpointer(sqlite, location);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });

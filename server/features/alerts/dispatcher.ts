@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -96,7 +97,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     await recorded(delivery, providerMessageId);
   }
 
-  const recorded = sentRecorder({ db, clock, payments: options.payments });
+  const recorded = sentRecorder({ db, dialect, clock, payments: options.payments });
 
   /** Starts sending a claimed delivery in a slot; `more` when a freed slot may find more due. */
   function launch(delivery: ClaimedDelivery, more: boolean): void {
@@ -116,7 +117,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function claimAndStart(): Promise<{ claimed: number; full: boolean }> {
     const free = concurrency - inFlight.size;
     if (free <= 0) return { claimed: 0, full: false };
-    const claimed = await claimDue(db, dialect, { now: clock.now(), leaseMs, limit: free });
+    const claimed = await inWriteTransaction(db, dialect, (trx) =>
+      claimDue(trx, dialect, { now: clock.now(), leaseMs, limit: free }),
+    );
     // A full batch suggests more is waiting; a freed slot can take it.
     for (const delivery of claimed) launch(delivery, claimed.length === free);
     return { claimed: claimed.length, full: claimed.length === free };

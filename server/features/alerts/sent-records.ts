@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { inWriteTransaction } from '../../db/grouped-transactions.js';
+import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
@@ -12,10 +14,11 @@ import { type ClaimedDelivery, markSent } from './deliveries.js';
  */
 export function sentRecorder(options: {
   db: Kysely<Database>;
+  dialect: Dialect;
   clock: Clock;
   payments?: PaymentsPort | undefined;
 }): (delivery: ClaimedDelivery, providerMessageId: string) => Promise<void> {
-  const { db, clock, payments } = options;
+  const { db, dialect, clock, payments } = options;
   // Sends that finished and wait to be recorded: those that finish while a batch is being
   // written go in the next one, so one transaction marks many sent with their usage.
   let finished: { delivery: ClaimedDelivery; providerMessageId: string; done: (error?: unknown) => void }[] = [];
@@ -47,7 +50,7 @@ export function sentRecorder(options: {
           parts: delivery.parts,
           now,
         }));
-        const written = await db.transaction().execute(async (trx) => {
+        const written = await inWriteTransaction(db, dialect, async (trx) => {
           await markSent(
             trx,
             batch.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId })),

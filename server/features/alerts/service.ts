@@ -4,6 +4,7 @@ import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
 import type { Config } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
@@ -207,7 +208,7 @@ export async function storeAlert(
   alongside?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    return await inWriteTransaction(deps.db, deps.dialect, async (trx) => {
       // What must commit with the alert or not at all (a check-in marked fired); a throw rolls back.
       await alongside?.(trx);
       const rows = deps.config.BENCH_NO_RATE_LIMIT

@@ -1,0 +1,88 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Dialect } from './index.js';
+import type { Database } from './schema.js';
+
+/** Most pieces of work one commit carries: a long queue is cut into commits of this many. */
+const MOST_PER_COMMIT = 32;
+
+interface Work<T = unknown> {
+  run: (trx: Transaction<Database>) => Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The work waiting for the next commit, per database, and whether a commit is under way. */
+const queues = new WeakMap<Kysely<Database>, { waiting: Work[]; committing: boolean }>();
+
+/**
+ * Runs `run` in a transaction shared with the other work queued in the same turn of the event
+ * loop: one commit for all of them, each in a savepoint of its own, so a piece that throws is
+ * rolled back alone and rejects alone, and each resolves only once the shared commit has
+ * succeeded (if the commit fails, every piece rejects with its error). SQLite writes every page
+ * a transaction touched at its commit, and that was most of what an alert cost under load
+ * (docs/PERFORMANCE.md): alerts pressed together are now written together. A piece must be
+ * what one transaction of its own would have done, and must not wait on anything but the
+ * database while it runs (the transaction holds the connection).
+ */
+export function inGroupedTransaction<T>(db: Kysely<Database>, run: (trx: Transaction<Database>) => Promise<T>) {
+  return new Promise<T>((resolve, reject) => {
+    let queue = queues.get(db);
+    if (!queue) {
+      queue = { waiting: [], committing: false };
+      queues.set(db, queue);
+    }
+    // A commit under way takes what was queued meanwhile when it ends.
+    if (queue.waiting.length === 0 && !queue.committing) setImmediate(() => void commitQueued(db));
+    queue.waiting.push({ run, resolve, reject } as Work);
+  });
+}
+
+/** Commits what is queued for `db`, at most MOST_PER_COMMIT at a time, until the queue is empty. */
+async function commitQueued(db: Kysely<Database>): Promise<void> {
+  const queue = queues.get(db);
+  if (!queue || queue.committing) return;
+  queue.committing = true;
+  while (queue.waiting.length > 0) {
+    const group = queue.waiting.splice(0, MOST_PER_COMMIT);
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const [i, work] of group.entries()) {
+          const savepoint = sql.id(`work_${i}`);
+          await sql`savepoint ${savepoint}`.execute(trx);
+          try {
+            outcomes.push({ ok: true, value: await work.run(trx) });
+            await sql`release savepoint ${savepoint}`.execute(trx);
+          } catch (error) {
+            await sql`rollback to savepoint ${savepoint}`.execute(trx);
+            await sql`release savepoint ${savepoint}`.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const work of group) work.reject(error);
+      continue;
+    }
+    group.forEach((work, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok) work.resolve(outcome.value);
+      else work.reject(outcome?.error);
+    });
+  }
+  queue.committing = false;
+}
+
+/**
+ * A write transaction: on SQLite shared with the other writes of the same turn of the event
+ * loop (inGroupedTransaction); on PostgreSQL, whose commits do not stand in each other's way,
+ * one of its own.
+ */
+export function inWriteTransaction<T>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  run: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (dialect === 'sqlite') return inGroupedTransaction(db, run);
+  return db.transaction().execute(run);
+}
