@@ -7,6 +7,8 @@ const MOST_PER_COMMIT = 32;
 
 interface Work<T = unknown> {
   run: (trx: Transaction<Database>) => Promise<T>;
+  /** Runs after the pieces without it in its commit (a claim that should see the alerts stored with it). */
+  last: boolean;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
 }
@@ -24,7 +26,11 @@ const queues = new WeakMap<Kysely<Database>, { waiting: Work[]; committing: bool
  * what one transaction of its own would have done, and must not wait on anything but the
  * database while it runs (the transaction holds the connection).
  */
-export function inGroupedTransaction<T>(db: Kysely<Database>, run: (trx: Transaction<Database>) => Promise<T>) {
+export function inGroupedTransaction<T>(
+  db: Kysely<Database>,
+  run: (trx: Transaction<Database>) => Promise<T>,
+  options: { last?: boolean } = {},
+) {
   return new Promise<T>((resolve, reject) => {
     let queue = queues.get(db);
     if (!queue) {
@@ -33,7 +39,7 @@ export function inGroupedTransaction<T>(db: Kysely<Database>, run: (trx: Transac
     }
     // A commit under way takes what was queued meanwhile when it ends.
     if (queue.waiting.length === 0 && !queue.committing) setImmediate(() => void commitQueued(db));
-    queue.waiting.push({ run, resolve, reject } as Work);
+    queue.waiting.push({ run, resolve, reject, last: options.last ?? false } as Work);
   });
 }
 
@@ -43,7 +49,8 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
   if (!queue || queue.committing) return;
   queue.committing = true;
   while (queue.waiting.length > 0) {
-    const group = queue.waiting.splice(0, MOST_PER_COMMIT);
+    const taken = queue.waiting.splice(0, MOST_PER_COMMIT);
+    const group = [...taken.filter((work) => !work.last), ...taken.filter((work) => work.last)];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await db.transaction().execute(async (trx) => {
@@ -82,7 +89,8 @@ export function inWriteTransaction<T>(
   db: Kysely<Database>,
   dialect: Dialect,
   run: (trx: Transaction<Database>) => Promise<T>,
+  options: { last?: boolean } = {},
 ): Promise<T> {
-  if (dialect === 'sqlite') return inGroupedTransaction(db, run);
+  if (dialect === 'sqlite') return inGroupedTransaction(db, run, options);
   return db.transaction().execute(run);
 }

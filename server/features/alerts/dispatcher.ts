@@ -117,8 +117,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function claimAndStart(): Promise<{ claimed: number; full: boolean }> {
     const free = concurrency - inFlight.size;
     if (free <= 0) return { claimed: 0, full: false };
-    const claimed = await inWriteTransaction(db, dialect, (trx) =>
-      claimDue(trx, dialect, { now: clock.now(), leaseMs, limit: free }),
+    // Last in its commit: it takes the SMS of every alert stored in the same one.
+    const claimed = await inWriteTransaction(
+      db,
+      dialect,
+      (trx) => claimDue(trx, dialect, { now: clock.now(), leaseMs, limit: free }),
+      { last: true },
     );
     // A full batch suggests more is waiting; a freed slot can take it.
     for (const delivery of claimed) launch(delivery, claimed.length === free);

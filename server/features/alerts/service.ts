@@ -179,12 +179,17 @@ export async function sendAlert(
   const recipients = recipientsOf(owner.contacts, body);
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
-  const result = await storeAlert(deps, row, deliveries, now);
+  const storing = storeAlert(deps, row, deliveries, now);
+  // The first attempt: on SQLite the dispatcher's claim joins the alert's own commit (queued
+  // right behind it, grouped-transactions.ts), so its SMS start as the alert commits; elsewhere
+  // it claims right after commit. The periodic sweep only handles retries and crashes.
+  const claimsInCommit = deps.dialect === 'sqlite';
+  if (claimsInCommit) deps.dispatcher.kick();
+  const result = await storing;
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
   const alert = result.created ? alertView(result.alert, result.deliveries, []) : await viewOf(deps.db, result.alert);
   if (result.created) {
-    // First attempt right after commit; the periodic sweep only handles retries and crashes.
-    deps.dispatcher.kick();
+    if (!claimsInCommit) deps.dispatcher.kick();
     if (result.alert.mode === 'real') {
       deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, alert.deliveries));
     }
