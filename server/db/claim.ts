@@ -1,4 +1,13 @@
-import type { Expression, ExpressionBuilder, Kysely, RawBuilder, Selectable, SqlBool, UpdateObject } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type UpdateObject,
+} from 'kysely';
 import type { Dialect } from './index.js';
 import type { Database } from './schema.js';
 
@@ -6,21 +15,27 @@ import type { Database } from './schema.js';
 type Claimable = 'deliveries' | 'timers';
 
 /**
- * Atomically takes up to `limit` rows of `table` that `isDue` picks, oldest `orderBy` first, and
- * writes `set` on them (the lease, the attempt): any number of processes each take a row once.
- * On PostgreSQL the due rows are picked and locked once, in a materialised CTE (a LIMIT subquery
+ * Atomically takes up to `limit` rows of `table` that one of `due` picks, oldest `orderBy` first,
+ * and writes `set` on them (the lease, the attempt): any number of processes each take a row once.
+ * On PostgreSQL the due rows are picked and locked once, in materialised CTEs (a LIMIT subquery
  * inside `IN (…)` may be run again by the planner and hand over rows another process has just
  * taken), rows another process holds are skipped (FOR UPDATE SKIP LOCKED), and the update checks
  * again that each row is still due under its lock. On SQLite the single UPDATE … RETURNING holds
  * the write lock from start to end. One statement is its own transaction: no lock is held across
- * an await.
+ * an await (on SQLite, when run in a grouped transaction, the commit it shares).
  */
 export async function claimRows<T extends Claimable>(
   db: Kysely<Database>,
   dialect: Dialect,
   table: T,
   options: {
-    isDue: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>;
+    /**
+     * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
+     * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
+     * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
+     * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim).
+     */
+    due: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)[];
     orderBy: 'next_attempt_at' | 'due_at';
     set: UpdateObject<Database, T>;
     limit: number;
@@ -28,33 +43,52 @@ export async function claimRows<T extends Claimable>(
     with?: Record<string, RawBuilder<unknown>>;
   },
 ): Promise<Selectable<Database[T]>[]> {
-  const { isDue, orderBy, set, limit } = options;
+  const { orderBy, set, limit } = options;
   const also = Object.entries(options.with ?? {}).map(([name, value]) => value.as(name));
   // The table is one of the two above; Kysely cannot follow a table name through a type parameter.
-  const any = db as unknown as Kysely<Record<string, { id: string; next_attempt_at: number; due_at: number }>>;
+  // biome-ignore lint/suspicious/noExplicitAny: the same conditions serve the plain and the CTE queries' builders.
+  const any = db as Kysely<any>;
   const name: string = table;
-  // biome-ignore lint/suspicious/noExplicitAny: the same condition serves the plain and the CTE query's builder.
-  const due = isDue as unknown as (eb: any) => Expression<SqlBool>;
-  const rows =
-    dialect === 'postgres'
-      ? await any
-          .with(
-            (cte) => cte('due').materialized(),
-            (qc) => qc.selectFrom(name).select('id').where(due).orderBy(orderBy).limit(limit).forUpdate().skipLocked(),
-          )
-          .updateTable(name)
-          .set(set as never)
-          .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
-          .where(due)
-          .returningAll()
-          .$if(also.length > 0, (qb) => qb.returning(also))
-          .execute()
-      : await any
-          .updateTable(name)
-          .set(set as never)
-          .where('id', 'in', (eb) => eb.selectFrom(name).select('id').where(due).orderBy(orderBy).limit(limit))
-          .returningAll()
-          .$if(also.length > 0, (qb) => qb.returning(also))
-          .execute();
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const arms = options.due as unknown as ((eb: ExpressionBuilder<any, any>) => Expression<SqlBool>)[];
+  /** The first `limit` due rows of one arm, in `orderBy` order, from the index. */
+  const armRows = (qc: typeof any, arm: (typeof arms)[number]) =>
+    qc.selectFrom(name).select(['id', orderBy]).where(arm).orderBy(orderBy).limit(limit);
+  /** The first `limit` ids of the arms' rows together. */
+  const firstIds = (parts: Expression<unknown>[]) =>
+    sql`(select id from (${sql.join(
+      parts.map((part, i) => sql`select id, ${sql.ref(orderBy)} from ${part} as ${sql.id(`arm_${i}`)}`),
+      sql` union all `,
+    )}) as due order by ${sql.ref(orderBy)} limit ${limit})`;
+  if (dialect === 'postgres') {
+    // Each arm's rows picked and locked once, in a materialised CTE: a LIMIT subquery inside
+    // `IN (…)` may be run again by the planner and hand over rows another process has just taken.
+    const withArms = arms.reduce(
+      (query, arm, i) =>
+        query.with(
+          // biome-ignore lint/suspicious/noExplicitAny: as above.
+          (cte: any) => cte(`due_${i}`).materialized(),
+          (qc: typeof any) => armRows(qc, arm).forUpdate().skipLocked(),
+        ),
+      // biome-ignore lint/suspicious/noExplicitAny: a chain of CTEs whose names are made here.
+      any as any,
+    ) as typeof any;
+    const rows = await withArms
+      .updateTable(name)
+      .set(set as never)
+      .where('id', 'in', firstIds(arms.map((_, i) => sql.table(`due_${i}`))))
+      .where((eb) => eb.or(arms.map((arm) => arm(eb))))
+      .returningAll()
+      .$if(also.length > 0, (qb) => qb.returning(also))
+      .execute();
+    return rows as Selectable<Database[T]>[];
+  }
+  const rows = await any
+    .updateTable(name)
+    .set(set as never)
+    .where('id', 'in', firstIds(arms.map((arm) => sql`(${armRows(any, arm)})`)))
+    .returningAll()
+    .$if(also.length > 0, (qb) => qb.returning(also))
+    .execute();
   return rows as Selectable<Database[T]>[];
 }

@@ -139,12 +139,14 @@ export function createTimers(options: TimersOptions): Timers {
     for (;;) {
       const now = clock.now();
       const claimed = await claimRows(db, dialect, 'timers', {
-        isDue: (eb) =>
-          eb.and([
-            eb('kind', 'in', kinds),
-            eb('due_at', '<=', now),
-            eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
-          ]),
+        due: [
+          (eb) =>
+            eb.and([
+              eb('kind', 'in', kinds),
+              eb('due_at', '<=', now),
+              eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
+            ]),
+        ],
         orderBy: 'due_at',
         set: { lease_until: now + leaseMs, attempts: sql<number>`attempts + 1` },
         limit: batch,

@@ -59,11 +59,14 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   const { now, leaseMs, limit } = options;
   if (limit <= 0) return [];
-  const isDue = (w: ExpressionBuilder<Database, 'deliveries'>) =>
-    w.or([
+  // Queued and due, or left `sending` by a dispatcher whose lease ran out: each a range of
+  // deliveries_due_idx (status, next_attempt_at).
+  const due = [
+    (w: ExpressionBuilder<Database, 'deliveries'>) =>
       w.and([w('deliveries.status', '=', 'queued'), w('deliveries.next_attempt_at', '<=', now)]),
+    (w: ExpressionBuilder<Database, 'deliveries'>) =>
       w.and([w('deliveries.status', '=', 'sending'), w('deliveries.claimed_until', '<', now)]),
-    ]);
+  ];
   const claim = {
     status: 'sending' as const,
     claimed_until: now + leaseMs,
@@ -77,7 +80,7 @@ export async function claimDue(
   // Each row comes back with its alert's owner, for billing: no read after the claim.
   const owner = sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`;
   const claimed = await claimRows(db, dialect, 'deliveries', {
-    isDue,
+    due,
     orderBy: 'next_attempt_at',
     set: claim,
     limit,
