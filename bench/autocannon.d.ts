@@ -14,6 +14,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     requests?: (Request & { setupRequest?: (request: Request) => Request })[];
+    /** A run of the same requests before the measured one, not counted. */
+    warmup?: { connections: number; duration: number };
   }
   interface Histogram {
     average: number;
