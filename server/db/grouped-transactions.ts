@@ -52,23 +52,33 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
     const taken = queue.waiting.splice(0, MOST_PER_COMMIT);
     const group = [...taken.filter((work) => !work.last), ...taken.filter((work) => work.last)];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    // A piece's error after which the savepoint could not be rolled back: SQLite has rolled back
+    // the whole transaction itself (a full disk, an I/O error). Every piece is answered with it,
+    // not with the error of the rollback that follows.
+    let fatal: { error: unknown } | undefined;
     try {
       await db.transaction().execute(async (trx) => {
         for (const [i, work] of group.entries()) {
           const savepoint = sql.id(`work_${i}`);
           await sql`savepoint ${savepoint}`.execute(trx);
+          let outcome: (typeof outcomes)[number];
           try {
-            outcomes.push({ ok: true, value: await work.run(trx) });
-            await sql`release savepoint ${savepoint}`.execute(trx);
+            outcome = { ok: true, value: await work.run(trx) };
           } catch (error) {
-            await sql`rollback to savepoint ${savepoint}`.execute(trx);
-            await sql`release savepoint ${savepoint}`.execute(trx);
-            outcomes.push({ ok: false, error });
+            try {
+              await sql`rollback to savepoint ${savepoint}`.execute(trx);
+            } catch {
+              fatal = { error };
+              throw error;
+            }
+            outcome = { ok: false, error };
           }
+          await sql`release savepoint ${savepoint}`.execute(trx);
+          outcomes[i] = outcome;
         }
       });
     } catch (error) {
-      for (const work of group) work.reject(error);
+      for (const work of group) work.reject(fatal ? fatal.error : error);
       continue;
     }
     group.forEach((work, i) => {

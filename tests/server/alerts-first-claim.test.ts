@@ -1,12 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
+import { SQLite } from '../../server/db/sqlite-driver.js';
 import { eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
 
 // When a new alert's SMS are first taken by the dispatcher. On SQLite the claim is queued right
-// behind the alert in the same grouped commit (server/db/grouped-transactions.ts): by the time
-// the answer leaves, every SMS is already taken (sending, or sent). On PostgreSQL the claim
-// follows the commit, and the SMS still go once each.
+// behind the alert in the same grouped commit (server/db/grouped-transactions.ts): the alert and
+// its first claim are written in one transaction, and by the time the answer leaves every SMS is
+// taken. On PostgreSQL the claim follows the commit, and the SMS still go once each.
+
+/**
+ * Every SQLite statement's text with the transaction it ran in (numbered by `begin`, null
+ * outside one), seen by wrapping better-sqlite3's statements for the test's length.
+ */
+function watchSqliteStatements() {
+  const seen: { sql: string; transaction: number | null }[] = [];
+  const probe = new SQLite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  const originals = new Map<string, unknown>();
+  let begun = 0;
+  for (const name of ['run', 'all', 'get']) {
+    const original = statement[name] as (...args: unknown[]) => unknown;
+    originals.set(name, original);
+    statement[name] = function (this: { source: string; database: { inTransaction: boolean } }, ...args: unknown[]) {
+      if (this.source === 'begin') begun += 1;
+      seen.push({ sql: this.source, transaction: this.database.inTransaction ? begun : null });
+      return original.apply(this, args);
+    };
+  }
+  return {
+    seen,
+    stop: () => {
+      for (const [name, original] of originals) statement[name] = original;
+    },
+  };
+}
 
 describe(`a new alert's first claim (${dbLabel})`, () => {
   let t: TestApp;
@@ -31,15 +60,28 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
   it(
     dbKind === 'postgres'
       ? 'claims its SMS right after the alert commits, each sent once'
-      : 'claims its SMS in the alert’s own commit: none is still queued when the answer leaves',
+      : 'claims its SMS in the alert’s own transaction: none is still queued when the answer leaves',
     async () => {
       const owner = await ownerWithContacts(t.app);
-      const response = await postAlert(t.app, owner.token);
+      const statements = dbKind === 'postgres' ? undefined : watchSqliteStatements();
+      let response: Awaited<ReturnType<typeof postAlert>>;
+      try {
+        response = await postAlert(t.app, owner.token);
+      } finally {
+        statements?.stop();
+      }
       expect(response.statusCode).toBe(201);
       const { id } = response.json<{ id: string }>();
       const statuses = atAnswer.get(id);
       expect(statuses).toHaveLength(2);
-      if (dbKind !== 'postgres') expect(statuses?.filter((status) => status === 'queued')).toEqual([]);
+      if (statements) {
+        expect(statuses?.filter((status) => status === 'queued')).toEqual([]);
+        const inTransaction = (prefix: string) =>
+          statements.seen.filter((s) => s.sql.startsWith(prefix)).map((s) => s.transaction);
+        const [stored] = inTransaction('insert into "alerts"');
+        expect(stored).toEqual(expect.any(Number));
+        expect(inTransaction('update "deliveries" set "status" = ?, "claimed_until"')).toEqual([stored]);
+      }
       const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone);
       const both = () => smsTo('+351912345678').length + smsTo('+351913456789').length;
       await eventually(

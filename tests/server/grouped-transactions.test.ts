@@ -90,6 +90,27 @@ describe('writes queued in the same turn share one commit', () => {
     expect(await rows()).toEqual(['c']);
   });
 
+  it('answers every piece with the cause when SQLite has rolled the whole transaction back itself', async () => {
+    const results = await Promise.allSettled([
+      inGroupedTransaction(db, writes('a')),
+      inGroupedTransaction(db, async (trx) => {
+        await writes('b')(trx);
+        // As SQLite does on a full disk or an I/O error: the transaction is gone, savepoints and all.
+        await sql`rollback`.execute(trx);
+        throw new Error('database or disk is full');
+      }),
+      inGroupedTransaction(db, writes('c')),
+    ]);
+    expect(results.map((result) => (result.status === 'rejected' ? String(result.reason) : 'fulfilled'))).toEqual([
+      'Error: database or disk is full',
+      'Error: database or disk is full',
+      'Error: database or disk is full',
+    ]);
+    expect(await rows()).toEqual([]);
+    await inGroupedTransaction(db, writes('d'));
+    expect(await rows()).toEqual(['d']);
+  });
+
   it('runs the pieces asked to go last after the others of their commit', async () => {
     const order: string[] = [];
     const piece = (id: string) => async (trx: Transaction<Database>) => {
