@@ -8,17 +8,16 @@ const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
 /** How long after the deliveries a test watches for a duplicate SMS (ms). */
 const NO_DUPLICATE_WINDOW_MS = 3000;
 
-/** Opens a link once online and waits until the service worker controls the page. */
-async function visitOnline(page: Page, path: string) {
-  await page.goto(path);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
-}
-
-/** Opens the emergency page and cancels its countdown, so the visit only warms the caches. */
+/**
+ * Opens the emergency page and cancels its countdown, so the visit only warms the caches, then
+ * waits for the service worker to control the page. Cancel first: a first install can outlast
+ * the 3-second countdown on a loaded machine, and the visit would send an alert.
+ */
 async function warmUp(page: Page, user: SeededUser) {
-  await visitOnline(page, `/public/${user.token}/`);
+  await page.goto(`/public/${user.token}/`);
   await page.getByRole('button', { name: 'Cancelar' }).click();
   await expect(page.getByText('Alerta cancelado. Nada foi enviado.')).toBeVisible();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
 }
 
 /** The SMS sent for this user's alerts (every test user has its own name, the numbers repeat). */
