@@ -91,16 +91,16 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
 }
 
 /**
- * A write transaction: on SQLite shared with the other writes of the same turn of the event
- * loop (inGroupedTransaction); on PostgreSQL, whose commits do not stand in each other's way,
- * one of its own.
+ * True where the writes of one turn share a commit (SQLite); PostgreSQL's pool commits side by
+ * side, each write in a transaction of its own.
  */
+export const groupsWrites = (dialect: Dialect): boolean => dialect === 'sqlite';
+
+/** A write transaction: shared with the other writes of its turn where `groupsWrites`, else its own. */
 export function inWriteTransaction<T>(
   db: Kysely<Database>,
   dialect: Dialect,
   run: (trx: Transaction<Database>) => Promise<T>,
-  options: { last?: boolean } = {},
 ): Promise<T> {
-  if (dialect === 'sqlite') return inGroupedTransaction(db, run, options);
-  return db.transaction().execute(run);
+  return groupsWrites(dialect) ? inGroupedTransaction(db, run) : db.transaction().execute(run);
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { inGroupedTransaction } from '../../db/grouped-transactions.js';
+import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -118,12 +118,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const free = concurrency - inFlight.size;
     if (free <= 0) return { claimed: 0, full: false };
     const claim = { now: clock.now(), leaseMs, limit: free };
-    // On SQLite last in a shared commit (it takes the SMS of every alert stored in it); on
-    // PostgreSQL one statement, its own transaction.
-    const claimed =
-      dialect === 'sqlite'
-        ? await inGroupedTransaction(db, (trx) => claimDue(trx, dialect, claim), { last: true })
-        : await claimDue(db, dialect, claim);
+    // Last in a shared commit where writes share one (it takes the SMS of every alert stored in
+    // it); elsewhere one statement, its own transaction.
+    const claimed = groupsWrites(dialect)
+      ? await inGroupedTransaction(db, (trx) => claimDue(trx, dialect, claim), { last: true })
+      : await claimDue(db, dialect, claim);
     // A full batch suggests more is waiting; a freed slot can take it.
     for (const delivery of claimed) launch(delivery, claimed.length === free);
     return { claimed: claimed.length, full: claimed.length === free };

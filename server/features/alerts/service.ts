@@ -4,7 +4,7 @@ import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
 import type { Config } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { inWriteTransaction } from '../../db/grouped-transactions.js';
+import { groupsWrites, inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
@@ -180,10 +180,10 @@ export async function sendAlert(
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
   const storing = storeAlert(deps, row, deliveries, now);
-  // The first attempt: on SQLite the dispatcher's claim joins the alert's own commit (queued
-  // right behind it, grouped-transactions.ts), so its SMS start as the alert commits; elsewhere
-  // it claims right after commit. The periodic sweep only handles retries and crashes.
-  const claimsInCommit = deps.dialect === 'sqlite';
+  // The first attempt: where writes share a commit the dispatcher's claim joins the alert's own
+  // (queued right behind it, grouped-transactions.ts), so its SMS start as the alert commits;
+  // elsewhere it claims right after commit. The periodic sweep only handles retries and crashes.
+  const claimsInCommit = groupsWrites(deps.dialect);
   if (claimsInCommit) deps.dispatcher.kick();
   const result = await storing;
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
