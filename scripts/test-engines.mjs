@@ -26,14 +26,6 @@ const required = [
 ];
 /** The engines of tests/engines/, whose suites are named "… on <engine>": each round's side by side. */
 const ROUNDS = [['webkit'], ['chromium', 'firefox']];
-/**
- * Each engine's own Vitest arguments. WebKitGTK's service worker has been seen, on a loaded
- * machine, to miss its own precache with the server stopped (the
- * navigation fails with "FetchEvent.respondWith received an error: TypeError: Load failed", or
- * the page's scripts never load): a WebKit test that fails runs once more, and one that fails
- * twice fails the run. Vitest's report marks the test as retried.
- */
-const ENGINE_ARGS = { webkit: ['--retry', '1'] };
 
 const missing = required.filter(([file]) => !existsSync(file));
 const display = process.env.DISPLAY || existsSync('/usr/bin/xvfb-run');
@@ -91,7 +83,6 @@ function runEngine(engine) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
-    ...(ENGINE_ARGS[engine] ?? []),
     ...extra,
   ];
   return new Promise((resolve) => {
