@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedUser } from '../e2e/seed.js';
 import type { Tab } from './engines.js';
-import { CONTROLLED, click, ENGINES, until, waitForText } from './page-helpers.js';
+import { click, ENGINES, until, untilControlled, waitForText } from './page-helpers.js';
 import { engineSuite } from './suite.js';
 
 // A check-in on the emergency page in each engine: started, still running in a new tab (its
@@ -50,7 +50,7 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     const user = await seedUser(suite.server.url, { countdownSeconds: 10 });
     const tab = await openCancelled(user.token);
     // Only the worker keeps the press: a page it does not control just says it is waiting.
-    await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
+    await untilControlled(tab);
     await until('the check-in button', () => tab.run<boolean>(click('Fazer check-in')));
     await until('the start button', () => tab.run<boolean>(click('Iniciar check-in')));
     await waitForText(tab, 'Faltam 1');

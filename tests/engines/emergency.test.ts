@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { outboxSms, type SeededUser, seedUser } from '../e2e/seed.js';
 import { startServer } from '../e2e/server.js';
 import type { Tab } from './engines.js';
-import { BODY_TEXT, CONTROLLED, ENGINES, until, waitForText, watch } from './page-helpers.js';
+import { BODY_TEXT, ENGINES, until, untilControlled, waitForText, watch } from './page-helpers.js';
 import { engineSuite } from './suite.js';
 
 // The emergency page, its service worker and the test page on Chromium, WebKit (Safari's
@@ -77,7 +77,7 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
   async function warmUp(user: SeededUser): Promise<void> {
     const tab = await suite.engine.newTab();
     await tab.goto(url(`/public/${user.token}/`));
-    await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
+    await untilControlled(tab);
     await until('the Cancel button', () => tab.run<boolean>(click('Cancelar')));
     await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
     await tab.close();
@@ -178,11 +178,11 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     // The worker must hold the press: it controls every page of the origin once installed.
     const first = await suite.engine.newTab();
     await first.goto(url('/'));
-    await until('the service worker in control', () => first.run<boolean>(CONTROLLED));
+    await untilControlled(first);
     await first.close();
     const tab = await suite.engine.newTab({ pendingGeolocation: true });
     await tab.goto(url(`/public/${user.token}/`));
-    await until('the service worker in control', () => tab.run<boolean>(CONTROLLED));
+    await untilControlled(tab);
     // Opening the page with no countdown is the press; the fix never comes here.
     await until('the wait for a fix', async () => {
       const text = await textOf(tab);

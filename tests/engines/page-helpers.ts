@@ -20,7 +20,41 @@ export async function until<T>(what: string, probe: () => Promise<T>, timeoutMs 
 
 // Page-side snippets: bodies of async functions, run by every engine as they are.
 export const BODY_TEXT = 'return document.body ? document.body.innerText : "";';
-export const CONTROLLED = 'return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);';
+const CONTROLLED = 'return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);';
+/**
+ * What the page knows of its service worker and caches: the registration's workers' states and
+ * the number of entries in each cache (a wait for control that fails says why, not just "false").
+ * WebKit has been seen not to answer getRegistration(): it is given 2 s.
+ */
+const WORKER_DIAGNOSIS = `
+  const state = (worker) => (worker ? worker.state : null);
+  const registration = await Promise.race([
+    navigator.serviceWorker.getRegistration(),
+    new Promise((resolve) => setTimeout(() => resolve('no answer'), 2000)),
+  ]);
+  const cached = {};
+  for (const name of await caches.keys()) cached[name] = (await (await caches.open(name)).keys()).length;
+  return {
+    url: location.href,
+    controlled: Boolean(navigator.serviceWorker.controller),
+    registration: typeof registration === 'string' || !registration ? registration || null : {
+      installing: state(registration.installing),
+      waiting: state(registration.waiting),
+      active: state(registration.active),
+    },
+    caches: cached,
+  };`;
+
+/** Waits for a service worker to control the page; on timeout the error says what the page knows of its worker. */
+export async function untilControlled(tab: Tab, timeoutMs?: number): Promise<void> {
+  await until('the service worker in control', () => tab.run<boolean>(CONTROLLED), timeoutMs).catch(
+    async (error: Error) => {
+      const seen = await tab.run<unknown>(WORKER_DIAGNOSIS).catch((failed: Error) => failed.message);
+      throw new Error(`${error.message}; the page's worker and caches: ${JSON.stringify(seen)}`);
+    },
+  );
+}
+
 /** Clicks the enabled button labelled `label`; false while there is none. */
 export const click = (label: string) => `
   const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)});

@@ -1,8 +1,13 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type RunningServer, startServer } from '../e2e/server.js';
 import { type Engine, type EngineName, launch } from './engines.js';
 
-/** One engine and one server for a suite's tests, started before them and stopped after. */
+/**
+ * One server for a suite's tests, started before them and stopped after, and a fresh engine (a
+ * new profile) for each test: a service worker or cache that goes wrong in one test (WebKitGTK's
+ * has been seen to, on a loaded machine) cannot carry into the next, and no test leans on a worker
+ * an earlier one installed.
+ */
 export interface EngineSuite {
   readonly engine: Engine;
   readonly server: RunningServer;
@@ -18,10 +23,15 @@ export function engineSuite(name: EngineName, env: Record<string, string>): Engi
   let server: RunningServer | undefined;
   beforeAll(async () => {
     server = await startServer(env);
-    engine = await launch(name);
   }, 120_000);
-  afterAll(async () => {
+  beforeEach(async () => {
+    engine = await launch(name);
+  }, 60_000);
+  afterEach(async () => {
     await engine?.quit();
+    engine = undefined;
+  });
+  afterAll(async () => {
     await server?.stop();
   });
   const started = <T>(value: T | undefined, what: string): T => {
