@@ -26,6 +26,16 @@ const required = [
 ];
 /** The engines of tests/engines/, whose suites are named "… on <engine>": each round's side by side. */
 const ROUNDS = [['webkit'], ['chromium', 'firefox']];
+/**
+ * Each engine's own Vitest arguments. WebKitGTK's service worker has been seen, on a loaded
+ * machine, to lose its precache with the server stopped (the navigation failed with
+ * "FetchEvent.respondWith received an error: TypeError: Load failed", or the page's scripts never
+ * loaded) or never to take control, and then to stay broken for the rest of that browser's life:
+ * a WebKit test that fails runs once more, on a fresh engine (each test launches its own,
+ * tests/engines/suite.ts), and one that fails twice fails the run. The output marks a test
+ * that needed its second try ("retry x1").
+ */
+const ENGINE_ARGS = { webkit: ['--retry', '1'] };
 
 const missing = required.filter(([file]) => !existsSync(file));
 const display = process.env.DISPLAY || existsSync('/usr/bin/xvfb-run');
@@ -83,6 +93,7 @@ function runEngine(engine) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
+    ...(ENGINE_ARGS[engine] ?? []),
     ...extra,
   ];
   return new Promise((resolve) => {
