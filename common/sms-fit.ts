@@ -126,9 +126,11 @@ export function smsName(name: string): string {
     .normalize('NFC')
     .replace(FORMAT, (c) => (JOINERS.has(c) ? c : ''))
     .replace(CONTROL, ' ')
+    // Marks first: one after a space (or a control character just made one) goes, and the
+    // spacing around it is collapsed and trimmed after.
+    .replace(STRAY_MARKS, '$1')
     .replace(/\s+/gu, ' ')
-    .trim()
-    .replace(STRAY_MARKS, '$1');
+    .trim();
   return graphemes(clean)
     .slice(0, NAME_GRAPHEMES_MAX)
     .map((g) => {

@@ -167,6 +167,27 @@ describe('SMS part counter', () => {
   });
 });
 
+describe('the owner name as the SMS carry it', () => {
+  it('leaves no space at either end or doubled where a mark without a letter went', () => {
+    // A combining mark at the start, then a control character: the mark went, the space stayed.
+    expect(smsName('\u0300\u0000\u{20000}\u0344\u0300\u0300')).toBe('\u{20000}\u0344\u0300\u0300'.normalize('NFC'));
+    expect(smsName('Ana \u0300 Maria')).toBe('Ana Maria');
+    expect(smsName('Ana\u0000\u0301')).toBe('Ana');
+    expect(smsName('\u0301\u0302')).toBe('');
+  });
+
+  it('never starts or ends with a space, nor has two in a row', () => {
+    fc.assert(
+      fc.property(anyName, (name) => {
+        const clean = smsName(name);
+        expect(clean).toBe(clean.trim());
+        expect(clean).not.toMatch(/\s\s/u);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('alert SMS with any owner name', () => {
   it('always carries the exact live link within two parts, in both languages and every location case', () => {
     fc.assert(
