@@ -68,7 +68,7 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
   );
   const { wholePathMs: whole, serverPartMs: part } = r.press;
   budgetRow(
-    `3. Countdown end → SMS port, whole path (${whole.n} alerts; min / median / max)`,
+    `3. Press → SMS port, whole path (${whole.n} alerts; min / median / max)`,
     `${times(whole)}; p95 ${whole.p95} ms`,
     `p50 ≤ ${ms(BUDGETS.wholePathP50Ms)}`,
     whole.median <= BUDGETS.wholePathP50Ms,

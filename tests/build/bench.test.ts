@@ -108,7 +108,7 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
       '| 2b. Its floor',
       ': the same alert by direct transactions (floor) |',
       ': the alert POST against its floor |',
-      '| 3. Countdown',
+      '| 3. Press',
       '| 3. Request',
       '| 4. ',
       '| 5. ',
