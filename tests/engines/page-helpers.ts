@@ -34,14 +34,13 @@ const WORKER_DIAGNOSIS = `
   ]);
   const cached = {};
   for (const name of await caches.keys()) cached[name] = (await (await caches.open(name)).keys()).length;
+  const answered = registration && typeof registration === 'object';
   return {
     url: location.href,
     controlled: Boolean(navigator.serviceWorker.controller),
-    registration: typeof registration === 'string' || !registration ? registration || null : {
-      installing: state(registration.installing),
-      waiting: state(registration.waiting),
-      active: state(registration.active),
-    },
+    registration: answered
+      ? { installing: state(registration.installing), waiting: state(registration.waiting), active: state(registration.active) }
+      : registration || null,
     caches: cached,
   };`;
 
