@@ -68,6 +68,13 @@ export const FIRST_FIX_WAIT_MS = 3000;
  * itself this long after the wait should have ended (ms), in case the tab was closed meanwhile.
  */
 export const PRESS_HOLD_MARGIN_MS = 2000;
+/**
+ * Emergency page: while its alert POST is on its way (past the service worker where the browser
+ * routes it so), the worker holds the press and sends it itself this long after, unless the page
+ * has said it was answered: a tab closed mid-request still alerts (ms). The Idempotency-Key makes
+ * a send that overlaps the page's own harmless.
+ */
+export const SENDING_HOLD_MS = 10_000;
 /** How long a page waits for a newly installed service worker to take control (ms). */
 export const WORKER_READY_WAIT_MS = 10_000;
 /** Emergency page: how often delivery statuses are polled after sending (ms), and for how long (ms). */

@@ -1,7 +1,7 @@
 /// <reference lib="WebWorker" />
 import { pageMessageOf, type ReplayReply, SW_MESSAGE } from '../common/sw-messages';
 import { replayAlerts } from './alert-queue';
-import { holdPressed, pressedFrom } from './pressed';
+import { holdPressed, pressedFrom, settlePressed } from './pressed';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -9,7 +9,7 @@ declare const self: ServiceWorkerGlobalScope;
  * Messages from pages (common/sw-messages.ts): `skipWaiting` from the update prompt,
  * `replayAlerts` when a page opens or sees the network return (iOS has no Background Sync; the
  * reply goes back on the message port), `alertPressed` when the emergency page holds a press
- * while it waits for a GPS fix.
+ * while it waits for a GPS fix or for its POST's answer, `alertSettled` once that answer came.
  */
 export function setUpMessages(): void {
   self.addEventListener('message', (event) => {
@@ -33,6 +33,9 @@ export function setUpMessages(): void {
         if (alert) event.waitUntil(holdPressed(alert).catch(() => undefined));
         break;
       }
+      case SW_MESSAGE.alertSettled:
+        if (typeof message.key === 'string') settlePressed(message.key);
+        break;
     }
   });
 }

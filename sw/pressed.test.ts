@@ -1,21 +1,24 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { StorableRequest } from 'workbox-background-sync';
-import { holdPressed, pressedFrom } from './pressed';
+import { holdPressed, pressedFrom, settlePressed } from './pressed';
 
 // What the worker would send: the request handed to its send-or-queue path.
 const workerSent = vi.hoisted(() => [] as Request[]);
+const handled = vi.hoisted(() => new Set<string>());
 vi.mock('./alert-queue', () => ({
   sendOrQueue: async (request: Request) => {
     workerSent.push(request);
     return new Response(null, { status: 201 });
   },
-  wasHandled: () => false,
+  wasHandled: (key: string) => handled.has(key),
+  markHandled: (key: string) => handled.add(key),
 }));
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
 
 beforeEach(() => {
   workerSent.length = 0;
+  handled.clear();
 });
 
 describe('the service worker keeps the key', () => {
@@ -52,5 +55,32 @@ describe('the service worker keeps the key', () => {
     const replayed = stored.toRequest();
     expect(replayed.headers.get('x-alerta-device-key')).toBe(KEY);
     expect(replayed.headers.get('idempotency-key')).toBe('k1');
+  });
+});
+
+describe('a press held while the page’s own POST is on its way', () => {
+  const press = (key: string, body: string, waitMs: number) =>
+    pressedFrom({ url: `/api/emergency/public/${'a'.repeat(20)}/alerts/`, key, body, wait_ms: waitMs })!;
+
+  it('the page’s POST found no network: given again with no wait, it goes now, with the latest body', async () => {
+    const key = '33333333-3333-4333-8333-333333333333';
+    const holding = holdPressed(press(key, '{"mode":"real","location":null}', 10_000));
+    const started = Date.now();
+    await holdPressed(press(key, '{"mode":"real","location":{"latitude":1}}', 0));
+    await holding;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(workerSent).toHaveLength(1);
+    expect(await workerSent[0]?.text()).toBe('{"mode":"real","location":{"latitude":1}}');
+  });
+
+  it('the server answered the page: the worker lets go of it and never sends it', async () => {
+    const key = '44444444-4444-4444-8444-444444444444';
+    const holding = holdPressed(press(key, '{"mode":"real","location":null}', 10_000));
+    settlePressed(key);
+    await holding;
+    expect(workerSent).toEqual([]);
+    // A later hold of the same key (a page retrying after an answer) is moot too.
+    await holdPressed(press(key, '{"mode":"real","location":null}', 0));
+    expect(workerSent).toEqual([]);
   });
 });

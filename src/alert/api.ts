@@ -1,9 +1,10 @@
 import type { AlertView, EmergencyPage } from '../../common/api/alerts';
 import { pathOf } from '../../common/api/paths';
 import { alertsRoutes } from '../../common/api/routes';
-import { DEVICE_KEY_HEADER } from '../../common/constants';
+import { DEVICE_KEY_HEADER, SENDING_HOLD_MS } from '../../common/constants';
 import { readDeviceKey } from '../lib/device-key';
 import type { AlertBody } from './storage';
+import { holdPress, settlePress } from './sw-client';
 
 /**
  * What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. Copies
@@ -69,8 +70,10 @@ export function alertHeaders(key: string, deviceKey?: string | null): Record<str
 /**
  * Sends an alert, with the owner's device key when this device has one (the alert is then the
  * owner's own: never refused by a rate limit or withheld by strangers' budgets). `queued` means
- * the service worker kept it to send when the network returns (202 from the worker, never
- * from the server); the queued request keeps its headers, the key too.
+ * the service worker kept it to send when the network returns; the queued request keeps its
+ * headers, the key too. Where the browser routes this POST past the worker (Chromium), the
+ * worker is given the press first, told when the server answered, and handed it when the network
+ * or the server failed, to queue; elsewhere the worker's fetch handler queues it (202 `queued`).
  */
 export async function postAlert(
   token: string,
@@ -78,12 +81,21 @@ export async function postAlert(
   body: AlertBody,
   deviceKey?: string | null,
 ): Promise<Answer<AlertResult | 'queued'>> {
-  const answer = await call<AlertResult>(alertsUrl(token), {
+  const url = alertsUrl(token);
+  // The request leaves first; the worker's copy follows it.
+  const answering = call<AlertResult>(url, {
     method: alertsRoutes.send.method,
     headers: alertHeaders(key, deviceKey),
     body: JSON.stringify(body),
   });
+  const held = holdPress(url, key, body, SENDING_HOLD_MS, deviceKey);
+  const answer = await answering;
   if (answer.ok && answer.status === 202) return { ok: true, value: 'queued' };
+  if (!answer.ok && (answer.status === 'network' || answer.status >= 500)) {
+    if (held && holdPress(url, key, body, 0, deviceKey)) return { ok: true, value: 'queued' };
+    return answer;
+  }
+  if (held) settlePress(key);
   return answer;
 }
 

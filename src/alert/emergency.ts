@@ -111,8 +111,6 @@ export class Emergency {
   async send(): Promise<void> {
     this.stopCountdown?.();
     if (this.state.phase.name === 'sending' || this.delivering) return;
-    this.set({ phase: { name: 'sending' } });
-    navigator.vibrate?.([300, 100, 300]);
     const gps = this.state.page?.gps_enabled !== false;
     let alert: StoredAlert = {
       key: newKey(),
@@ -120,14 +118,18 @@ export class Emergency {
       body: { mode: 'real', ...(gps ? this.geo.now() : { location: null }) },
       pressed_at: Date.now(),
     };
+    const waitsForFix = gps && !alert.body.location;
     // Stored the moment it is pressed, before any wait for a fix, so a reload or a crash cannot
     // lose the press; the service worker holds it too and sends it itself if this tab is closed
     // during the wait (with "location unavailable": the fix never came). With the fix at hand it
-    // goes out while it is being stored: once with the worker, it is sent or queued whatever
-    // becomes of this tab, and the store no longer stands between the press and the SMS.
+    // goes out while it is being stored, and before the page draws "sending": the store and the
+    // drawing no longer stand between the press and the SMS.
+    this.state = { ...this.state, alert, phase: { name: 'sending' } };
     const saved = saveAlert(alert);
-    this.set({ alert });
-    if (gps && !alert.body.location) {
+    const delivered = waitsForFix ? undefined : this.deliver();
+    this.set({});
+    navigator.vibrate?.([300, 100, 300]);
+    if (waitsForFix) {
       await saved;
       holdPress(
         alertsUrl(this.token),
@@ -140,7 +142,7 @@ export class Emergency {
       await saveAlert(alert);
       this.set({ alert });
     }
-    await Promise.all([saved, this.deliver()]);
+    await Promise.all([saved, delivered ?? this.deliver()]);
   }
 
   private countdown(seconds: number, elapsedMs = 0): void {

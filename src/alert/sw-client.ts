@@ -122,15 +122,29 @@ export async function replayQueued(timeoutMs = 8000): Promise<void> {
 }
 
 /**
- * Hands a press to the service worker while this page waits for a GPS fix: if the tab is
- * closed before the page sends it, the worker sends `body` itself after `waitMs`, with the
- * owner's device key when there is one (a worker cannot read localStorage).
+ * Hands a press to the service worker while this page waits for a GPS fix or for its POST's
+ * answer: if the tab is closed first, the worker sends `body` itself after `waitMs` (0: now, or
+ * queued), with the owner's device key when there is one (a worker cannot read localStorage).
+ * False when no worker controls this page.
  */
-export function holdPress(url: string, key: string, body: AlertBody, waitMs: number, deviceKey?: string): void {
-  navigator.serviceWorker?.controller?.postMessage({
+export function holdPress(
+  url: string,
+  key: string,
+  body: AlertBody,
+  waitMs: number,
+  deviceKey?: string | null,
+): boolean {
+  const worker = navigator.serviceWorker?.controller;
+  worker?.postMessage({
     type: SW_MESSAGE.alertPressed,
     alert: { url, key, body: JSON.stringify(body), wait_ms: waitMs, ...(deviceKey ? { device_key: deviceKey } : {}) },
   } satisfies PageMessage);
+  return Boolean(worker);
+}
+
+/** Tells the service worker the server answered the press with this key: it holds it no more. */
+export function settlePress(key: string): void {
+  navigator.serviceWorker?.controller?.postMessage({ type: SW_MESSAGE.alertSettled, key } satisfies PageMessage);
 }
 
 /** Hears the service worker report a queued alert it sent on its own (on `sync` or at start). */

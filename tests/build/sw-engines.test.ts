@@ -116,6 +116,11 @@ function startWorker({ sync, idb, online }: { sync: boolean; idb: IDBFactory; on
     message(data: unknown) {
       dispatch('message', Object.assign(new ExtendableEvent('message'), { data, ports: [] }));
     },
+    /** The install event, with Static Routing's `addRoutes` where the engine has it (Chromium). */
+    install(addRoutes?: (rules: unknown) => Promise<void>) {
+      const event = new ExtendableEvent('install');
+      dispatch('install', addRoutes ? Object.assign(event, { addRoutes }) : event);
+    },
   };
 }
 
@@ -131,6 +136,29 @@ describe('the built service worker on each engine', () => {
     script = new vm.Script(readFileSync(path.join(outDir, 'sw.js'), 'utf8'), { filename: 'sw.js' });
   }, 180_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('routes the alert POST straight to the network where the engine has Static Routing (Chromium)', async () => {
+    const worker = startWorker({ sync: true, idb: new fakeIndexedDb.IDBFactory(), online: () => true });
+    const rules: unknown[] = [];
+    worker.install(async (rule) => void rules.push(rule));
+    expect(rules).toEqual([
+      {
+        condition: { urlPattern: { pathname: '/api/emergency/public/:token/alerts/' }, requestMethod: 'POST' },
+        source: 'network',
+      },
+    ]);
+    // A browser that refuses the rule (an older syntax) installs the worker all the same.
+    worker.install(() => {
+      throw new TypeError('unknown condition');
+    });
+    worker.install(async () => {
+      throw new TypeError('unknown condition');
+    });
+    // Without Static Routing (Safari, Firefox) the worker's own route sends the alert.
+    worker.install();
+    await worker.settle();
+    expect((await worker.request(ALERTS, alertInit('routed')))?.status).toBe(201);
+  });
 
   for (const sync of [false, true]) {
     const engine = sync ? 'with Background Sync (Chromium)' : 'without Background Sync (Safari, Firefox)';
@@ -183,6 +211,30 @@ describe('the built service worker on each engine', () => {
       worker.navigate(`${ORIGIN}/`);
       await worker.settle();
       expect(worker.sent.map((s) => s.key)).toEqual(['key-2']);
+    });
+
+    it(`${engine}: a press the server answered the page is let go of; one the page's POST failed goes at once`, async () => {
+      let online = true;
+      const worker = startWorker({ sync, idb: new fakeIndexedDb.IDBFactory(), online: () => online });
+      const body = JSON.stringify({ mode: 'real', location: null, location_error: 'timeout' });
+      const press = (key: string, wait: number) =>
+        worker.message({
+          type: 'ALERT_PRESSED',
+          alert: { url: '/api/emergency/public/tok_abc/alerts/', key, body, wait_ms: wait },
+        });
+      // Posted past the worker (Chromium) and answered: the page says so.
+      press('answered', 30);
+      worker.message({ type: 'ALERT_SETTLED', key: 'answered' });
+      // Posted past the worker and refused by the network: handed over again with no wait.
+      online = false;
+      press('refused', 10_000);
+      press('refused', 0);
+      await worker.settle();
+      expect(worker.sent).toEqual([]);
+      online = true;
+      worker.navigate(`${ORIGIN}/`);
+      await worker.settle();
+      expect(worker.sent.map((s) => s.key)).toEqual(['refused']);
     });
 
     it(`${engine}: a held press goes by itself when the page never sends it, and not when it does`, async () => {

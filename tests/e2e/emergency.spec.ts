@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
+import { SENDING_HOLD_MS } from '../../common/constants.js';
 import { mapsUrl } from '../../common/sms-text.js';
 import { expect, test } from './emergency-fixtures.js';
 import { type Link, startLink } from './proxy.js';
@@ -159,3 +160,43 @@ for (const reload of [false, true]) {
     },
   );
 }
+
+linked(
+  'Chromium posts the alert past the service worker; with the network down the worker still queues it and sends it once',
+  async ({ page, context, server, link }) => {
+    await withPosition(context);
+    const user = await seedUser(server.url, { countdownSeconds: 3 });
+    await warmUp(page, user);
+    // Who made each alert POST: the page itself, or the worker (its own fetch).
+    const posts: { key: string; byWorker: boolean }[] = [];
+    context.on('request', (request) => {
+      const key = request.headers()['idempotency-key'];
+      if (request.method() === 'POST' && key && new URL(request.url()).pathname.endsWith('/alerts/')) {
+        posts.push({ key, byWorker: request.serviceWorker() !== null });
+      }
+    });
+
+    // Online: the press goes straight to the server; the worker neither sees it nor sends it later.
+    await page.getByRole('button', { name: 'Enviar alerta agora' }).click();
+    await expect(page.getByTestId('sent')).toBeVisible({ timeout: 15_000 });
+    const first = posts[0]?.key;
+    expect(posts).toEqual([{ key: first, byWorker: false }]);
+
+    // Offline: the page's own POST fails, the worker is handed the press and queues it.
+    await goOffline(context, link);
+    await page.getByRole('button', { name: 'Enviar novo alerta' }).click();
+    await expect(page.getByTestId('queued')).toBeVisible({ timeout: 15_000 });
+    const second = posts.at(-1)?.key;
+    expect(second).not.toBe(first);
+    await expect.poll(() => posts.filter((p) => p.key === second && p.byWorker).length).toBeGreaterThan(0);
+    await goOnline(context, link);
+    await expect(page.getByTestId('sent')).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator('[data-status="delivered"]')).toHaveCount(2, { timeout: 15_000 });
+    // Assertion window past the worker's hold: told the first press was answered, it never
+    // posts it itself; the second it sent once (the queue) and the page confirmed it with its key.
+    await page.waitForTimeout(SENDING_HOLD_MS + 1000);
+    expect(posts.filter((p) => p.key === first && p.byWorker)).toEqual([]);
+    const sms = await smsTo(server.url, user);
+    expect(sms.map((m) => m.to).sort()).toEqual([...user.contacts, ...user.contacts].map((c) => c.phone_number).sort());
+  },
+);
