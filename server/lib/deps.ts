@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, User } from '../db/schema.js';
+import type { Dispatcher } from '../features/alerts/dispatcher.js';
 import type { TokenService } from '../plugins/auth.js';
 import type { MailPort } from '../providers/mail/port.js';
 import type { PaymentsPort } from '../providers/payments/port.js';
@@ -37,8 +38,11 @@ export interface Deps {
   liveSession(authorization: string | undefined): Promise<{ user: User; sessionId: string } | null>;
   /** Runs work after the answer has gone (lib/background.ts). */
   background: Pick<Background, 'run'>;
-  /** Wakes the SMS dispatcher (features/alerts/dispatcher.ts) to send what was just queued. */
-  dispatcher: { kick(): void };
+  /**
+   * The SMS dispatcher (features/alerts/dispatcher.ts): woken to send what was just queued, or
+   * giving a transaction sending slots for the SMS it writes already claimed.
+   */
+  dispatcher: Pick<Dispatcher, 'kick' | 'reserve'>;
   /** Runs the durable timers due now (lib/timers.ts), after a commit that set one due at once. */
   timers: { kick(): void };
   /** Tells the open live streams (features/live/hub.ts) that an alert changed. */

@@ -122,8 +122,7 @@ export class Emergency {
     // Stored the moment it is pressed, before any wait for a fix, so a reload or a crash cannot
     // lose the press; the service worker holds it too and sends it itself if this tab is closed
     // during the wait (with "location unavailable": the fix never came). With the fix at hand it
-    // goes out while it is being stored, and before the page draws "sending": the store and the
-    // drawing no longer stand between the press and the SMS.
+    // goes out while it is being stored and before the page draws "sending".
     this.state = { ...this.state, alert, phase: { name: 'sending' } };
     const saved = saveAlert(alert);
     const delivered = waitsForFix ? undefined : this.deliver();

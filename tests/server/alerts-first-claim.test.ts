@@ -4,10 +4,10 @@ import { SQLite } from '../../server/db/sqlite-driver.js';
 import { eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
 
-// When a new alert's SMS are first taken by the dispatcher. On SQLite the claim is queued right
-// behind the alert in the same grouped commit (server/db/grouped-transactions.ts): the alert and
-// its first claim are written in one transaction, and by the time the answer leaves every SMS is
-// taken. On PostgreSQL the claim follows the commit, and the SMS still go once each.
+// When a new alert's SMS are first taken by the dispatcher: the alert's own transaction writes
+// them already claimed (as many as the dispatcher has free slots), so no claim statement has to
+// find them after the commit, on either database; by the time the answer leaves every SMS is
+// taken, and each goes once.
 
 /**
  * Every SQLite statement's text with the transaction it ran in (numbered by `begin`, null
@@ -57,40 +57,38 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
     await t.close();
   });
 
-  it(
-    dbKind === 'postgres'
-      ? 'claims its SMS right after the alert commits, each sent once'
-      : 'claims its SMS in the alert’s own transaction: none is still queued when the answer leaves',
-    async () => {
-      const owner = await ownerWithContacts(t.app);
-      const statements = dbKind === 'postgres' ? undefined : watchSqliteStatements();
-      let response: Awaited<ReturnType<typeof postAlert>>;
-      try {
-        response = await postAlert(t.app, owner.token);
-      } finally {
-        statements?.stop();
-      }
-      expect(response.statusCode).toBe(201);
-      const { id } = response.json<{ id: string }>();
-      const statuses = atAnswer.get(id);
-      expect(statuses).toHaveLength(2);
-      if (statements) {
-        expect(statuses?.filter((status) => status === 'queued')).toEqual([]);
-        const inTransaction = (prefix: string) =>
-          statements.seen.filter((s) => s.sql.startsWith(prefix)).map((s) => s.transaction);
-        const [stored] = inTransaction('insert into "alerts"');
-        expect(stored).toEqual(expect.any(Number));
-        expect(inTransaction('update "deliveries" set "status" = ?, "claimed_until"')).toEqual([stored]);
-      }
-      const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone);
-      const both = () => smsTo('+351912345678').length + smsTo('+351913456789').length;
-      await eventually(
-        async () => both(),
-        (count) => count >= 2,
-      );
-      await t.app.dispatcher.drain();
-      expect(smsTo('+351912345678')).toHaveLength(1);
-      expect(smsTo('+351913456789')).toHaveLength(1);
-    },
-  );
+  it('writes its SMS claimed in the alert’s own transaction: no claim after it, none queued when the answer leaves', async () => {
+    const owner = await ownerWithContacts(t.app);
+    const statements = dbKind === 'postgres' ? undefined : watchSqliteStatements();
+    let response: Awaited<ReturnType<typeof postAlert>>;
+    try {
+      response = await postAlert(t.app, owner.token);
+    } finally {
+      statements?.stop();
+    }
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: string }>();
+    expect(atAnswer.get(id)).toEqual(['sending', 'sending']);
+    expect(response.json<{ deliveries: { status: string }[] }>().deliveries.map((d) => d.status)).toEqual([
+      'sending',
+      'sending',
+    ]);
+    if (statements) {
+      const inTransaction = (prefix: string) =>
+        statements.seen.filter((s) => s.sql.startsWith(prefix)).map((s) => s.transaction);
+      const [stored] = inTransaction('insert into "alerts"');
+      expect(stored).toEqual(expect.any(Number));
+      expect(inTransaction('insert into "deliveries"')).toEqual([stored]);
+      expect(inTransaction('update "deliveries" set "status" = ?, "claimed_until"')).toEqual([]);
+    }
+    const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone);
+    const both = () => smsTo('+351912345678').length + smsTo('+351913456789').length;
+    await eventually(
+      async () => both(),
+      (count) => count >= 2,
+    );
+    await t.app.dispatcher.drain();
+    expect(smsTo('+351912345678')).toHaveLength(1);
+    expect(smsTo('+351913456789')).toHaveLength(1);
+  });
 });

@@ -14,16 +14,28 @@ import { dbLabel, suiteApp } from './helper.js';
 describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
   const t = suiteApp();
 
-  /** The app's database and ports, with a test limit and a dispatcher that only record their calls. */
+  /**
+   * The app's database and ports, with a test limit and a dispatcher that only record their
+   * calls: the dispatcher has one free slot, and `handed` lists, per stored alert, the SMS it
+   * was handed written claimed and how many were left queued.
+   */
   function sendingDeps(limit: (token: string) => Promise<void> = async () => {}) {
     const charged: string[] = [];
-    const kicks: number[] = [];
+    const handed: { claimed: number; queued: number }[] = [];
     const deps: SendAlertDeps = {
       db: t.app.db,
       dialect: t.app.dialect,
       clock: t.clock,
       config: t.app.config,
-      dispatcher: { kick: () => kicks.push(1) },
+      dispatcher: {
+        kick: () => undefined,
+        reserve: (count) => ({
+          slots: Math.min(count, 1),
+          leaseMs: 60_000,
+          start: (claimed, queued) => void handed.push({ claimed: claimed.length, queued }),
+          release: () => undefined,
+        }),
+      },
       background: t.app.background,
       mail: t.app.mail,
       log: t.app.log,
@@ -33,7 +45,7 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
         await limit(token);
       },
     };
-    return { deps, charged, kicks };
+    return { deps, charged, handed };
   }
 
   const test: AlertRequest = { mode: 'test', location: null };
@@ -41,7 +53,7 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
 
   it('charges a link-only test alert to the token it came by, and nothing else', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Ana', '+351964100001']] });
-    const { deps, charged, kicks } = sendingDeps();
+    const { deps, charged, handed } = sendingDeps();
     // The owner as the route reads them for each request: with the alert its key already made.
     const send = async (key: string, body: AlertRequest, proven?: boolean) =>
       sendAlert(deps, await alertingOwner(t.app, owner.token, key), { token: owner.token, key, body, proven });
@@ -50,26 +62,26 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
     const first = await send(key, test);
     expect(first.created).toBe(true);
     expect(charged).toEqual([owner.token]);
-    expect(kicks).toHaveLength(1);
+    expect(handed).toEqual([{ claimed: 1, queued: 0 }]);
 
     // A replay, the owner's proven test and a real alert are never charged.
     expect((await send(key, test)).created).toBe(false);
     await send(randomUUID(), test, true);
     await send(randomUUID(), real);
     expect(charged).toEqual([owner.token]);
-    expect(kicks).toHaveLength(3);
+    expect(handed).toHaveLength(3);
   });
 
   it('stores nothing when the test limit refuses', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['TEST Rui', '+351964100002']] });
-    const { deps, kicks } = sendingDeps(async () => {
+    const { deps, handed } = sendingDeps(async () => {
       throw throttled(60);
     });
     const key = randomUUID();
     const sent = sendAlert(deps, await alertingOwner(t.app, owner.token, key), { token: owner.token, key, body: test });
     await expect(sent).rejects.toMatchObject({ statusCode: 429 });
     expect(await alertsOf(t.app, owner.user.id)).toHaveLength(0);
-    expect(kicks).toHaveLength(0);
+    expect(handed).toEqual([]);
   });
 
   it('answers the alert that won its key when a second one loses the unique index, and keeps none of its deliveries', async () => {

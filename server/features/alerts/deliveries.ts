@@ -45,6 +45,43 @@ export function queuedDelivery(input: {
 export type ClaimedDelivery = Delivery & { user_id: string };
 
 /**
+ * The first `slots` of the deliveries still queued written already taken, as `claimDue` would
+ * leave them (`sending` under a lease of `leaseMs`, the attempt counted): the transaction that
+ * stores them claims them, and its dispatcher sends them after the commit. The rest are as given.
+ */
+export function claimedOnInsert(
+  rows: NewDelivery[],
+  taken: { slots: number; leaseMs: number; now: number },
+): NewDelivery[] {
+  let left = taken.slots;
+  return rows.map((row) => {
+    if (left <= 0 || row.status !== 'queued') return row;
+    left -= 1;
+    return {
+      ...row,
+      status: 'sending',
+      attempts: (row.attempts ?? 0) + 1,
+      claimed_until: taken.now + taken.leaseMs,
+      updated_at: taken.now,
+    };
+  });
+}
+
+/** A delivery written by `claimedOnInsert` as the dispatcher sends it, with its alert's owner. */
+export const asClaimed = (row: NewDelivery, userId: string): ClaimedDelivery => ({
+  kind: 'alert',
+  parts: partsOf(row.body),
+  withheld_reason: null,
+  contact_key_hash: null,
+  unanswered_since: null,
+  ...row,
+  claimed_until: row.claimed_until ?? null,
+  provider_message_id: row.provider_message_id ?? null,
+  last_error: row.last_error ?? null,
+  user_id: userId,
+});
+
+/**
  * Atomically takes up to `limit` deliveries that are due (queued and due, or left
  * `sending` by a dispatcher whose lease ran out), marks them `sending` under a lease
  * and counts the attempt. A delivery taken over while `sending` had an attempt nobody saw

@@ -37,6 +37,25 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
+/**
+ * Sending slots an alert's transaction takes before it writes its SMS: that many of them are
+ * written already claimed by this dispatcher (`claimedOnInsert`), under its lease, so no claim
+ * has to find them again after the commit.
+ */
+export interface Reservation {
+  /** Slots taken: at most this many of the alert's deliveries are written claimed. */
+  readonly slots: number;
+  /** The lease the claimed rows carry (ms). */
+  readonly leaseMs: number;
+  /**
+   * After commit: sends the deliveries written claimed, gives back the slots left over, and
+   * claims whatever else is due (deliveries written queued for want of a slot).
+   */
+  start(claimed: ClaimedDelivery[], queued: number): void;
+  /** Nothing was written (rolled back, or the key had its alert already): gives back the slots. */
+  release(): void;
+}
+
 export interface Dispatcher {
   /** Resumes whatever is due or abandoned; from then on `kick` and `sweep` dispatch. */
   start(): void;
@@ -44,6 +63,8 @@ export interface Dispatcher {
   stop(waitMs?: number): Promise<void>;
   /** Dispatches due deliveries now, in the background (called right after an alert commits). */
   kick(): void;
+  /** Takes up to `count` free sending slots for deliveries a transaction is about to write (none once stopped). */
+  reserve(count: number): Reservation;
   /**
    * The periodic sweep (server/lib/periodic.ts, every second): claims due retries and
    * deliveries whose sender died; resolves once they are claimed (their sends go on).
@@ -75,6 +96,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   const inFlight = new Set<Promise<void>>();
+  /** Slots reserved by transactions that have not committed yet. */
+  let reserved = 0;
+  /** A transaction wrote SMS queued for want of a free slot: the next slot freed looks for them. */
+  let queuedForSlot = false;
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = true;
@@ -105,7 +130,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       .catch((error: unknown) => log?.error({ err: error, delivery: delivery.id }, 'SMS dispatch failed'))
       .finally(() => {
         inFlight.delete(task);
-        if (more && !stopped) kick();
+        if ((more || queuedForSlot) && !stopped) {
+          queuedForSlot = false;
+          kick();
+        }
       });
     inFlight.add(task);
   }
@@ -115,7 +143,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * when it filled them all (more may be waiting).
    */
   async function claimAndStart(): Promise<{ claimed: number; full: boolean }> {
-    const free = concurrency - inFlight.size;
+    const free = concurrency - inFlight.size - reserved;
     if (free <= 0) return { claimed: 0, full: false };
     const claim = { now: clock.now(), leaseMs, limit: free };
     // Last in a shared commit where writes share one (it takes the SMS of every alert stored in
@@ -148,6 +176,35 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       });
   }
 
+  function reserve(count: number): Reservation {
+    const slots = stopped ? 0 : Math.max(0, Math.min(count, concurrency - inFlight.size - reserved));
+    reserved += slots;
+    let open = true;
+    const giveBack = () => {
+      if (!open) return false;
+      open = false;
+      reserved -= slots;
+      return true;
+    };
+    return {
+      slots,
+      leaseMs,
+      start(claimed, queued) {
+        if (!giveBack()) return;
+        // Once stopped, a claimed row's lease runs out and another dispatcher takes it over
+        // (asking the provider first).
+        if (stopped) return;
+        for (const delivery of claimed.slice(0, slots)) launch(delivery, false);
+        if (queued === 0) return;
+        queuedForSlot = true;
+        kick();
+      },
+      release() {
+        giveBack();
+      },
+    };
+  }
+
   async function settle(): Promise<void> {
     while (pumping || inFlight.size > 0) {
       await Promise.all([pumping, ...inFlight]);
@@ -169,6 +226,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     kick() {
       if (!stopped) kick();
     },
+    reserve,
     async sweep() {
       if (stopped) return;
       kick();

@@ -95,7 +95,6 @@ export async function sendCheckinAlert(
     throw error;
   }
   if (!result.created) return null;
-  deps.dispatcher.kick();
   if (reason === 'missed_checkin') {
     const sent = alertView(result.alert, result.deliveries).deliveries;
     deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, sent));

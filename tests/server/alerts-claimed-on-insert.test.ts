@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { createDispatcher, type Reservation } from '../../server/features/alerts/dispatcher.js';
+import { storeAlert } from '../../server/features/alerts/service.js';
+import { ManualClock } from '../../server/lib/clock.js';
+import { newId } from '../../server/lib/ids.js';
+import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
+import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { secondConnection } from './second-process.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+// An alert's transaction writes as many of its SMS already claimed as its dispatcher has free
+// slots (storeAlert, Dispatcher.reserve): sent after the commit with no claim to find them, the
+// rest written queued and claimed as slots free up, each SMS once, even when the process that
+// wrote them dies before sending.
+describe(`SMS written claimed with their alert (${dbLabel})`, () => {
+  let t: TestApp;
+  // The test's dispatchers' clock, an hour ahead of the app's: the app's own dispatcher finds
+  // nothing of these alerts due, and never takes over their leases.
+  let clock: ManualClock;
+  let phone = 0;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    clock = new ManualClock(t.clock.now() + HOUR);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** An SMS port whose sends wait until the test lets them go; `find` answers from what it took. */
+  function heldSms() {
+    const sent: (SmsMessage & { sid: string })[] = [];
+    const waiting: (() => void)[] = [];
+    let holding = true;
+    const port: SmsPort = {
+      name: 'outbox',
+      async send(message) {
+        if (holding) await new Promise<void>((resolve) => waiting.push(resolve));
+        const sid = `SM${newId()}`;
+        sent.push({ ...message, sid });
+        return { providerMessageId: sid };
+      },
+      async find(lookup) {
+        const held = sent.find((m) => m.to === lookup.to && m.body === lookup.body);
+        return held && { providerMessageId: held.sid };
+      },
+      onStatus() {},
+    };
+    const letGo = () => {
+      holding = false;
+      for (const resolve of waiting.splice(0)) resolve();
+    };
+    return { port, sent, letGo, waiting: () => waiting.length };
+  }
+
+  /** An alert with one delivery per phone number, due on the test's clock. */
+  async function alertFor(count: number) {
+    const owner = await ownerWithContacts(t.app, { contacts: [] });
+    const now = clock.now();
+    const alert = alertRow(owner.user.id, { created_at: now });
+    const deliveries = Array.from({ length: count }, (_, i) => {
+      phone += 1;
+      return queuedDelivery({
+        alertId: alert.id,
+        recipient: { contact_name: `Contact ${i}`, phone_number: `+3519710${String(phone).padStart(5, '0')}` },
+        body: `Help ${newId()}`,
+        now,
+      });
+    });
+    const statuses = () =>
+      t.app.db
+        .selectFrom('deliveries')
+        .select('status')
+        .where('alert_id', '=', alert.id)
+        .execute()
+        .then((rows) => rows.map((row) => row.status).sort());
+    return { alert, deliveries, now, statuses };
+  }
+
+  const deps = (dispatcher: { kick(): void; reserve(count: number): Reservation }) => ({
+    db: t.app.db,
+    dialect: t.app.dialect,
+    config: t.app.config,
+    dispatcher,
+  });
+
+  it('writes claimed as many SMS as there are free slots, the rest queued, and sends each once without a sweep', async () => {
+    const sms = heldSms();
+    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
+    dispatcher.start();
+    try {
+      const a = await alertFor(5);
+      const stored = await storeAlert(deps(dispatcher), a.alert, a.deliveries, a.now);
+      expect(stored.created).toBe(true);
+      if (!stored.created) return;
+      expect(stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending', 'queued', 'queued', 'queued']);
+      expect(stored.deliveries.slice(0, 2)).toMatchObject([
+        { attempts: 1, claimed_until: a.now + 60_000 },
+        { attempts: 1, claimed_until: a.now + 60_000 },
+      ]);
+      // Both slots are sending the claimed two: no claim takes the queued three meanwhile.
+      await eventually(
+        async () => sms.waiting(),
+        (n) => n === 2,
+      );
+      expect(await a.statuses()).toEqual(['queued', 'queued', 'queued', 'sending', 'sending']);
+      // As the slots free up, the queued ones are claimed at once (no periodic sweep is run here).
+      sms.letGo();
+      await eventually(a.statuses, (s) => s.every((status) => status === 'sent'));
+      expect(await a.statuses()).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+      expect(sms.sent.map((m) => m.reference).sort()).toEqual(a.deliveries.map((d) => d.id).sort());
+    } finally {
+      sms.letGo();
+      await dispatcher.stop();
+    }
+  });
+
+  it('a transaction that rolls back writes nothing and gives its slots back', async () => {
+    const sms = heldSms();
+    sms.letGo();
+    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 3 });
+    dispatcher.start();
+    try {
+      const a = await alertFor(3);
+      const refused = storeAlert(deps(dispatcher), a.alert, a.deliveries, a.now, async () => {
+        throw new Error('the check-in moved');
+      });
+      await expect(refused).rejects.toThrow('the check-in moved');
+      expect(await a.statuses()).toEqual([]);
+      const again = dispatcher.reserve(3);
+      expect(again.slots).toBe(3);
+      again.release();
+      // A stopped dispatcher lends no slot: the SMS are written queued for another to claim.
+      await dispatcher.stop();
+      expect(dispatcher.reserve(3).slots).toBe(0);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('the process that wrote them claimed dies before sending: another takes them over when the lease ends, each once', async () => {
+    const a = await alertFor(2);
+    // The writing process commits and dies before its dispatcher sends anything.
+    const dying: Reservation = { slots: 2, leaseMs: MINUTE, start: () => undefined, release: () => undefined };
+    const stored = await storeAlert(
+      deps({ kick: () => undefined, reserve: () => dying }),
+      a.alert,
+      a.deliveries,
+      a.now,
+    );
+    expect(stored.created && stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending']);
+
+    const other = await secondConnection(t);
+    const sms = heldSms();
+    sms.letGo();
+    try {
+      const survivor = createDispatcher({ db: other.db, dialect: other.dialect, sms: sms.port, clock });
+      // Within the lease nobody else sends them.
+      expect(await survivor.runOnce()).toBe(0);
+      clock.advance(2 * MINUTE);
+      expect(await survivor.runOnce()).toBe(2);
+      expect(await a.statuses()).toEqual(['sent', 'sent']);
+      expect(await survivor.runOnce()).toBe(0);
+      expect(sms.sent.map((m) => m.reference).sort()).toEqual(a.deliveries.map((d) => d.id).sort());
+    } finally {
+      await other.close();
+    }
+  });
+});
