@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
 import { SQLite } from '../../server/db/sqlite-driver.js';
@@ -33,6 +34,25 @@ function watchSqliteStatements() {
     seen,
     stop: () => {
       for (const [name, original] of originals) statement[name] = original;
+    },
+  };
+}
+
+/** Every PostgreSQL statement's text, seen by wrapping node-postgres's client for the test's length. */
+function watchPgStatements() {
+  const seen: { sql: string }[] = [];
+  const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = client.query;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === 'string' ? first : first?.text;
+    if (text) seen.push({ sql: text });
+    return original.apply(this, args);
+  };
+  return {
+    seen,
+    stop: () => {
+      client.query = original;
     },
   };
 }
@@ -90,5 +110,36 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
     await t.app.dispatcher.drain();
     expect(smsTo('+351912345678')).toHaveLength(1);
     expect(smsTo('+351913456789')).toHaveLength(1);
+  });
+
+  it('records its sent SMS with their usage in one statement on PostgreSQL, in one transaction on SQLite', async () => {
+    const owner = await ownerWithContacts(t.app);
+    const statements = dbKind === 'postgres' ? watchPgStatements() : watchSqliteStatements();
+    try {
+      expect((await postAlert(t.app, owner.token)).statusCode).toBe(201);
+      await eventually(
+        async () => t.app.outbox.sms.filter((sms) => sms.body.includes(owner.user.username)).length,
+        (count) => count >= 2,
+      );
+      await t.app.dispatcher.drain();
+      await eventually(
+        async () => statements.seen.filter((s) => s.sql.includes('insert into "usage_records"')).length,
+        (count) => count > 0,
+      );
+    } finally {
+      statements.stop();
+    }
+    const marking = statements.seen.filter((s) => /update "deliveries" set "status" = case when status in/.test(s.sql));
+    const usage = statements.seen.filter((s) => s.sql.includes('insert into "usage_records"'));
+    expect(usage.length).toBeGreaterThan(0);
+    if (dbKind === 'postgres') {
+      // The same statements: each one marks its sends sent and writes their usage.
+      expect(usage.every((s) => /^with marked as \(update "deliveries"/.test(s.sql))).toBe(true);
+      expect(marking).toEqual(usage);
+    } else {
+      const inTransaction = (list: typeof usage) => list.map((s) => (s as { transaction?: number | null }).transaction);
+      expect(inTransaction(usage)).toEqual(inTransaction(marking));
+      expect(inTransaction(usage).every((n) => typeof n === 'number')).toBe(true);
+    }
   });
 });

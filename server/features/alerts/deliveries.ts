@@ -127,16 +127,15 @@ export async function claimDue(
 }
 
 /**
- * Records the provider's acceptance of several deliveries (those whose sends finished
- * together) in one statement; never moves a delivery a receipt already advanced.
+ * The statement that records the provider's acceptance of several deliveries (those whose sends
+ * finished together); it never moves a delivery a receipt already advanced. `sent` is not empty.
  */
-export async function markSent(db: Db, sent: { id: string; providerMessageId: string }[], now: number) {
-  if (sent.length === 0) return;
+export function sentMarking(db: Db, sent: { id: string; providerMessageId: string }[], now: number) {
   const ids = sql.join(
     sent.map((s) => sql`when ${s.id} then ${s.providerMessageId}`),
     sql` `,
   );
-  await db
+  return db
     .updateTable('deliveries')
     .set({
       status: sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`,
@@ -149,8 +148,7 @@ export async function markSent(db: Db, sent: { id: string; providerMessageId: st
       'id',
       'in',
       sent.map((s) => s.id),
-    )
-    .execute();
+    );
 }
 
 /**

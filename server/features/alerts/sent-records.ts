@@ -1,11 +1,51 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
-import { insertSmsUsage, reportSmsUsage } from '../billing/usage.js';
-import { type ClaimedDelivery, markSent } from './deliveries.js';
+import { usageInsert } from '../billing/repository.js';
+import { reportSmsUsage, usageRows, writtenUsage } from '../billing/usage.js';
+import { type ClaimedDelivery, sentMarking } from './deliveries.js';
+
+/** A usage row as the combined statement answers it. */
+type WrittenRow = Parameters<typeof writtenUsage>[0][number];
+
+/**
+ * Marks deliveries sent with the provider's ids and writes their usage, together: on PostgreSQL
+ * in one statement (its WITH always runs: one round trip, no BEGIN and COMMIT), elsewhere in one
+ * write transaction (shared with the other writes of its turn on SQLite).
+ */
+async function markSentWithUsage(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  sent: { delivery: ClaimedDelivery; providerMessageId: string }[],
+  now: number,
+) {
+  const usages = usageRows(
+    sent.map(({ delivery }) => ({
+      userId: delivery.user_id,
+      deliveryId: delivery.id,
+      alertId: delivery.alert_id,
+      parts: delivery.parts,
+      now,
+    })),
+  );
+  const marking = (on: Db) =>
+    sentMarking(
+      on,
+      sent.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId })),
+      now,
+    );
+  if (dialect === 'postgres') {
+    const { rows } = await sql<WrittenRow>`with marked as (${marking(db)}) ${usageInsert(db, usages)}`.execute(db);
+    return writtenUsage(rows);
+  }
+  return inWriteTransaction(db, dialect, async (trx) => {
+    await marking(trx).execute();
+    return writtenUsage(await usageInsert(trx, usages).execute());
+  });
+}
 
 /**
  * Records sends the provider accepted, many in one transaction: each marked sent with the
@@ -41,23 +81,8 @@ export function sentRecorder(options: {
     while (finished.length > 0) {
       const batch = finished;
       finished = [];
-      const now = clock.now();
       try {
-        const usages = batch.map(({ delivery }) => ({
-          userId: delivery.user_id,
-          deliveryId: delivery.id,
-          alertId: delivery.alert_id,
-          parts: delivery.parts,
-          now,
-        }));
-        const written = await inWriteTransaction(db, dialect, async (trx) => {
-          await markSent(
-            trx,
-            batch.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId })),
-            now,
-          );
-          return insertSmsUsage(trx, usages);
-        });
+        const written = await markSentWithUsage(db, dialect, batch, clock.now());
         await reportSmsUsage(db, written, payments);
         for (const entry of batch) entry.done();
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type {
   CheckoutSessionsTable,
   Db,
@@ -138,29 +138,36 @@ export async function recordEvent(db: Db, id: string, provider: string, at: numb
 // SMS usage.
 
 /** The id of the user's first real alert, if any (its SMS are free). */
-export async function firstRealAlertId(db: Db, userId: string): Promise<string | undefined> {
-  const row = await db
+/** The user's first real alert: its SMS are not billed. */
+const firstRealAlert = (db: Db, userId: string) =>
+  db
     .selectFrom('alerts')
     .select('id')
     .where('user_id', '=', userId)
     .where('mode', '=', 'real')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
-}
+    .limit(1);
 
-/** Inserts usage rows, each unless its delivery has one; returns the deliveries of those written. */
-export async function insertUsage(db: Db, rows: Insertable<UsageRecordsTable>[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const written = await db
+/** A usage row to write: `billable` is decided by the statement, from its alert. */
+export type NewUsage = Omit<Insertable<UsageRecordsTable>, 'billable'> & { alert_id: string };
+
+/**
+ * The statement that inserts usage rows, each unless its delivery has one, the SMS of the user's
+ * first real alert not billable (read by the statement itself: no read before it); it returns the
+ * rows written. `rows` is not empty.
+ */
+export function usageInsert(db: Db, rows: NewUsage[]) {
+  return db
     .insertInto('usage_records')
-    .values(rows)
+    .values(
+      rows.map(({ alert_id, ...row }) => ({
+        ...row,
+        billable: sql<number>`case when (${firstRealAlert(db, row.user_id)}) = ${alert_id} then 0 else 1 end`,
+      })),
+    )
     .onConflict((oc) => oc.column('delivery_id').doNothing())
-    .returning('delivery_id')
-    .execute();
-  return written.map((row) => row.delivery_id);
+    .returning(['delivery_id', 'billable', 'created_at']);
 }
 
 /** Billable usage not yet reported, oldest first (at most 500): all, one delivery's, or one user's. */

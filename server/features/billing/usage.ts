@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
-import { firstRealAlertId, insertUsage, latestCustomerId, markUsageReported, unreportedUsage } from './repository.js';
+import {
+  latestCustomerId,
+  markUsageReported,
+  type NewUsage,
+  unreportedUsage,
+  usageInsert,
+} from './repository.js';
 
 export interface SmsUsage {
   userId: string;
@@ -32,33 +38,38 @@ export async function recordSmsUsage(db: Kysely<Database>, usage: SmsUsage, paym
  * transaction that marks them sent, and `reportSmsUsage` with its answer after commit.
  * Returns the rows written.
  */
-export async function insertSmsUsage(
-  db: Db,
-  usages: SmsUsage[],
-): Promise<{ deliveryId: string; billable: boolean; now: number }[]> {
-  const firstReal = new Map<string, string | undefined>();
-  for (const userId of new Set(usages.map((usage) => usage.userId))) {
-    firstReal.set(userId, await firstRealAlertId(db, userId));
-  }
-  const rows = usages.map((usage) => ({
+export async function insertSmsUsage(db: Db, usages: SmsUsage[]): Promise<WrittenUsage[]> {
+  if (usages.length === 0) return [];
+  return writtenUsage(await usageInsert(db, usageRows(usages)).execute());
+}
+
+/** A usage row as written: whether it is billed, and when. */
+export interface WrittenUsage {
+  deliveryId: string;
+  billable: boolean;
+  now: number;
+}
+
+/** The usage rows of sent SMS, for `usageInsert`. */
+export const usageRows = (usages: SmsUsage[]): NewUsage[] =>
+  usages.map((usage) => ({
     id: newId(),
     user_id: usage.userId,
     delivery_id: usage.deliveryId,
-    billable: firstReal.get(usage.userId) === usage.alertId ? 0 : 1,
+    alert_id: usage.alertId,
     parts: Math.max(1, usage.parts ?? 1),
     reported_at: null,
     created_at: usage.now,
   }));
-  const written = new Set(await insertUsage(db, rows));
-  return rows
-    .filter((row) => written.has(row.delivery_id))
-    .map((row) => ({ deliveryId: row.delivery_id, billable: row.billable === 1, now: row.created_at }));
-}
+
+/** What `usageInsert` answered, as `reportSmsUsage` takes it (PostgreSQL hands big integers over as text). */
+export const writtenUsage = (rows: { delivery_id: string; billable: number; created_at: number }[]): WrittenUsage[] =>
+  rows.map((row) => ({ deliveryId: row.delivery_id, billable: Number(row.billable) === 1, now: Number(row.created_at) }));
 
 /** Reports the billable rows `insertSmsUsage` wrote to the provider's meter, after their commit. */
 export async function reportSmsUsage(
   db: Db,
-  written: { deliveryId: string; billable: boolean; now: number }[],
+  written: WrittenUsage[],
   payments?: PaymentsPort,
 ): Promise<void> {
   if (!payments) return;
