@@ -2,13 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
-import {
-  latestCustomerId,
-  markUsageReported,
-  type NewUsage,
-  unreportedUsage,
-  usageInsert,
-} from './repository.js';
+import { latestCustomerId, markUsageReported, type NewUsage, unreportedUsage, usageInsert } from './repository.js';
 
 export interface SmsUsage {
   userId: string;
@@ -64,14 +58,14 @@ export const usageRows = (usages: SmsUsage[]): NewUsage[] =>
 
 /** What `usageInsert` answered, as `reportSmsUsage` takes it (PostgreSQL hands big integers over as text). */
 export const writtenUsage = (rows: { delivery_id: string; billable: number; created_at: number }[]): WrittenUsage[] =>
-  rows.map((row) => ({ deliveryId: row.delivery_id, billable: Number(row.billable) === 1, now: Number(row.created_at) }));
+  rows.map((row) => ({
+    deliveryId: row.delivery_id,
+    billable: Number(row.billable) === 1,
+    now: Number(row.created_at),
+  }));
 
 /** Reports the billable rows `insertSmsUsage` wrote to the provider's meter, after their commit. */
-export async function reportSmsUsage(
-  db: Db,
-  written: WrittenUsage[],
-  payments?: PaymentsPort,
-): Promise<void> {
+export async function reportSmsUsage(db: Db, written: WrittenUsage[], payments?: PaymentsPort): Promise<void> {
   if (!payments) return;
   for (const row of written) {
     if (row.billable) await reportPendingUsage(db, payments, row.now, row.deliveryId).catch(() => 0);
