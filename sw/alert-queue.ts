@@ -118,7 +118,7 @@ export async function replayAlerts(retryDelaysMs: readonly number[] = REPLAY_RET
  */
 export async function sendOrQueue(request: Request): Promise<Response> {
   const key = request.headers.get('idempotency-key');
-  if (key) markHandled(key);
+  if (key) handled.add(key);
   const copy = request.clone();
   try {
     const response = await fetch(request);
@@ -136,10 +136,8 @@ export async function sendOrQueue(request: Request): Promise<Response> {
   return queuedResponse();
 }
 
-/** True once a request with this Idempotency-Key went through this worker, or the page had it answered. */
+/** True once a request with this Idempotency-Key went through this worker. */
 export const wasHandled = (key: string) => handled.has(key);
-/** A request with this key is sent or queued, or the server answered the page's own. */
-export const markHandled = (key: string) => void handled.add(key);
 
 /** Static Routing's part of the install event (Chromium 123 on); not in TypeScript's lib yet. */
 interface RoutingInstallEvent extends ExtendableEvent {

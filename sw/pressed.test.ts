@@ -11,7 +11,6 @@ vi.mock('./alert-queue', () => ({
     return new Response(null, { status: 201 });
   },
   wasHandled: (key: string) => handled.has(key),
-  markHandled: (key: string) => handled.add(key),
 }));
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
@@ -73,14 +72,42 @@ describe('a press held while the page’s own POST is on its way', () => {
     expect(await workerSent[0]?.text()).toBe('{"mode":"real","location":{"latitude":1}}');
   });
 
-  it('the server answered the page: the worker lets go of it and never sends it', async () => {
+  it('the server answered the page: the worker lets go of it; handed over again after a refusal, it goes', async () => {
     const key = '44444444-4444-4444-8444-444444444444';
     const holding = holdPressed(press(key, '{"mode":"real","location":null}', 10_000));
     settlePressed(key);
     await holding;
     expect(workerSent).toEqual([]);
-    // A later hold of the same key (a page retrying after an answer) is moot too.
+    // That answer was a 429; the page's retry then found no network and hands the press over:
+    // it is sent or queued now, not dropped as answered.
     await holdPressed(press(key, '{"mode":"real","location":null}', 0));
+    expect(workerSent).toHaveLength(1);
+  });
+
+  it('a wait that runs out after the key went through the worker (Safari, Firefox) sends nothing; a hand-over still goes', async () => {
+    const key = '55555555-5555-4555-8555-555555555555';
+    handled.add(key);
+    await holdPressed(press(key, '{"mode":"real","location":null}', 5));
     expect(workerSent).toEqual([]);
+    await holdPressed(press(key, '{"mode":"real","location":null}', 0));
+    expect(workerSent).toHaveLength(1);
+  });
+
+  it('messages for the same key never hold a press past 30 s from the first, and keys that are no UUID are refused', async () => {
+    vi.useFakeTimers();
+    try {
+      const key = '66666666-6666-4666-8666-666666666666';
+      const holding = holdPressed(press(key, '{"mode":"real","location":null}', 30_000));
+      await vi.advanceTimersByTimeAsync(25_000);
+      void holdPressed(press(key, '{"mode":"real","location":null}', 30_000));
+      await vi.advanceTimersByTimeAsync(5_000);
+      await holding;
+      expect(workerSent).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(
+      pressedFrom({ url: `/api/emergency/public/${'a'.repeat(20)}/alerts/`, key: 'x y', body: '{}', wait_ms: 0 }),
+    ).toBeNull();
   });
 });

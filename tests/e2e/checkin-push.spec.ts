@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PushPayload } from '../../common/push.js';
+import { CHECKIN_REMINDER_HASH, type PushPayload } from '../../common/push.js';
 import { expect, test } from './fixtures.js';
 import { seedUser } from './seed.js';
 
@@ -19,7 +19,9 @@ test('a pushed check-in reminder shows as a notification with "I\'m safe" and "O
     for (const r of updated) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
   });
   await cdp.send('ServiceWorker.enable');
-  await page.goto(`/public/${user.token}/`);
+  // Opened as a reminder opens it: no countdown, so no alert goes out (nor its live tracking)
+  // while the push is under test.
+  await page.goto(`/public/${user.token}/${CHECKIN_REMINDER_HASH}`);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   const started = await page.request.post(`/api/emergency/public/${user.token}/checkins/`, {
     headers: { 'idempotency-key': randomUUID() },

@@ -91,6 +91,8 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     const sms = heldSms();
     const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
     dispatcher.start();
+    // Its first claim holds the slots until it has found nothing due.
+    await dispatcher.drain();
     try {
       const a = await alertFor(5);
       const stored = await storeAlert(deps(dispatcher), a.alert, a.deliveries, a.now);
@@ -141,10 +143,50 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     }
   });
 
+  it('a claim waiting for the database lends none of its slots to a transaction', async () => {
+    const sms = heldSms();
+    sms.letGo();
+    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
+    // Starting claims at once: both slots are the claim's until it has its rows.
+    dispatcher.start();
+    try {
+      const during = dispatcher.reserve(2);
+      expect(during.slots).toBe(0);
+      during.release();
+      await dispatcher.drain();
+      const after = dispatcher.reserve(2);
+      expect(after.slots).toBe(2);
+      after.release();
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('stopped while an alert commits: its claimed SMS still go, and the stop waits for them', async () => {
+    const sms = heldSms();
+    sms.letGo();
+    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
+    dispatcher.start();
+    await dispatcher.drain();
+    const a = await alertFor(2);
+    // The slots are lent as storeAlert is called; the shutdown comes while it commits.
+    const storing = storeAlert(deps(dispatcher), a.alert, a.deliveries, a.now);
+    const stopping = dispatcher.stop();
+    expect((await storing).created).toBe(true);
+    await stopping;
+    expect(await a.statuses()).toEqual(['sent', 'sent']);
+    expect(sms.sent.map((m) => m.reference).sort()).toEqual(a.deliveries.map((d) => d.id).sort());
+  });
+
   it('the process that wrote them claimed dies before sending: another takes them over when the lease ends, each once', async () => {
     const a = await alertFor(2);
     // The writing process commits and dies before its dispatcher sends anything.
-    const dying: Reservation = { slots: 2, leaseMs: MINUTE, start: () => undefined, release: () => undefined };
+    const dying: Reservation = {
+      slots: 2,
+      leaseUntil: () => clock.now() + MINUTE,
+      start: () => undefined,
+      release: () => undefined,
+    };
     const stored = await storeAlert(
       deps({ kick: () => undefined, reserve: () => dying }),
       a.alert,

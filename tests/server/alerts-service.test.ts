@@ -31,7 +31,7 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
         kick: () => undefined,
         reserve: (count) => ({
           slots: Math.min(count, 1),
-          leaseMs: 60_000,
+          leaseUntil: () => t.clock.now() + 60_000,
           start: (claimed, queued) => void handed.push({ claimed: claimed.length, queued }),
           release: () => undefined,
         }),

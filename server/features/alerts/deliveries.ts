@@ -46,12 +46,12 @@ export type ClaimedDelivery = Delivery & { user_id: string };
 
 /**
  * The first `slots` of the deliveries still queued written already taken, as `claimDue` would
- * leave them (`sending` under a lease of `leaseMs`, the attempt counted): the transaction that
- * stores them claims them, and its dispatcher sends them after the commit. The rest are as given.
+ * leave them (`sending` under a lease until `leaseUntil`, the attempt counted): the transaction
+ * that stores them claims them, and its dispatcher sends them after the commit. The rest are as given.
  */
 export function claimedOnInsert(
   rows: NewDelivery[],
-  taken: { slots: number; leaseMs: number; now: number },
+  taken: { slots: number; leaseUntil: number; now: number },
 ): NewDelivery[] {
   let left = taken.slots;
   return rows.map((row) => {
@@ -61,7 +61,7 @@ export function claimedOnInsert(
       ...row,
       status: 'sending',
       attempts: (row.attempts ?? 0) + 1,
-      claimed_until: taken.now + taken.leaseMs,
+      claimed_until: taken.leaseUntil,
       updated_at: taken.now,
     };
   });

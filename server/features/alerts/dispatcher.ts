@@ -8,6 +8,7 @@ import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import { type ClaimedDelivery, claimDue } from './deliveries.js';
 import { recordFailure } from './failed-attempts.js';
+import type { Reservation } from './reservation.js';
 import { sentRecorder } from './sent-records.js';
 import { heldByProvider, withTimeout } from './unanswered.js';
 
@@ -37,24 +38,7 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-/**
- * Sending slots an alert's transaction takes before it writes its SMS: that many of them are
- * written already claimed by this dispatcher (`claimedOnInsert`), under its lease, so no claim
- * has to find them again after the commit.
- */
-export interface Reservation {
-  /** Slots taken: at most this many of the alert's deliveries are written claimed. */
-  readonly slots: number;
-  /** The lease the claimed rows carry (ms). */
-  readonly leaseMs: number;
-  /**
-   * After commit: sends the deliveries written claimed, gives back the slots left over, and
-   * claims whatever else is due (deliveries written queued for want of a slot).
-   */
-  start(claimed: ClaimedDelivery[], queued: number): void;
-  /** Nothing was written (rolled back, or the key had its alert already): gives back the slots. */
-  release(): void;
-}
+export type { Reservation } from './reservation.js';
 
 export interface Dispatcher {
   /** Resumes whatever is due or abandoned; from then on `kick` and `sweep` dispatch. */
@@ -96,8 +80,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   const inFlight = new Set<Promise<void>>();
-  /** Slots reserved by transactions that have not committed yet. */
+  /** Slots reserved by transactions that have not committed yet, and slots a claim under way may fill. */
   let reserved = 0;
+  let claiming = 0;
+  /** The slots neither sending, lent to a transaction nor being filled by a claim. */
+  const freeSlots = () => concurrency - inFlight.size - reserved - claiming;
   /** A transaction wrote SMS queued for want of a free slot: the next slot freed looks for them. */
   let queuedForSlot = false;
   let pumping: Promise<void> | null = null;
@@ -143,14 +130,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * when it filled them all (more may be waiting).
    */
   async function claimAndStart(): Promise<{ claimed: number; full: boolean }> {
-    const free = concurrency - inFlight.size - reserved;
+    const free = freeSlots();
     if (free <= 0) return { claimed: 0, full: false };
     const claim = { now: clock.now(), leaseMs, limit: free };
-    // Last in a shared commit where writes share one (it takes the SMS of every alert stored in
-    // it); elsewhere one statement, its own transaction.
-    const claimed = groupsWrites(dialect)
-      ? await inGroupedTransaction(db, (trx) => claimDue(trx, dialect, claim), { last: true })
-      : await claimDue(db, dialect, claim);
+    // Held while the claim waits for the database: a transaction reserving meanwhile is lent none of them.
+    claiming += free;
+    let claimed: ClaimedDelivery[];
+    try {
+      // Last in a shared commit where writes share one (it takes the SMS of every alert stored in
+      // it); elsewhere one statement, its own transaction.
+      claimed = groupsWrites(dialect)
+        ? await inGroupedTransaction(db, (trx) => claimDue(trx, dialect, claim), { last: true })
+        : await claimDue(db, dialect, claim);
+    } finally {
+      claiming -= free;
+    }
     // A full batch suggests more is waiting; a freed slot can take it.
     for (const delivery of claimed) launch(delivery, claimed.length === free);
     return { claimed: claimed.length, full: claimed.length === free };
@@ -177,7 +171,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function reserve(count: number): Reservation {
-    const slots = stopped ? 0 : Math.max(0, Math.min(count, concurrency - inFlight.size - reserved));
+    const slots = stopped ? 0 : Math.max(0, Math.min(count, freeSlots()));
     reserved += slots;
     let open = true;
     const giveBack = () => {
@@ -188,14 +182,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     };
     return {
       slots,
-      leaseMs,
+      leaseUntil: () => clock.now() + leaseMs,
       start(claimed, queued) {
         if (!giveBack()) return;
-        // Once stopped, a claimed row's lease runs out and another dispatcher takes it over
-        // (asking the provider first).
-        if (stopped) return;
+        // Sent even when the dispatcher was stopped meanwhile (a shutdown while the alert
+        // committed): `stop` waits for lent slots as for sends in flight.
         for (const delivery of claimed.slice(0, slots)) launch(delivery, false);
-        if (queued === 0) return;
+        if (queued === 0 || stopped) return;
         queuedForSlot = true;
         kick();
       },
@@ -206,8 +199,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function settle(): Promise<void> {
-    while (pumping || inFlight.size > 0) {
-      await Promise.all([pumping, ...inFlight]);
+    while (pumping || inFlight.size > 0 || reserved > 0) {
+      // A transaction holding lent slots is about to commit and hand its SMS over: waited for too.
+      const lent = reserved > 0 ? new Promise((resolve) => setTimeout(resolve, 5)) : undefined;
+      await Promise.all([pumping, ...inFlight, lent]);
     }
   }
 

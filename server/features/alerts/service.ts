@@ -217,7 +217,8 @@ export async function storeAlert(
       const allowed = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      const rows = claimedOnInsert(allowed, { slots: taken.slots, leaseMs: taken.leaseMs, now });
+      // The lease counted from now, as the rows are written: the wait for the commit takes none of it.
+      const rows = claimedOnInsert(allowed, { slots: taken.slots, leaseUntil: taken.leaseUntil(), now });
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first.
       const timer =
         row.escalation_at != null
