@@ -30,11 +30,11 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     await t.close();
   });
 
-  /** An SMS port whose sends wait until the test lets them go; `find` answers from what it took. */
-  function heldSms() {
+  /** An SMS port whose sends wait until the test lets them go (`hold`); `find` answers from what it took. */
+  function heldSms(hold = true) {
     const sent: (SmsMessage & { sid: string })[] = [];
     const waiting: (() => void)[] = [];
-    let holding = true;
+    let holding = hold;
     const port: SmsPort = {
       name: 'outbox',
       async send(message) {
@@ -87,10 +87,16 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     dispatcher,
   });
 
+  /** A started dispatcher of `concurrency` slots on the test's clock, its SMS through `sms`. */
+  const started = (sms: ReturnType<typeof heldSms>, concurrency: number) => {
+    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency });
+    dispatcher.start();
+    return dispatcher;
+  };
+
   it('writes claimed as many SMS as there are free slots, the rest queued, and sends each once without a sweep', async () => {
     const sms = heldSms();
-    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
-    dispatcher.start();
+    const dispatcher = started(sms, 2);
     // Its first claim holds the slots until it has found nothing due.
     await dispatcher.drain();
     try {
@@ -121,10 +127,8 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
   });
 
   it('a transaction that rolls back writes nothing and gives its slots back', async () => {
-    const sms = heldSms();
-    sms.letGo();
-    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 3 });
-    dispatcher.start();
+    const sms = heldSms(false);
+    const dispatcher = started(sms, 3);
     try {
       const a = await alertFor(3);
       const refused = storeAlert(deps(dispatcher), a.alert, a.deliveries, a.now, async () => {
@@ -144,11 +148,9 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
   });
 
   it('a claim waiting for the database lends none of its slots to a transaction', async () => {
-    const sms = heldSms();
-    sms.letGo();
-    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
+    const sms = heldSms(false);
     // Starting claims at once: both slots are the claim's until it has its rows.
-    dispatcher.start();
+    const dispatcher = started(sms, 2);
     try {
       const during = dispatcher.reserve(2);
       expect(during.slots).toBe(0);
@@ -163,10 +165,8 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
   });
 
   it('stopped while an alert commits: its claimed SMS still go, and the stop waits for them', async () => {
-    const sms = heldSms();
-    sms.letGo();
-    const dispatcher = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sms.port, clock, concurrency: 2 });
-    dispatcher.start();
+    const sms = heldSms(false);
+    const dispatcher = started(sms, 2);
     await dispatcher.drain();
     const a = await alertFor(2);
     // The slots are lent as storeAlert is called; the shutdown comes while it commits.
@@ -196,8 +196,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     expect(stored.created && stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending']);
 
     const other = await secondConnection(t);
-    const sms = heldSms();
-    sms.letGo();
+    const sms = heldSms(false);
     try {
       const survivor = createDispatcher({ db: other.db, dialect: other.dialect, sms: sms.port, clock });
       // Within the lease nobody else sends them.
