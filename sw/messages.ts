@@ -1,7 +1,7 @@
 /// <reference lib="WebWorker" />
 import { pageMessageOf, type ReplayReply, SW_MESSAGE } from '../common/sw-messages';
 import { replayAlerts } from './alert-queue';
-import { holdPressed, PRESS_KEY, pressedFrom, settlePressed } from './pressed';
+import { holdPressed, pressedFrom, settlePressed } from './pressed';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -34,7 +34,7 @@ export function setUpMessages(): void {
         break;
       }
       case SW_MESSAGE.alertSettled:
-        if (typeof message.key === 'string' && PRESS_KEY.test(message.key)) settlePressed(message.key);
+        if (typeof message.key === 'string') settlePressed(message.key);
         break;
     }
   });

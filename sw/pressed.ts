@@ -65,7 +65,7 @@ export function holdPressed(alert: PressedAlert): Promise<void> {
   return hold.done;
 }
 
-/** The server answered the page's own send of this key: the worker lets go of the press it holds. */
+/** The server answered the page's own send of this key: the worker lets go of the press it holds (a key it holds none of changes nothing). */
 export function settlePressed(key: string): void {
   held.get(key)?.end(false);
 }
@@ -94,7 +94,7 @@ async function sendHeld(latest: PressedAlert): Promise<void> {
 }
 
 /** An Idempotency-Key as the page makes them (a UUID): anything else in a message is not a press. */
-export const PRESS_KEY = /^[A-Za-z0-9-]{1,100}$/;
+const PRESS_KEY = /^[A-Za-z0-9-]{1,100}$/;
 
 /** Reads a `PressedAlert` from a page's message, or null when it is not one. */
 export function pressedFrom(data: unknown): PressedAlert | null {

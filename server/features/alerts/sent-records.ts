@@ -5,7 +5,7 @@ import type { Database, Db } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { usageInsert } from '../billing/repository.js';
-import { reportSmsUsage, usageRows, writtenUsage } from '../billing/usage.js';
+import { insertSmsUsage, reportSmsUsage, usageRows, writtenUsage } from '../billing/usage.js';
 import { type ClaimedDelivery, sentMarking } from './deliveries.js';
 
 /** A usage row as the combined statement answers it. */
@@ -22,15 +22,13 @@ async function markSentWithUsage(
   sent: { delivery: ClaimedDelivery; providerMessageId: string }[],
   now: number,
 ) {
-  const usages = usageRows(
-    sent.map(({ delivery }) => ({
-      userId: delivery.user_id,
-      deliveryId: delivery.id,
-      alertId: delivery.alert_id,
-      parts: delivery.parts,
-      now,
-    })),
-  );
+  const usages = sent.map(({ delivery }) => ({
+    userId: delivery.user_id,
+    deliveryId: delivery.id,
+    alertId: delivery.alert_id,
+    parts: delivery.parts,
+    now,
+  }));
   const marking = (on: Db) =>
     sentMarking(
       on,
@@ -38,12 +36,13 @@ async function markSentWithUsage(
       now,
     );
   if (dialect === 'postgres') {
-    const { rows } = await sql<WrittenRow>`with marked as (${marking(db)}) ${usageInsert(db, usages)}`.execute(db);
+    const inserting = usageInsert(db, usageRows(usages));
+    const { rows } = await sql<WrittenRow>`with marked as (${marking(db)}) ${inserting}`.execute(db);
     return writtenUsage(rows);
   }
   return inWriteTransaction(db, dialect, async (trx) => {
     await marking(trx).execute();
-    return writtenUsage(await usageInsert(trx, usages).execute());
+    return insertSmsUsage(trx, usages);
   });
 }
 

@@ -137,7 +137,6 @@ export async function recordEvent(db: Db, id: string, provider: string, at: numb
 
 // SMS usage.
 
-/** The id of the user's first real alert, if any (its SMS are free). */
 /** The user's first real alert: its SMS are not billed. */
 const firstRealAlert = (db: Db, userId: string) =>
   db
