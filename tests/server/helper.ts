@@ -52,7 +52,10 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 }
 
 /** A fresh, empty database: a temporary SQLite file, or a new PostgreSQL schema dropped on close. */
-export async function freshDatabase(dataDir: string): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+export async function freshDatabase(
+  dataDir: string,
+  pgPoolSize = 5,
+): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
   if (dbKind === 'sqlite') {
     const handle = openDatabase({ dataDir });
     return { handle, drop: async () => {} };
@@ -60,7 +63,7 @@ export async function freshDatabase(dataDir: string): Promise<{ handle: Database
   const url = testDatabaseUrl();
   const schema = `t_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => admin.query(`create schema ${schema}`));
-  const handle = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, pgPoolSize: 5 });
+  const handle = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, pgPoolSize });
   return {
     handle,
     async drop() {
