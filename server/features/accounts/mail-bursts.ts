@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -41,6 +41,12 @@ const countMail = (now: number) => ({
 const capped = (eb: Row, now: number) =>
   eb.and([eb('mail_bursts.day_count', '>=', MAIL_BURST.perDay), eb('mail_bursts.day_started_at', '>', now - DAY)]);
 
+/** The burst's row, as it is, lets this event's mail go now: nothing pending, spaced, not capped. */
+const firstOfBurst = (now: number) =>
+  sql<SqlBool>`(mail_bursts.pending = 0 and mail_bursts.claimed_count = 0
+    and (mail_bursts.last_mail_at is null or mail_bursts.last_mail_at <= ${now - MAIL_BURST.spacingMs})
+    and not (mail_bursts.day_count >= ${MAIL_BURST.perDay} and mail_bursts.day_started_at > ${now - DAY}))`;
+
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
  * counted); the others answer 'gathered' and set the burst's summary timer `spacingMs` after
@@ -53,9 +59,12 @@ export async function noteMailEvent(
   input: { kind: MailBurstKind; address: string; userId: string; now: number },
 ): Promise<BurstDecision> {
   const { kind, address, userId, now } = input;
-  // A new burst starts counted; a burst whose spacing is over (nothing pending, not capped) is
-  // counted again: either way this event's mail goes now. Both in one statement.
-  const first = await db
+  // One statement: a new burst starts counted, and so does a burst whose spacing is over (nothing
+  // pending, not capped): this event's mail goes now, and the row keeps nothing pending. Else,
+  // when events are already pending, their summary's timer is set (with the first of them, or
+  // again by the sweep when the day's cap holds it) and this one only adds itself to the count.
+  const first = firstOfBurst(now);
+  const noted = await db
     .insertInto('mail_bursts')
     .values({
       id: newId(),
@@ -73,29 +82,18 @@ export async function noteMailEvent(
     .onConflict((oc) =>
       oc
         .columns(['kind', 'address'])
-        .doUpdateSet({ user_id: userId, last_mail_at: now, ...countMail(now) })
-        .where('mail_bursts.pending', '=', 0)
-        .where('mail_bursts.claimed_count', '=', 0)
-        .where((eb) =>
-          eb.or([
-            eb('mail_bursts.last_mail_at', 'is', null),
-            eb('mail_bursts.last_mail_at', '<=', now - MAIL_BURST.spacingMs),
-          ]),
-        )
-        .where((eb) => eb.not(capped(eb, now))),
+        .doUpdateSet({
+          user_id: userId,
+          last_mail_at: sql<number>`case when ${first} then ${now} else mail_bursts.last_mail_at end`,
+          day_count: sql<number>`case when ${first} then ${countMail(now).day_count} else ${DAY_COUNT} end`,
+          day_started_at: sql<number>`case when ${first} then ${countMail(now).day_started_at} else ${DAY_STARTED} end`,
+          pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else 1 end`,
+        })
+        .where(sql<SqlBool>`${first} or mail_bursts.pending > 0`),
     )
+    .returning('pending')
     .executeTakeFirst();
-  if (Number(first.numInsertedOrUpdatedRows ?? 0) === 1) return 'send';
-  // Events already pending have their summary's timer set (with the first of them, or again by
-  // the sweep when the day's cap holds it): this one only adds itself to the count.
-  const joined = await db
-    .updateTable('mail_bursts')
-    .set({ user_id: userId, pending: sql<number>`pending + 1` })
-    .where('kind', '=', kind)
-    .where('address', '=', address)
-    .where('pending', '>', 0)
-    .executeTakeFirst();
-  if (Number(joined.numUpdatedRows) === 1) return 'gathered';
+  if (noted) return Number(noted.pending) === 0 ? 'send' : 'gathered';
   await db.transaction().execute(async (trx) => {
     const burst = await trx
       .updateTable('mail_bursts')
