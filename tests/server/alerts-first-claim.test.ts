@@ -71,6 +71,9 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
         return payload;
       });
     });
+    // The dispatcher's first claim, as it starts, holds every slot while it waits for the
+    // database (on PostgreSQL, for a new connection too): an alert meanwhile is lent none.
+    await t.app.dispatcher.drain();
   });
   afterAll(async () => {
     await t.app.dispatcher.drain();
