@@ -115,6 +115,37 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
     expect(smsTo('+351913456789')).toHaveLength(1);
   });
 
+  it('counts its receipt to the owner in one statement, on SQLite in the commit of a turn of writes', async () => {
+    const owner = await ownerWithContacts(t.app);
+    const statements = dbKind === 'postgres' ? watchPgStatements() : watchSqliteStatements();
+    const bursts = () => statements.seen.filter((s) => s.sql.includes('"mail_bursts"'));
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const before = bursts().length;
+        expect((await postAlert(t.app, owner.token)).statusCode).toBe(201);
+        await eventually(
+          async () => bursts().length,
+          (count) => count > before,
+        );
+        await t.app.dispatcher.drain();
+      }
+    } finally {
+      statements.stop();
+    }
+    // The first receipt goes at once; the second is the first one gathered, which also sets the
+    // summary's timer; the third and later only count themselves: one statement.
+    expect(bursts().map((s) => s.sql.slice(0, 26))).toEqual([
+      'insert into "mail_bursts" ',
+      'insert into "mail_bursts" ',
+      'update "mail_bursts" set "',
+      'insert into "mail_bursts" ',
+    ]);
+    if (dbKind === 'sqlite') {
+      const turns = bursts().map((s) => (s as { transaction?: number | null }).transaction);
+      expect(turns.every((n) => typeof n === 'number')).toBe(true);
+    }
+  });
+
   it('records its sent SMS with their usage in one statement on PostgreSQL, in one transaction on SQLite', async () => {
     const owner = await ownerWithContacts(t.app);
     const statements = dbKind === 'postgres' ? watchPgStatements() : watchSqliteStatements();

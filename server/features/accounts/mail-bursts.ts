@@ -1,4 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
+import type { Dialect } from '../../db/index.js';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -54,10 +56,20 @@ const firstOfBurst = (now: number) =>
  * processes never both send a first mail; the first gathered event and the timer commit
  * together, and the others of the burst only count themselves.
  */
-export async function noteMailEvent(
-  db: Kysely<Database>,
-  input: { kind: MailBurstKind; address: string; userId: string; now: number },
-): Promise<BurstDecision> {
+export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
+  // On SQLite the statements share the commit of the other writes of their turn (an alert's
+  // receipt follows its alert): a commit of their own cost more than they did.
+  return groupsWrites(dialect) ? inGroupedTransaction(db, (trx) => noteIn(trx, input)) : noteIn(db, input);
+}
+
+interface MailEvent {
+  kind: MailBurstKind;
+  address: string;
+  userId: string;
+  now: number;
+}
+
+async function noteIn(db: Kysely<Database>, input: MailEvent): Promise<BurstDecision> {
   const { kind, address, userId, now } = input;
   // One statement: a new burst starts counted, and so does a burst whose spacing is over (nothing
   // pending, not capped): this event's mail goes now, and the row keeps nothing pending. Else,
@@ -94,7 +106,7 @@ export async function noteMailEvent(
     .returning('pending')
     .executeTakeFirst();
   if (noted) return Number(noted.pending) === 0 ? 'send' : 'gathered';
-  await db.transaction().execute(async (trx) => {
+  const setSummaryTimer = async (trx: Kysely<Database>) => {
     const burst = await trx
       .updateTable('mail_bursts')
       .set({
@@ -111,7 +123,8 @@ export async function noteMailEvent(
     const dueAt = Number(burst.day_count) >= MAIL_BURST.perDay && dayOver > spaced ? dayOver : spaced;
     // A summary already waiting keeps its time; one being sent now gets a next turn for this event.
     await setTimer(trx, { kind: MAIL_SUMMARY_TIMER, subject: burst.id, dueAt, now }, 'keep');
-  });
+  };
+  await (db.isTransaction ? setSummaryTimer(db) : db.transaction().execute(setSummaryTimer));
   return 'gathered';
 }
 

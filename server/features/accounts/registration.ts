@@ -53,7 +53,7 @@ export const verifyLink = (deps: Pick<Deps, 'config'>, key: string) =>
   `${deps.config.APP_URL}${pathOf(accountsRoutes.verifyEmail, { key })}`;
 
 /** What registering and mailing its links need; a mail failure is logged, never said. */
-type MailingDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'mail' | 'log'>;
+type MailingDeps = Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail' | 'log'>;
 
 const SENT = { detail: 'Verification e-mail sent.' } as const;
 
@@ -117,7 +117,7 @@ async function noticeTakenEmail(deps: MailingDeps, email: string, language: Lang
   try {
     const user = await findByEmail(deps.db, email);
     if (!user?.email) return;
-    const decision = await noteMailEvent(deps.db, {
+    const decision = await noteMailEvent(deps.db, deps.dialect, {
       kind: 'registration_notice',
       address: user.email,
       userId: user.id,

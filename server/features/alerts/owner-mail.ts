@@ -110,7 +110,7 @@ export function alertSummaryMail(user: User, count: number, since: number, link:
 }
 
 /** What the owner's e-mails need to write their "this wasn't me" link. */
-type OwnerMailDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'tokens'>;
+type OwnerMailDeps = Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'tokens'>;
 
 /** The secret of a "this wasn't me" key, derived from its row id: only its hash is stored, yet a later e-mail can carry it again. */
 const notMeSecret = (tokens: Deps['tokens'], id: string) => tokens.derive(`not-me:${id}`);
@@ -176,7 +176,8 @@ export async function mailOwnerAboutAlert(
   if (!user.email || !user.email_verified) return;
   try {
     const now = deps.clock.now();
-    const decision = await noteMailEvent(deps.db, { kind: 'alert_receipt', address: user.email, userId: user.id, now });
+    const event = { kind: 'alert_receipt', address: user.email, userId: user.id, now } as const;
+    const decision = await noteMailEvent(deps.db, deps.dialect, event);
     if (decision !== 'send') return;
     const key = await notMeKeyFor(deps, user.id);
     await deps.mail.send(alertMail(user, alert, sent, notMeLink(deps.config.APP_URL, key)));
