@@ -180,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.addHook('onReady', async () => app.periodic.start());
   app.addHook('preClose', async () => app.periodic.stop());
+  app.addHook('preClose', async () => app.background.stop());
   app.addHook('onClose', async () => {
     await app.background.idle();
     await app.mail.close?.();

@@ -5,6 +5,7 @@
  */
 export class Background {
   private readonly pending = new Set<Promise<void>>();
+  private readonly closing = new AbortController();
 
   constructor(private readonly onError: (error: Error) => void) {}
 
@@ -18,6 +19,16 @@ export class Background {
       )
       .finally(() => this.pending.delete(task));
     this.pending.add(task);
+  }
+
+  /** Aborted once the server closes: work waiting to try again gives up rather than hold the shutdown. */
+  get signal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  /** The server is closing: waits end (see `signal`); what runs goes on, and `idle` waits for it. */
+  stop(): void {
+    this.closing.abort();
   }
 
   /** Resolves once nothing started is still running. */

@@ -37,7 +37,7 @@ export interface Deps {
   /** The user and session an `Authorization: Bearer <access>` header names while both are live; else null. */
   liveSession(authorization: string | undefined): Promise<{ user: User; sessionId: string } | null>;
   /** Runs work after the answer has gone (lib/background.ts). */
-  background: Pick<Background, 'run'>;
+  background: Pick<Background, 'run' | 'signal'>;
   /**
    * The SMS dispatcher (features/alerts/dispatcher.ts): woken to send what was just queued, or
    * giving a transaction sending slots for the SMS it writes already claimed.

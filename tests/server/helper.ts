@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { type AppOptions, buildApp, loggerOptions } from '../../server/app.js';
@@ -165,6 +166,8 @@ interface TestAppOptions {
   providers?: (config: Config) => Pick<AppOptions, 'sms' | 'payments' | 'voice'>;
   /** What the load shedding reads instead of this process's own load. */
   loadProbe?: AppOptions['loadProbe'];
+  /** Kysely plugins every query of the app goes through (a fault at the database's edge). */
+  dbPlugins?: KyselyPlugin[];
 }
 
 /**
@@ -209,10 +212,12 @@ export async function buildTestApp(
   });
   const clock = new ManualClock(Date.now());
   const { handle, release } = await appDatabase(dataDir);
+  const plugins = options.dbPlugins ?? [];
+  const database = { ...handle, db: plugins.reduce((db, plugin) => db.withPlugin(plugin), handle.db) };
   const app = await buildApp({
     config,
     jwtSecret: TEST_JWT_SECRET,
-    database: handle,
+    database,
     clock,
     // With logLines, the real request logging at trace level, captured in memory.
     logger: options.logLines ? { ...(loggerOptions('trace') as object), stream: collect(options.logLines) } : false,

@@ -1,5 +1,6 @@
 import type { Language } from '../../../common/constants.js';
 import type { Alert, User } from '../../db/schema.js';
+import { retriedWhileUnavailable } from '../../lib/db-errors.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
@@ -11,6 +12,11 @@ import { hashSecret } from '../accounts/repository.js';
 export const NOT_ME_TTL_MS = 7 * DAY;
 /** A later e-mail carries the same link while it has at least this long to go. */
 const NOT_ME_REUSE_MS = DAY;
+/**
+ * While the database is unavailable (no pooled connection free in time under a regional
+ * disaster's load, a restart), the receipt's steps are tried again after these waits (ms).
+ */
+export const RECEIPT_RETRY_MS = [1_000, 5_000, 20_000, 60_000] as const;
 
 /** The page the e-mail's button opens; it asks for one more click, so a mail scanner opening links changes nothing. */
 export const notMeLink = (appUrl: string, key: string) => `${appUrl}/api/users/not-me/${key}/`;
@@ -164,22 +170,31 @@ export async function ownerSummaryMail(deps: OwnerMailDeps, user: User, count: n
 
 /**
  * Mails the owner about a real alert, with the "this wasn't me" link: the first alert of a burst
- * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). Failures are
+ * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). A database
+ * with no connection for it in time is tried again (`RECEIPT_RETRY_MS`); other failures are
  * logged, never thrown: the alert itself has gone out already.
  */
 export async function mailOwnerAboutAlert(
-  deps: OwnerMailDeps & Pick<Deps, 'mail' | 'log'>,
+  deps: OwnerMailDeps & Pick<Deps, 'mail' | 'log' | 'background'>,
   user: User,
   alert: Alert,
   sent: Sent[],
 ) {
-  if (!user.email || !user.email_verified) return;
+  const address = user.email;
+  if (!address || !user.email_verified) return;
+  const retried = <T>(work: () => Promise<T>) =>
+    retriedWhileUnavailable(work, RECEIPT_RETRY_MS, deps.background.signal);
   try {
-    const now = deps.clock.now();
-    const event = { kind: 'alert_receipt', address: user.email, userId: user.id, now } as const;
-    const decision = await noteMailEvent(deps.db, deps.dialect, event);
+    const decision = await retried(() =>
+      noteMailEvent(deps.db, deps.dialect, {
+        kind: 'alert_receipt',
+        address,
+        userId: user.id,
+        now: deps.clock.now(),
+      }),
+    );
     if (decision !== 'send') return;
-    const key = await notMeKeyFor(deps, user.id);
+    const key = await retried(() => notMeKeyFor(deps, user.id));
     await deps.mail.send(alertMail(user, alert, sent, notMeLink(deps.config.APP_URL, key)));
   } catch (error) {
     deps.log.error({ reason: (error as Error).message }, 'alert e-mail to the owner could not be sent');
