@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, expressionBuilder, type Kysely, sql } from 'kysely';
 import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
@@ -44,10 +44,18 @@ const capped = (eb: Row, now: number) =>
   eb.and([eb('mail_bursts.day_count', '>=', MAIL_BURST.perDay), eb('mail_bursts.day_started_at', '>', now - DAY)]);
 
 /** The burst's row, as it is, lets this event's mail go now: nothing pending, spaced, not capped. */
-const firstOfBurst = (now: number) =>
-  sql<SqlBool>`(mail_bursts.pending = 0 and mail_bursts.claimed_count = 0
-    and (mail_bursts.last_mail_at is null or mail_bursts.last_mail_at <= ${now - MAIL_BURST.spacingMs})
-    and not (mail_bursts.day_count >= ${MAIL_BURST.perDay} and mail_bursts.day_started_at > ${now - DAY}))`;
+function firstOfBurst(now: number) {
+  const eb = expressionBuilder<Database, 'mail_bursts'>();
+  return eb.and([
+    eb('mail_bursts.pending', '=', 0),
+    eb('mail_bursts.claimed_count', '=', 0),
+    eb.or([
+      eb('mail_bursts.last_mail_at', 'is', null),
+      eb('mail_bursts.last_mail_at', '<=', now - MAIL_BURST.spacingMs),
+    ]),
+    eb.not(capped(eb, now)),
+  ]);
+}
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
@@ -76,6 +84,7 @@ async function noteIn(db: Kysely<Database>, input: MailEvent): Promise<BurstDeci
   // when events are already pending, their summary's timer is set (with the first of them, or
   // again by the sweep when the day's cap holds it) and this one only adds itself to the count.
   const first = firstOfBurst(now);
+  const counted = countMail(now);
   const noted = await db
     .insertInto('mail_bursts')
     .values({
@@ -97,11 +106,11 @@ async function noteIn(db: Kysely<Database>, input: MailEvent): Promise<BurstDeci
         .doUpdateSet({
           user_id: userId,
           last_mail_at: sql<number>`case when ${first} then ${now} else mail_bursts.last_mail_at end`,
-          day_count: sql<number>`case when ${first} then ${countMail(now).day_count} else ${DAY_COUNT} end`,
-          day_started_at: sql<number>`case when ${first} then ${countMail(now).day_started_at} else ${DAY_STARTED} end`,
+          day_count: sql<number>`case when ${first} then ${counted.day_count} else ${DAY_COUNT} end`,
+          day_started_at: sql<number>`case when ${first} then ${counted.day_started_at} else ${DAY_STARTED} end`,
           pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else 1 end`,
         })
-        .where(sql<SqlBool>`${first} or mail_bursts.pending > 0`),
+        .where((eb) => eb.or([first, eb('mail_bursts.pending', '>', 0)])),
     )
     .returning('pending')
     .executeTakeFirst();
