@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
-/** A statement is prepared on a connection from the time its text is sent again. */
-const SENT_BEFORE_PREPARING = 1;
-/** Texts counted at most; the count starts over when full (texts made of lists of values vary). */
-const MAX_COUNTED = 5_000;
+/** Texts remembered at most, sent once or named; the ones sent once start over when full (texts made of lists of values vary). */
+const MAX_TEXTS = 5_000;
 /** Statements prepared on one connection at most; later ones are sent as before. */
 const MAX_PER_CONNECTION = 200;
 /**
@@ -24,20 +22,19 @@ const STALE = new Set(['0A000', '26000']);
  * bounded number of them.
  */
 export function preparingClient(): typeof pg.Client {
-  const sent = new Map<string, number>();
+  const sentOnce = new Set<string>();
   const names = new Map<string, string>();
+  /** The text's statement name from its second sending on; null the first time. */
   const nameOf = (text: string): string | null => {
     const known = names.get(text);
     if (known) return known;
-    const count = (sent.get(text) ?? 0) + 1;
-    if (count <= SENT_BEFORE_PREPARING) {
-      if (sent.size >= MAX_COUNTED) sent.clear();
-      sent.set(text, count);
+    if (!sentOnce.delete(text)) {
+      if (sentOnce.size >= MAX_TEXTS) sentOnce.clear();
+      sentOnce.add(text);
       return null;
     }
-    sent.delete(text);
     const name = `a${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
-    if (names.size < MAX_COUNTED) names.set(text, name);
+    if (names.size < MAX_TEXTS) names.set(text, name);
     return name;
   };
   return class PreparingClient extends pg.Client {
