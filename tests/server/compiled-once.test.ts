@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledOnce } from '../../server/db/compiled-once.js';
-import { createUser, dbKind, dbLabel, freshDatabase, suiteApp } from './helper.js';
+import { createUser, dbLabel, describeOn, freshDatabase, suiteApp } from './helper.js';
 
 describe(`a query compiled once (${dbLabel})`, () => {
   const t = suiteApp();
@@ -37,10 +37,8 @@ describe(`a query compiled once (${dbLabel})`, () => {
   });
 });
 
-/** PostgreSQL's prepared statements (server/db/prepared-statements.ts); SQLite keeps its own (sqlite-statements.ts). */
-const describeOnPostgres = dbKind === 'postgres' ? describe : (_name: string, _body: () => void) => undefined;
-
-describeOnPostgres('statements sent again are prepared on their connection (PostgreSQL)', () => {
+// PostgreSQL's prepared statements (server/db/prepared-statements.ts); SQLite keeps its own (sqlite-statements.ts).
+describeOn('postgres')('statements sent again are prepared on their connection (PostgreSQL)', () => {
   let dataDir: string;
   let fresh: Awaited<ReturnType<typeof freshDatabase>>;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/index.js';
@@ -13,12 +13,7 @@ import { SQLite } from '../../server/db/sqlite-driver.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { startTcpProxy, type TcpProxy } from './faults/tcp-proxy.js';
 import { expectAllSentOnce, type Subscriber, sendAlert, subscriber } from './faults/world.js';
-import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
-
-/** A suite that exists only in the pass on `kind`: the other database has no such outage to cause. */
-function describeOn(kind: typeof dbKind): (name: string, body: () => void) => void {
-  return kind === dbKind ? describe : () => {};
-}
+import { buildTestApp, dbLabel, describeOn, type TestApp } from './helper.js';
 
 /**
  * Each client's pause between requests (ms): traffic pacing, not a wait for anything, so the

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, inject, vi } from 'vitest';
+import { afterAll, beforeAll, describe, inject, vi } from 'vitest';
 import { type AppOptions, buildApp, loggerOptions } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../server/db/index.js';
@@ -22,6 +22,11 @@ export { OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
 /** Which database this run uses: `TEST_DB=postgres` (with TEST_DATABASE_URL) or SQLite. */
 export const dbKind: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 export const dbLabel = dbKind === 'postgres' ? 'PostgreSQL' : 'SQLite';
+
+/** A suite that exists only in the pass on `kind` (what it tests has no counterpart on the other database). */
+export function describeOn(kind: typeof dbKind): (name: string, body: () => void) => void {
+  return kind === dbKind ? describe : () => {};
+}
 
 export interface TestApp {
   app: FastifyInstance;
