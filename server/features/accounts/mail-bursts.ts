@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, expressionBuilder, type Kysely, sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
@@ -33,29 +34,71 @@ type Row = ExpressionBuilder<Database, 'mail_bursts'>;
 const DAY_STARTED = sql.ref('mail_bursts.day_started_at');
 const DAY_COUNT = sql.ref('mail_bursts.day_count');
 
+/** The moments a burst's conditions compare with: now, a day ago, one spacing ago. */
+type Moments = { now: number; dayAgo: number; spacedAgo: number };
+const momentsAt = (now: number): Moments => ({ now, dayAgo: now - DAY, spacedAgo: now - MAIL_BURST.spacingMs });
+
 /** The day's counter moved on by one mail: a new 24 hours start when the last ones are over. */
-const countMail = (now: number) => ({
-  day_count: sql<number>`case when ${DAY_STARTED} <= ${now - DAY} then 1 else ${DAY_COUNT} + 1 end`,
-  day_started_at: sql<number>`case when ${DAY_STARTED} <= ${now - DAY} then ${now} else ${DAY_STARTED} end`,
+const countMail = ({ now, dayAgo }: Moments) => ({
+  day_count: sql<number>`case when ${DAY_STARTED} <= ${dayAgo} then 1 else ${DAY_COUNT} + 1 end`,
+  day_started_at: sql<number>`case when ${DAY_STARTED} <= ${dayAgo} then ${now} else ${DAY_STARTED} end`,
 });
 
 /** The day's cap is reached (and its 24 hours are not over). */
-const capped = (eb: Row, now: number) =>
-  eb.and([eb('mail_bursts.day_count', '>=', MAIL_BURST.perDay), eb('mail_bursts.day_started_at', '>', now - DAY)]);
+const capped = (eb: Row, { dayAgo }: Moments) =>
+  eb.and([eb('mail_bursts.day_count', '>=', MAIL_BURST.perDay), eb('mail_bursts.day_started_at', '>', dayAgo)]);
 
 /** The burst's row, as it is, lets this event's mail go now: nothing pending, spaced, not capped. */
-function firstOfBurst(now: number) {
+function firstOfBurst(moments: Moments) {
   const eb = expressionBuilder<Database, 'mail_bursts'>();
   return eb.and([
     eb('mail_bursts.pending', '=', 0),
     eb('mail_bursts.claimed_count', '=', 0),
-    eb.or([
-      eb('mail_bursts.last_mail_at', 'is', null),
-      eb('mail_bursts.last_mail_at', '<=', now - MAIL_BURST.spacingMs),
-    ]),
-    eb.not(capped(eb, now)),
+    eb.or([eb('mail_bursts.last_mail_at', 'is', null), eb('mail_bursts.last_mail_at', '<=', moments.spacedAgo)]),
+    eb.not(capped(eb, moments)),
   ]);
 }
+
+/**
+ * One statement: a new burst starts counted, and so does a burst whose spacing is over (nothing
+ * pending, not capped): this event's mail goes now, and the row keeps nothing pending. Else, when
+ * events are already pending, this one only adds itself to the count; no row when the burst is
+ * waiting for neither. Built once (an alert's receipt runs it with every alert: building it each
+ * time cost more than running it).
+ */
+const noteUpsert = compiledOnce<MailEvent & Moments & { id: string }, { pending: number }>((db, value) => {
+  const moments = { now: value('now'), dayAgo: value('dayAgo'), spacedAgo: value('spacedAgo') };
+  const first = firstOfBurst(moments);
+  const counted = countMail(moments);
+  return db
+    .insertInto('mail_bursts')
+    .values({
+      id: value('id'),
+      kind: value('kind'),
+      address: value('address'),
+      user_id: value('userId'),
+      last_mail_at: value('now'),
+      pending: 0,
+      pending_since: null,
+      claimed_count: 0,
+      claimed_since: null,
+      day_started_at: value('now'),
+      day_count: 1,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['kind', 'address'])
+        .doUpdateSet({
+          user_id: value('userId'),
+          last_mail_at: sql<number>`case when ${first} then ${value('now')} else mail_bursts.last_mail_at end`,
+          day_count: sql<number>`case when ${first} then ${counted.day_count} else ${DAY_COUNT} end`,
+          day_started_at: sql<number>`case when ${first} then ${counted.day_started_at} else ${DAY_STARTED} end`,
+          pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else 1 end`,
+        })
+        .where((eb) => eb.or([first, eb('mail_bursts.pending', '>', 0)])),
+    )
+    .returning('pending');
+});
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
@@ -67,53 +110,21 @@ function firstOfBurst(now: number) {
 export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
   // On SQLite the statements share the commit of the other writes of their turn (an alert's
   // receipt follows its alert): a commit of their own cost more than they did.
-  return groupsWrites(dialect) ? inGroupedTransaction(db, (trx) => noteIn(trx, input)) : noteIn(db, input);
+  return groupsWrites(dialect)
+    ? inGroupedTransaction(db, (trx) => noteIn(trx, dialect, input))
+    : noteIn(db, dialect, input);
 }
 
-interface MailEvent {
+type MailEvent = {
   kind: MailBurstKind;
   address: string;
   userId: string;
   now: number;
-}
+};
 
-async function noteIn(db: Kysely<Database>, input: MailEvent): Promise<BurstDecision> {
+async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
   const { kind, address, userId, now } = input;
-  // One statement: a new burst starts counted, and so does a burst whose spacing is over (nothing
-  // pending, not capped): this event's mail goes now, and the row keeps nothing pending. Else,
-  // when events are already pending, their summary's timer is set (with the first of them, or
-  // again by the sweep when the day's cap holds it) and this one only adds itself to the count.
-  const first = firstOfBurst(now);
-  const counted = countMail(now);
-  const noted = await db
-    .insertInto('mail_bursts')
-    .values({
-      id: newId(),
-      kind,
-      address,
-      user_id: userId,
-      last_mail_at: now,
-      pending: 0,
-      pending_since: null,
-      claimed_count: 0,
-      claimed_since: null,
-      day_started_at: now,
-      day_count: 1,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['kind', 'address'])
-        .doUpdateSet({
-          user_id: userId,
-          last_mail_at: sql<number>`case when ${first} then ${now} else mail_bursts.last_mail_at end`,
-          day_count: sql<number>`case when ${first} then ${counted.day_count} else ${DAY_COUNT} end`,
-          day_started_at: sql<number>`case when ${first} then ${counted.day_started_at} else ${DAY_STARTED} end`,
-          pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else 1 end`,
-        })
-        .where((eb) => eb.or([first, eb('mail_bursts.pending', '>', 0)])),
-    )
-    .returning('pending')
-    .executeTakeFirst();
+  const [noted] = await noteUpsert(db, dialect, { ...input, ...momentsAt(now), id: newId() });
   if (noted) return Number(noted.pending) === 0 ? 'send' : 'gathered';
   const setSummaryTimer = async (trx: Kysely<Database>) => {
     const burst = await trx
@@ -152,11 +163,11 @@ async function takeSummary(db: Db, id: string, now: number) {
       pending: 0,
       pending_since: null,
       last_mail_at: now,
-      ...countMail(now),
+      ...countMail(momentsAt(now)),
     })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('pending', '>', 0), eb('claimed_count', '>', 0)]))
-    .where((eb) => eb.not(capped(eb, now)))
+    .where((eb) => eb.not(capped(eb, momentsAt(now))))
     .returningAll()
     .executeTakeFirst();
   if (taken) return taken;
