@@ -4,6 +4,7 @@
  * browser-safe, shared by every text the server sends (common/sms-text.ts and its neighbours).
  */
 
+import { remembered } from './remembered.js';
 import { graphemes, smsParts, smsSegments, transliterate } from './sms-encoding.js';
 
 /** A text with the owner's name in it: the words before and after the name. */
@@ -33,8 +34,7 @@ const NAME_KEEP = 16;
  * and a link too long for that is still sent whole, in more parts.
  */
 export function fitSms(layout: SmsLayout): string {
-  const clean = smsName(layout.ownerName) || '?';
-  const forms = [clean, transliterate(clean)] as const;
+  const forms = nameForms(layout.ownerName);
   // The fixed words as written and transliterated, each done once.
   const words = [false, true].map((latin) => {
     const plain = latin ? transliterate : (text: string) => text;
@@ -63,6 +63,15 @@ export function fitSms(layout: SmsLayout): string {
   // whole. Only a link too long for two parts takes the text past them.
   return compose(true, '?', barest);
 }
+
+/**
+ * The owner's name cleaned for SMS (or "?"), as written and transliterated: the same for every
+ * text of an alert (one per contact, each with its own link), so made once for a name.
+ */
+const nameForms = remembered(1_000, (name: string): readonly [string, string] => {
+  const clean = smsName(name) || '?';
+  return [clean, transliterate(clean)];
+});
 
 /**
  * The text with the name cut between graphemes to the longest that fits, keeping at least
