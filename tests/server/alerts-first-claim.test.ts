@@ -1,61 +1,13 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
-import { SQLite } from '../../server/db/sqlite-driver.js';
 import { eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
+import { watchSqliteStatements, watchStatements } from './statements-seen.js';
 
 // When a new alert's SMS are first taken by the dispatcher: the alert's own transaction writes
 // them already claimed (as many as the dispatcher has free slots), so no claim statement has to
 // find them after the commit, on either database; by the time the answer leaves every SMS is
 // taken, and each goes once.
-
-/**
- * Every SQLite statement's text with the transaction it ran in (numbered by `begin`, null
- * outside one), seen by wrapping better-sqlite3's statements for the test's length.
- */
-function watchSqliteStatements() {
-  const seen: { sql: string; transaction: number | null }[] = [];
-  const probe = new SQLite(':memory:');
-  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
-  probe.close();
-  const originals = new Map<string, unknown>();
-  let begun = 0;
-  for (const name of ['run', 'all', 'get']) {
-    const original = statement[name] as (...args: unknown[]) => unknown;
-    originals.set(name, original);
-    statement[name] = function (this: { source: string; database: { inTransaction: boolean } }, ...args: unknown[]) {
-      if (this.source === 'begin') begun += 1;
-      seen.push({ sql: this.source, transaction: this.database.inTransaction ? begun : null });
-      return original.apply(this, args);
-    };
-  }
-  return {
-    seen,
-    stop: () => {
-      for (const [name, original] of originals) statement[name] = original;
-    },
-  };
-}
-
-/** Every PostgreSQL statement's text, seen by wrapping node-postgres's client for the test's length. */
-function watchPgStatements() {
-  const seen: { sql: string }[] = [];
-  const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = client.query;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string } | undefined;
-    const text = typeof first === 'string' ? first : first?.text;
-    if (text) seen.push({ sql: text });
-    return original.apply(this, args);
-  };
-  return {
-    seen,
-    stop: () => {
-      client.query = original;
-    },
-  };
-}
 
 describe(`a new alert's first claim (${dbLabel})`, () => {
   let t: TestApp;
@@ -117,7 +69,7 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
 
   it('counts its receipt to the owner in one statement, on SQLite in the commit of a turn of writes', async () => {
     const owner = await ownerWithContacts(t.app);
-    const statements = dbKind === 'postgres' ? watchPgStatements() : watchSqliteStatements();
+    const statements = watchStatements();
     const bursts = () => statements.seen.filter((s) => s.sql.includes('"mail_bursts"'));
     try {
       for (let i = 0; i < 3; i += 1) {
@@ -141,14 +93,14 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
       'insert into "mail_bursts" ',
     ]);
     if (dbKind === 'sqlite') {
-      const turns = bursts().map((s) => (s as { transaction?: number | null }).transaction);
+      const turns = bursts().map((s) => s.transaction);
       expect(turns.every((n) => typeof n === 'number')).toBe(true);
     }
   });
 
   it('records its sent SMS with their usage in one statement on PostgreSQL, in one transaction on SQLite', async () => {
     const owner = await ownerWithContacts(t.app);
-    const statements = dbKind === 'postgres' ? watchPgStatements() : watchSqliteStatements();
+    const statements = watchStatements();
     try {
       expect((await postAlert(t.app, owner.token)).statusCode).toBe(201);
       await eventually(
@@ -171,7 +123,7 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
       expect(usage.every((s) => /^with marked as \(update "deliveries"/.test(s.sql))).toBe(true);
       expect(marking).toEqual(usage);
     } else {
-      const inTransaction = (list: typeof usage) => list.map((s) => (s as { transaction?: number | null }).transaction);
+      const inTransaction = (list: typeof usage) => list.map((s) => s.transaction);
       expect(inTransaction(usage)).toEqual(inTransaction(marking));
       expect(inTransaction(usage).every((n) => typeof n === 'number')).toBe(true);
     }

@@ -119,7 +119,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         inFlight.delete(task);
         if ((more || queuedForSlot) && !stopped) {
           queuedForSlot = false;
-          kick();
+          kick(true);
         }
       });
     inFlight.add(task);
@@ -150,12 +150,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return { claimed: claimed.length, full: claimed.length === free };
   }
 
-  function kick(): void {
+  /** Claims what is due into the free slots; `freed` when called as a send frees its slot. */
+  function kick(freed = false): void {
     if (pumping) {
       again = true;
       return;
     }
     pumping = (async () => {
+      // The slots a batch of sends frees are freed one after another in this turn: claimed
+      // together in the next, one claim where there were one per slot.
+      if (freed) await new Promise((resolve) => setImmediate(resolve));
       do {
         again = false;
         // A claim that filled every free slot may have left more due: claim again while slots are free.
