@@ -28,6 +28,29 @@ describe(`a query compiled once (${dbLabel})`, () => {
     expect(built).toBe(1);
   });
 
+  it('is built again for each run on a database with plugins, which see every query', async () => {
+    const user = await createUser(t.app);
+    let built = 0;
+    const byId = compiledOnce<{ id: string }, { id: string }>((db, value) => {
+      built += 1;
+      return db.selectFrom('users').select('id').where('id', '=', value('id'));
+    });
+    expect(await byId(t.app.db, t.app.dialect, { id: user.user.id })).toEqual([{ id: user.user.id }]);
+    let seen = 0;
+    const watched = t.app.db.withPlugin({
+      transformQuery: ({ node }) => {
+        seen += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    expect(await byId(watched, t.app.dialect, { id: user.user.id })).toEqual([{ id: user.user.id }]);
+    expect(await byId(watched, t.app.dialect, { id: 'nobody' })).toEqual([]);
+    expect(seen).toBe(2);
+    expect(await byId(t.app.db, t.app.dialect, { id: user.user.id })).toEqual([{ id: user.user.id }]);
+    expect(built).toBe(3);
+  });
+
   it('refuses a build whose named value is not sent as a parameter', async () => {
     const lost = compiledOnce<{ id: string }, { id: string }>((db, value) => {
       value('id');
