@@ -14,6 +14,7 @@ import * as checkins from './2026112602-checkins.js';
 import * as push from './2026112603-push.js';
 import * as escalation from './2026112604-escalation.js';
 import * as unansweredSends from './2026112610-unanswered-sends.js';
+import * as firstRealAlert from './2026112701-first-real-alert.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026112603-push': push,
   '2026112604-escalation': escalation,
   '2026112610-unanswered-sends': unansweredSends,
+  '2026112701-first-real-alert': firstRealAlert,
 };

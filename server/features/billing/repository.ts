@@ -137,8 +137,8 @@ export async function recordEvent(db: Db, id: string, provider: string, at: numb
 
 // SMS usage.
 
-/** The user's first real alert: its SMS are not billed. */
-const firstRealAlert = (db: Db, userId: string) =>
+/** The user's first real alert: its SMS are not billed (one step of alerts_user_mode_created_idx). */
+export const firstRealAlert = (db: Db, userId: string) =>
   db
     .selectFrom('alerts')
     .select('id')

@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { insertAlert } from '../../server/features/alerts/repository.js';
+import { firstRealAlert } from '../../server/features/billing/repository.js';
+import { alertRow, ownerWithContacts } from './alerts-fixtures.js';
+import { dbKind, dbLabel, suiteApp } from './helper.js';
+
+// Each SMS's usage row asks which alert was its user's first real one (its SMS are not billed).
+// It is one step of an index whatever the user's history: ordered by (created_at, id) over only
+// (user_id, created_at), PostgreSQL read and sorted every alert of the user for each SMS, so an
+// owner with thousands of alerts (the bench's POST) paid for all of them at every send.
+describe(`the user's first real alert, for billing (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  it('is the earliest real alert, lowest id first, read from one index without a sort', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [] });
+    const start = t.clock.now();
+    const test = alertRow(owner.user.id, { mode: 'test', created_at: start - 10 });
+    const [later, first] = [
+      alertRow(owner.user.id, { id: 'zz-later', created_at: start }),
+      alertRow(owner.user.id, { id: 'aa-first', created_at: start }),
+    ];
+    await insertAlert(t.app.db, test, []);
+    await insertAlert(t.app.db, later, []);
+    await insertAlert(t.app.db, first, []);
+    for (let i = 1; i <= 200; i += 1) {
+      await insertAlert(t.app.db, alertRow(owner.user.id, { created_at: start + i }), []);
+    }
+    expect(await firstRealAlert(t.app.db, owner.user.id).execute()).toEqual([{ id: 'aa-first' }]);
+
+    const { sql: text, parameters } = firstRealAlert(t.app.db, owner.user.id).compile();
+    const values = parameters.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
+    if (dbKind === 'postgres') {
+      // Prepared, with the plan a prepared statement ends up with, whose estimates know no user.
+      const shown = await t.app.db.connection().execute(async (db) => {
+        await sql.raw(`prepare first_real as ${text}`).execute(db);
+        await sql`set plan_cache_mode = force_generic_plan`.execute(db);
+        try {
+          const plan = await sql.raw(`explain (analyze, format json) execute first_real(${values.join(', ')})`).execute(db);
+          return JSON.stringify(plan.rows);
+        } finally {
+          await sql`reset plan_cache_mode`.execute(db);
+          await sql`deallocate first_real`.execute(db);
+        }
+      });
+      expect(shown).toContain('alerts_user_mode_created_idx');
+      expect(shown).not.toContain('"Node Type":"Sort"');
+      expect(shown).toMatch(/"Actual Rows":1[,}]/);
+    } else {
+      let i = 0;
+      const inlined = text.replace(/\?/g, () => values[i++] ?? 'null');
+      const plan = await sql.raw(`explain query plan ${inlined}`).execute(t.app.db);
+      const shown = JSON.stringify(plan.rows);
+      expect(shown).toContain('alerts_user_mode_created_idx');
+      expect(shown).not.toContain('TEMP B-TREE');
+    }
+  });
+});
