@@ -36,7 +36,9 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
         await sql.raw(`prepare first_real as ${text}`).execute(db);
         await sql`set plan_cache_mode = force_generic_plan`.execute(db);
         try {
-          const plan = await sql.raw(`explain (analyze, format json) execute first_real(${values.join(', ')})`).execute(db);
+          const plan = await sql
+            .raw(`explain (analyze, format json) execute first_real(${values.join(', ')})`)
+            .execute(db);
           return JSON.stringify(plan.rows);
         } finally {
           await sql`reset plan_cache_mode`.execute(db);
