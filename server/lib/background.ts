@@ -1,5 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 /**
  * Work that runs after an answer has gone (e-mails whose preparation depends on whether an
  * account exists, notices to the owner): started on the next turn of the event loop, failures
@@ -13,7 +11,7 @@ export class Background {
 
   /** Starts `work` after the current request's answer is on its way. */
   run(work: () => Promise<unknown>): void {
-    const task = nextTurn()
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
       .then(
         () => undefined,

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { firstRealAlert } from '../../server/features/billing/repository.js';
@@ -29,10 +29,9 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
     expect(await firstRealAlert(t.app.db, owner.user.id).execute()).toEqual([{ id: 'aa-first' }]);
 
     const { sql: text, parameters } = firstRealAlert(t.app.db, owner.user.id).compile();
+    const values = parameters.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
     if (dbKind === 'postgres') {
-      // Prepared, with the plan a prepared statement ends up with, whose estimates know no user;
-      // EXECUTE takes its values written out (a bound one would be EXPLAIN's own).
-      const values = parameters.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
+      // Prepared, with the plan a prepared statement ends up with, whose estimates know no user.
       const shown = await t.app.db.connection().execute(async (db) => {
         await sql.raw(`prepare first_real as ${text}`).execute(db);
         await sql`set plan_cache_mode = force_generic_plan`.execute(db);
@@ -50,7 +49,9 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
       expect(shown).not.toContain('"Node Type":"Sort"');
       expect(shown).toMatch(/"Actual Rows":1[,}]/);
     } else {
-      const plan = await t.app.db.executeQuery(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+      let i = 0;
+      const inlined = text.replace(/\?/g, () => values[i++] ?? 'null');
+      const plan = await sql.raw(`explain query plan ${inlined}`).execute(t.app.db);
       const shown = JSON.stringify(plan.rows);
       expect(shown).toContain('alerts_user_mode_created_idx');
       expect(shown).not.toContain('TEMP B-TREE');

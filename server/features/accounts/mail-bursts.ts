@@ -154,7 +154,6 @@ async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent):
  * it, then the timer is set again for the end of that day.
  */
 async function takeSummary(db: Db, id: string, now: number) {
-  const moments = momentsAt(now);
   // In SQL every right-hand side reads the row as it was: the pending count moves over whole.
   const taken = await db
     .updateTable('mail_bursts')
@@ -164,11 +163,11 @@ async function takeSummary(db: Db, id: string, now: number) {
       pending: 0,
       pending_since: null,
       last_mail_at: now,
-      ...countMail(moments),
+      ...countMail(momentsAt(now)),
     })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('pending', '>', 0), eb('claimed_count', '>', 0)]))
-    .where((eb) => eb.not(capped(eb, moments)))
+    .where((eb) => eb.not(capped(eb, momentsAt(now))))
     .returningAll()
     .executeTakeFirst();
   if (taken) return taken;

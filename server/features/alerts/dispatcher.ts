@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
@@ -160,7 +159,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     pumping = (async () => {
       // The slots a batch of sends frees are freed one after another in this turn: claimed
       // together in the next, one claim where there were one per slot.
-      if (freed) await nextTurn();
+      if (freed) await new Promise((resolve) => setImmediate(resolve));
       do {
         again = false;
         // A claim that filled every free slot may have left more due: claim again while slots are free.

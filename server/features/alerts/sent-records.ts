@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
@@ -77,7 +76,7 @@ export function sentRecorder(options: {
 
   async function recordFinished(): Promise<void> {
     // The sends of one claim finish within a turn of the event loop of each other.
-    await nextTurn();
+    await new Promise((resolve) => setImmediate(resolve));
     while (finished.length > 0) {
       const batch = finished;
       finished = [];
