@@ -18,6 +18,11 @@ test('a pushed check-in reminder shows as a notification with "I\'m safe" and "O
   cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: updated }) => {
     for (const r of updated) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
   });
+  // The registrations whose worker has activated: a push is delivered to an activated worker.
+  const activated = new Set<string>();
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions) if (v.status === 'activated') activated.add(v.registrationId);
+  });
   await cdp.send('ServiceWorker.enable');
   // Opened as a reminder opens it: no countdown, so no alert goes out (nor its live tracking)
   // while the push is under test.
@@ -41,12 +46,14 @@ test('a pushed check-in reminder shows as a notification with "I\'m safe" and "O
       pin: '0',
     },
   };
-  await expect.poll(() => registrations.get(`${server.url}/`)).toBeTruthy();
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: server.url,
-    registrationId: registrations.get(`${server.url}/`) as string,
-    data: JSON.stringify(payload),
-  });
+  const registrationId = () => registrations.get(`${server.url}/`) ?? '';
+  await expect.poll(() => activated.has(registrationId())).toBe(true);
+  const deliver = () =>
+    cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: server.url,
+      registrationId: registrationId(),
+      data: JSON.stringify(payload),
+    });
   const shown = () =>
     page.evaluate(async () => {
       const registration = await navigator.serviceWorker.ready;
@@ -62,9 +69,23 @@ test('a pushed check-in reminder shows as a notification with "I\'m safe" and "O
         checkin: (n.data as { checkin_id: string }).checkin_id,
       }));
     });
-  // The worker may be started for the push, on a machine busy with other tests: it is the
-  // notification's content that is checked here, not how fast a loaded machine shows it.
-  await expect.poll(shown, { timeout: 15_000 }).toEqual([
+  // DevTools hands the push over and answers at once, without saying whether the worker got it:
+  // on a machine busy with other tests one such delivery was once dropped (no notification in
+  // 15 s, where it shows within 50 ms). It is delivered again while none shows; the notification's
+  // tag keeps one per check-in, so however many arrive, exactly one is expected.
+  await deliver();
+  for (let deliveries = 1; deliveries < 4; deliveries += 1) {
+    const arrived = await expect
+      .poll(shown, { timeout: 5_000 })
+      .not.toEqual([])
+      .then(
+        () => true,
+        () => false,
+      );
+    if (arrived) break;
+    await deliver();
+  }
+  await expect.poll(shown, { timeout: 5_000 }).toEqual([
     {
       title: 'are you OK?',
       body: payload.body,
