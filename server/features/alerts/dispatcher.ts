@@ -8,9 +8,9 @@ import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import { type ClaimedDelivery, claimDue } from './deliveries.js';
 import { recordFailure } from './failed-attempts.js';
+import { handOver } from './hand-over.js';
 import type { Reservation } from './reservation.js';
 import { sentRecorder } from './sent-records.js';
-import { heldByProvider, withTimeout } from './unanswered.js';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -79,7 +79,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     random: options.random ?? Math.random,
   };
 
+  /** Sends at the provider, one per slot; then outcomes being written, their slots already free. */
   const inFlight = new Set<Promise<void>>();
+  const writing = new Set<Promise<void>>();
   /** Slots reserved by transactions that have not committed yet, and slots a claim under way may fill. */
   let reserved = 0;
   let claiming = 0;
@@ -91,30 +93,31 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let again = false;
   let stopped = true;
 
-  /** Sends one delivery and records the outcome. */
-  async function deliver(delivery: ClaimedDelivery): Promise<void> {
-    const held = await heldByProvider(sms, delivery, lookupTimeoutMs, log);
-    if (held) return recorded(delivery, held);
-    let providerMessageId: string;
-    try {
-      const sent = await withTimeout(
-        sms.send({ to: delivery.phone_number, body: delivery.body, reference: delivery.id }),
-        sendTimeoutMs,
-      );
-      providerMessageId = sent.providerMessageId;
-    } catch (error) {
-      await recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log);
-      return;
-    }
-    await recorded(delivery, providerMessageId);
-  }
+  const via = {
+    sms,
+    lookupTimeoutMs,
+    sendTimeoutMs,
+    log,
+    sent: sentRecorder({ db, dialect, clock, payments: options.payments }),
+    failed: (delivery: ClaimedDelivery, error: unknown) =>
+      recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log),
+  };
+  const failed = (d: ClaimedDelivery) => (err: unknown) => log?.error({ err, delivery: d.id }, 'SMS dispatch failed');
 
-  const recorded = sentRecorder({ db, dialect, clock, payments: options.payments });
-
-  /** Starts sending a claimed delivery in a slot; `more` when a freed slot may find more due. */
+  /**
+   * Starts sending a claimed delivery in a slot; `more` when a freed slot may find more due. The
+   * slot bounds what the provider holds at once: it is freed as the provider answers, and the
+   * outcome is written meanwhile.
+   */
   function launch(delivery: ClaimedDelivery, more: boolean): void {
-    const task: Promise<void> = deliver(delivery)
-      .catch((error: unknown) => log?.error({ err: error, delivery: delivery.id }, 'SMS dispatch failed'))
+    const task: Promise<void> = handOver(delivery, via)
+      .then((write) => {
+        const outcome: Promise<void> = write()
+          .catch(failed(delivery))
+          .finally(() => writing.delete(outcome));
+        writing.add(outcome);
+      })
+      .catch(failed(delivery))
       .finally(() => {
         inFlight.delete(task);
         if ((more || queuedForSlot) && !stopped) {
@@ -203,10 +206,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function settle(): Promise<void> {
-    while (pumping || inFlight.size > 0 || reserved > 0) {
+    while (pumping || inFlight.size > 0 || writing.size > 0 || reserved > 0) {
       // A transaction holding lent slots is about to commit and hand its SMS over: waited for too.
       const lent = reserved > 0 ? new Promise((resolve) => setTimeout(resolve, 5)) : undefined;
-      await Promise.all([pumping, ...inFlight, lent]);
+      await Promise.all([pumping, ...inFlight, ...writing, lent]);
     }
   }
 

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
+import { insertAlert } from '../../server/features/alerts/repository.js';
+import { ManualClock } from '../../server/lib/clock.js';
+import { newId } from '../../server/lib/ids.js';
+import type { PaymentsPort } from '../../server/providers/payments/port.js';
+import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
+import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
+import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+
+const HOUR = 60 * 60_000;
+
+// A slot bounds the SMS the provider holds at once. It is freed as the provider answers: writing
+// the outcome and reporting a billable SMS to the meter (Stripe, a network call of its own) go on
+// beside the next sends, never ahead of them.
+describe(`the dispatcher's slots (${dbLabel})`, () => {
+  let t: TestApp;
+  // An hour ahead of the app's clock: the app's own dispatcher finds none of these SMS due.
+  let clock: ManualClock;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    clock = new ManualClock(t.clock.now() + HOUR);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('frees a slot as the provider answers: a meter that is slow to answer holds back no SMS', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [] });
+    const now = clock.now();
+    await t.app.db
+      .insertInto('subscriptions')
+      .values({
+        id: newId(),
+        user_id: owner.user.id,
+        provider: 'stripe',
+        provider_customer_id: 'cus_slow_meter',
+        provider_subscription_id: `sub_${newId()}`,
+        plan: 'premium',
+        status: 'active',
+        trial_start: null,
+        trial_end: null,
+        current_period_end: null,
+        cancel_at_period_end: 0,
+        created_at: now - 2,
+        updated_at: now - 2,
+        provider_event_at: null,
+      })
+      .execute();
+    // The account's first real alert is free: the SMS under test, of its second, are billed.
+    await insertAlert(t.app.db, alertRow(owner.user.id, { created_at: now - 1 }), [], { dialect: t.app.dialect });
+    const alert = alertRow(owner.user.id, { created_at: now });
+    const deliveries = [1, 2, 3].map((i) =>
+      queuedDelivery({
+        alertId: alert.id,
+        recipient: { contact_name: `Contact ${i}`, phone_number: `+35196460000${i}` },
+        body: `Help ${newId()}`,
+        now,
+      }),
+    );
+    await insertAlert(t.app.db, alert, deliveries, { dialect: t.app.dialect });
+
+    const sent: SmsMessage[] = [];
+    const sms: SmsPort = {
+      name: 'outbox',
+      async send(message) {
+        sent.push(message);
+        return { providerMessageId: `SM${newId()}` };
+      },
+      onStatus() {},
+    };
+    // The meter takes each report and answers only when the test lets it.
+    const reported: string[] = [];
+    let answerMeter = () => {};
+    const meterAnswers = new Promise<void>((resolve) => (answerMeter = resolve));
+    const meter = {
+      name: 'stripe',
+      async reportUsage(input: { deliveryId: string }) {
+        reported.push(input.deliveryId);
+        await meterAnswers;
+        return true;
+      },
+    } as unknown as PaymentsPort;
+    const dispatcher = createDispatcher({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      sms,
+      clock,
+      payments: meter,
+      concurrency: 1,
+    });
+    try {
+      dispatcher.start();
+      // One slot, and the meter has not answered the first SMS's report: all three are sent all the same.
+      const all = await eventually(
+        async () => sent.length,
+        (count) => count === deliveries.length,
+      );
+      expect(all).toBe(deliveries.length);
+      expect(reported.length).toBeGreaterThanOrEqual(1);
+      answerMeter();
+      await dispatcher.drain();
+    } finally {
+      answerMeter();
+      await dispatcher.stop();
+    }
+    expect(sent.map((message) => message.reference).sort()).toEqual(deliveries.map((d) => d.id).sort());
+    expect(reported.sort()).toEqual(deliveries.map((d) => d.id).sort());
+    const rows = await t.app.db.selectFrom('deliveries').select('status').where('alert_id', '=', alert.id).execute();
+    expect(rows.map((row) => row.status)).toEqual(['sent', 'sent', 'sent']);
+    const usage = await t.app.db
+      .selectFrom('usage_records')
+      .select(['billable', 'reported_at'])
+      .where(
+        'delivery_id',
+        'in',
+        deliveries.map((d) => d.id),
+      )
+      .execute();
+    expect(usage.map((row) => [Number(row.billable), row.reported_at !== null])).toEqual([
+      [1, true],
+      [1, true],
+      [1, true],
+    ]);
+  });
+});
