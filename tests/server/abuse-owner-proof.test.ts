@@ -7,11 +7,17 @@ import { storeAlert } from '../../server/features/alerts/service.js';
 import { SMS_BUDGET } from '../../server/features/alerts/sms-budget.js';
 import { smsUsageSince } from '../../server/features/billing/simulated.js';
 import { reportPendingUsage } from '../../server/features/billing/usage.js';
-import { newId } from '../../server/lib/ids.js';
 import { SECRET_PATH_MAX_PER_MINUTE } from '../../server/plugins/security.js';
 import type { PaymentsPort } from '../../server/providers/payments/port.js';
 import { nextIp } from './accounts-helpers.js';
-import { alertRow, lisbonAt, type Owner, ownerWithContacts, subscriberWithContacts } from './alerts-fixtures.js';
+import {
+  alertRow,
+  lisbonAt,
+  type Owner,
+  ownerWithContacts,
+  stripeSubscription,
+  subscriberWithContacts,
+} from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp, type TestApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -506,25 +512,7 @@ describe(`budgets and billing count SMS parts (${dbLabel})`, () => {
         return true;
       },
     } as unknown as PaymentsPort;
-    await t.app.db
-      .insertInto('subscriptions')
-      .values({
-        id: newId(),
-        user_id: owner.user.id,
-        provider: 'stripe',
-        provider_customer_id: 'cus_parts',
-        provider_subscription_id: `sub_${newId()}`,
-        plan: 'premium',
-        status: 'active',
-        trial_start: null,
-        trial_end: null,
-        current_period_end: null,
-        cancel_at_period_end: 0,
-        created_at: now - 1,
-        updated_at: now - 1,
-        provider_event_at: null,
-      })
-      .execute();
+    await stripeSubscription(t.app, owner.user.id, 'cus_parts', now - 1);
     expect(await reportPendingUsage(t.app.db, meter, t.clock.now(), undefined, owner.user.id)).toBe(fit - 1);
     expect(reported.map((r) => r.parts)).toEqual(Array(fit - 1).fill(4));
   });

@@ -6,15 +6,18 @@ import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import type { PaymentsPort } from '../../server/providers/payments/port.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
-import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
+import { alertRow, eventually, ownerWithContacts, stripeSubscription } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { watchStatements } from './statements-seen.js';
 
 const HOUR = 60 * 60_000;
 
 // A slot bounds the SMS the provider holds at once. It is freed as the provider answers: writing
 // the outcome and reporting a billable SMS to the meter (Stripe, a network call of its own) go on
-// beside the next sends, never ahead of them.
-describe(`the dispatcher's slots (${dbLabel})`, () => {
+// beside the next sends, never ahead of them. Sends handed to the provider together finish
+// together, and the slots they free are filled by one claim, not one claim per slot: a backlog (a
+// regional disaster, the provider the bound) costs the database one claim per batch of sends.
+describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () => {
   let t: TestApp;
   // An hour ahead of the app's clock: the app's own dispatcher finds none of these SMS due.
   let clock: ManualClock;
@@ -26,28 +29,87 @@ describe(`the dispatcher's slots (${dbLabel})`, () => {
     await t.close();
   });
 
+  /** A provider that takes each SMS and answers the ones waiting when the test answers them, all at once. */
+  function batchedProvider() {
+    const sent: SmsMessage[] = [];
+    let waiting: (() => void)[] = [];
+    const port: SmsPort = {
+      name: 'outbox',
+      async send(message) {
+        sent.push(message);
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        return { providerMessageId: `SM${newId()}` };
+      },
+      async find() {
+        return undefined;
+      },
+      onStatus() {},
+    };
+    const answerAll = () => {
+      const now = waiting;
+      waiting = [];
+      for (const resolve of now) resolve();
+    };
+    return { port, sent, answerAll, waiting: () => waiting.length };
+  }
+
+  it('fills the slots a batch of sends frees with one claim, and sends each SMS once', async () => {
+    const concurrency = 4;
+    const total = 3 * concurrency;
+    const owner = await ownerWithContacts(t.app, { contacts: [] });
+    const now = clock.now();
+    const alert = alertRow(owner.user.id, { created_at: now });
+    const deliveries = Array.from({ length: total }, (_, i) =>
+      queuedDelivery({
+        alertId: alert.id,
+        recipient: { contact_name: `Contact ${i}`, phone_number: `+3519720${String(i).padStart(5, '0')}` },
+        body: `Help ${newId()}`,
+        now,
+      }),
+    );
+    await insertAlert(t.app.db, alert, deliveries, { dialect: t.app.dialect });
+
+    const provider = batchedProvider();
+    const statements = watchStatements();
+    const dispatcher = createDispatcher({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      sms: provider.port,
+      clock,
+      concurrency,
+    });
+    try {
+      dispatcher.start();
+      for (let batch = 1; batch <= 3; batch += 1) {
+        await eventually(
+          async () => provider.waiting(),
+          (count) => count === concurrency,
+        );
+        expect(provider.sent).toHaveLength(batch * concurrency);
+        provider.answerAll();
+      }
+      await eventually(
+        () => t.app.db.selectFrom('deliveries').select('status').where('alert_id', '=', alert.id).execute(),
+        (rows) => rows.every((row) => row.status === 'sent'),
+      );
+    } finally {
+      await dispatcher.stop();
+      statements.stop();
+    }
+    expect(provider.sent.map((sms) => sms.reference).sort()).toEqual(deliveries.map((d) => d.id).sort());
+    // This dispatcher's claims (its clock's time among their values; the app's own has another):
+    // the first batch, the two batches that followed a batch of answers, and the one that found
+    // nothing left. One claim per freed slot would be 1 + 4 + 4 + 4.
+    const claims = statements.seen.filter((s) => s.sql.includes('"claimed_until"') && s.sql.includes('arm_0'));
+    const ours = claims.filter((s) => s.parameters.includes(now));
+    expect(ours.length).toBeGreaterThanOrEqual(3);
+    expect(ours.length).toBeLessThanOrEqual(4);
+  });
+
   it('frees a slot as the provider answers: a meter that is slow to answer holds back no SMS', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [] });
     const now = clock.now();
-    await t.app.db
-      .insertInto('subscriptions')
-      .values({
-        id: newId(),
-        user_id: owner.user.id,
-        provider: 'stripe',
-        provider_customer_id: 'cus_slow_meter',
-        provider_subscription_id: `sub_${newId()}`,
-        plan: 'premium',
-        status: 'active',
-        trial_start: null,
-        trial_end: null,
-        current_period_end: null,
-        cancel_at_period_end: 0,
-        created_at: now - 2,
-        updated_at: now - 2,
-        provider_event_at: null,
-      })
-      .execute();
+    await stripeSubscription(t.app, owner.user.id, 'cus_slow_meter', now - 2);
     // The account's first real alert is free: the SMS under test, of its second, are billed.
     await insertAlert(t.app.db, alertRow(owner.user.id, { created_at: now - 1 }), [], { dialect: t.app.dialect });
     const alert = alertRow(owner.user.id, { created_at: now });
