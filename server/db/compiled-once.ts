@@ -41,11 +41,11 @@ export function compiledOnce<V extends Record<string, unknown>, R>(
   return async (db, dialect, values) => {
     // A database with Kysely plugins (a test's fault at the database's edge) builds each run
     // again, so that they see every query; the server's own has none.
-    const built = db.getExecutor().plugins.length === 0;
-    let template = built ? made.get(dialect) : undefined;
+    const cacheable = db.getExecutor().plugins.length === 0;
+    let template = cacheable ? made.get(dialect) : undefined;
     if (!template) {
       template = compile(db, dialect);
-      if (built) made.set(dialect, template);
+      if (cacheable) made.set(dialect, template);
     }
     const parameters = template.parameters.map((p) => (p instanceof Slot ? values[p.name] : p));
     const { rows } = await db.executeQuery<R>({ ...template, parameters });

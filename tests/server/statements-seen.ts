@@ -36,7 +36,7 @@ export function watchSqliteStatements() {
 }
 
 /** Every PostgreSQL statement, seen by wrapping node-postgres's client until `stop`. */
-export function watchPgStatements() {
+function watchPgStatements() {
   const seen: SeenStatement[] = [];
   const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = client.query;

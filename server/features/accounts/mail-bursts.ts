@@ -155,6 +155,7 @@ async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent):
  */
 async function takeSummary(db: Db, id: string, now: number) {
   // In SQL every right-hand side reads the row as it was: the pending count moves over whole.
+  const moments = momentsAt(now);
   const taken = await db
     .updateTable('mail_bursts')
     .set({
@@ -163,11 +164,11 @@ async function takeSummary(db: Db, id: string, now: number) {
       pending: 0,
       pending_since: null,
       last_mail_at: now,
-      ...countMail(momentsAt(now)),
+      ...countMail(moments),
     })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('pending', '>', 0), eb('claimed_count', '>', 0)]))
-    .where((eb) => eb.not(capped(eb, momentsAt(now))))
+    .where((eb) => eb.not(capped(eb, moments)))
     .returningAll()
     .executeTakeFirst();
   if (taken) return taken;
