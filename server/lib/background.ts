@@ -1,3 +1,6 @@
+/** Resolves on the next turn of the event loop, after the I/O callbacks of this one. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Work that runs after an answer has gone (e-mails whose preparation depends on whether an
  * account exists, notices to the owner): started on the next turn of the event loop, failures
@@ -11,7 +14,7 @@ export class Background {
 
   /** Starts `work` after the current request's answer is on its way. */
   run(work: () => Promise<unknown>): void {
-    const task = new Promise<void>((resolve) => setImmediate(resolve))
+    const task = nextTurn()
       .then(work)
       .then(
         () => undefined,

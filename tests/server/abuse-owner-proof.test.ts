@@ -6,18 +6,13 @@ import { DEVICE_KEYS_PER_USER } from '../../server/features/alerts/owner-proof.j
 import { storeAlert } from '../../server/features/alerts/service.js';
 import { SMS_BUDGET } from '../../server/features/alerts/sms-budget.js';
 import { smsUsageSince } from '../../server/features/billing/simulated.js';
+import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { reportPendingUsage } from '../../server/features/billing/usage.js';
+import { newId } from '../../server/lib/ids.js';
 import { SECRET_PATH_MAX_PER_MINUTE } from '../../server/plugins/security.js';
 import type { PaymentsPort } from '../../server/providers/payments/port.js';
 import { nextIp } from './accounts-helpers.js';
-import {
-  alertRow,
-  lisbonAt,
-  type Owner,
-  ownerWithContacts,
-  stripeSubscription,
-  subscriberWithContacts,
-} from './alerts-fixtures.js';
+import { alertRow, lisbonAt, type Owner, ownerWithContacts, subscriberWithContacts } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp, type TestApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -512,7 +507,14 @@ describe(`budgets and billing count SMS parts (${dbLabel})`, () => {
         return true;
       },
     } as unknown as PaymentsPort;
-    await stripeSubscription(t.app, owner.user.id, 'cus_parts', now - 1);
+    await activateSubscription(t.app.db, {
+      userId: owner.user.id,
+      plan: 'premium',
+      now: now - 1,
+      provider: 'stripe',
+      providerCustomerId: 'cus_parts',
+      providerSubscriptionId: `sub_${newId()}`,
+    });
     expect(await reportPendingUsage(t.app.db, meter, t.clock.now(), undefined, owner.user.id)).toBe(fit - 1);
     expect(reported.map((r) => r.parts)).toEqual(Array(fit - 1).fill(4));
   });

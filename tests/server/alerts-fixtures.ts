@@ -75,29 +75,6 @@ export async function subscriberWithContacts(
   return { ...owner, token: row.token!, contactIds };
 }
 
-/** A premium subscription at Stripe with customer `customerId`, as its webhook would have stored it at `at`. */
-export async function stripeSubscription(app: FastifyInstance, userId: string, customerId: string, at: number) {
-  await app.db
-    .insertInto('subscriptions')
-    .values({
-      id: newId(),
-      user_id: userId,
-      provider: 'stripe',
-      provider_customer_id: customerId,
-      provider_subscription_id: `sub_${newId()}`,
-      plan: 'premium',
-      status: 'active',
-      trial_start: null,
-      trial_end: null,
-      current_period_end: null,
-      cancel_at_period_end: 0,
-      created_at: at,
-      updated_at: at,
-      provider_event_at: null,
-    })
-    .execute();
-}
-
 /** An alerts row without a location, to insert directly; `fields` override the defaults. */
 export const alertRow = (userId: string, fields: Partial<NewAlert> = {}): NewAlert => ({
   id: newId(),

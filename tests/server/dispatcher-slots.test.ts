@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
+import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import type { PaymentsPort } from '../../server/providers/payments/port.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
-import { alertRow, eventually, ownerWithContacts, stripeSubscription } from './alerts-fixtures.js';
+import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 import { watchStatements } from './statements-seen.js';
 
@@ -109,7 +110,14 @@ describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () =
   it('frees a slot as the provider answers: a meter that is slow to answer holds back no SMS', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [] });
     const now = clock.now();
-    await stripeSubscription(t.app, owner.user.id, 'cus_slow_meter', now - 2);
+    await activateSubscription(t.app.db, {
+      userId: owner.user.id,
+      plan: 'premium',
+      now: now - 2,
+      provider: 'stripe',
+      providerCustomerId: 'cus_slow_meter',
+      providerSubscriptionId: `sub_${newId()}`,
+    });
     // The account's first real alert is free: the SMS under test, of its second, are billed.
     await insertAlert(t.app.db, alertRow(owner.user.id, { created_at: now - 1 }), [], { dialect: t.app.dialect });
     const alert = alertRow(owner.user.id, { created_at: now });

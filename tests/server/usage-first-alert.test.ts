@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { firstRealAlert } from '../../server/features/billing/repository.js';
@@ -29,8 +29,9 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
     expect(await firstRealAlert(t.app.db, owner.user.id).execute()).toEqual([{ id: 'aa-first' }]);
 
     const { sql: text, parameters } = firstRealAlert(t.app.db, owner.user.id).compile();
-    const values = parameters.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
     if (dbKind === 'postgres') {
+      // EXECUTE takes its values written out: a prepared statement's are not bound to it.
+      const values = parameters.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
       // Prepared, with the plan a prepared statement ends up with, whose estimates know no user.
       const shown = await t.app.db.connection().execute(async (db) => {
         await sql.raw(`prepare first_real as ${text}`).execute(db);
@@ -49,9 +50,7 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
       expect(shown).not.toContain('"Node Type":"Sort"');
       expect(shown).toMatch(/"Actual Rows":1[,}]/);
     } else {
-      let i = 0;
-      const inlined = text.replace(/\?/g, () => values[i++] ?? 'null');
-      const plan = await sql.raw(`explain query plan ${inlined}`).execute(t.app.db);
+      const plan = await t.app.db.executeQuery(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
       const shown = JSON.stringify(plan.rows);
       expect(shown).toContain('alerts_user_mode_created_idx');
       expect(shown).not.toContain('TEMP B-TREE');

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
+import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
@@ -92,7 +93,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let pumping: Promise<void> | null = null;
   let again = false;
   let stopped = true;
-
   const via = {
     sms,
     lookupTimeoutMs,
@@ -102,7 +102,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     failed: (delivery: ClaimedDelivery, error: unknown) =>
       recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log),
   };
-  const failed = (d: ClaimedDelivery) => (err: unknown) => log?.error({ err, delivery: d.id }, 'SMS dispatch failed');
+  const logged = (d: ClaimedDelivery) => (err: unknown) => log?.error({ err, delivery: d.id }, 'SMS dispatch failed');
 
   /**
    * Starts sending a claimed delivery in a slot; `more` when a freed slot may find more due. The
@@ -113,11 +113,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const task: Promise<void> = handOver(delivery, via)
       .then((write) => {
         const outcome: Promise<void> = write()
-          .catch(failed(delivery))
+          .catch(logged(delivery))
           .finally(() => writing.delete(outcome));
         writing.add(outcome);
       })
-      .catch(failed(delivery))
+      .catch(logged(delivery))
       .finally(() => {
         inFlight.delete(task);
         if ((more || queuedForSlot) && !stopped) {
@@ -162,7 +162,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     pumping = (async () => {
       // The slots a batch of sends frees are freed one after another in this turn: claimed
       // together in the next, one claim where there were one per slot.
-      if (freed) await new Promise((resolve) => setImmediate(resolve));
+      if (freed) await nextTurn();
       do {
         again = false;
         // A claim that filled every free slot may have left more due: claim again while slots are free.

@@ -3,9 +3,6 @@ import type { SmsPort } from '../../providers/sms/port.js';
 import type { ClaimedDelivery } from './deliveries.js';
 import { heldByProvider, withTimeout } from './unanswered.js';
 
-/** The writing of a send's outcome, started once the provider has answered. */
-export type Outcome = () => Promise<void>;
-
 /**
  * Hands one claimed delivery to the provider, unless an unanswered attempt already reached it,
  * and resolves as soon as the provider has answered with the writing of the outcome: `sent` with
@@ -22,7 +19,7 @@ export async function handOver(
     sent: (delivery: ClaimedDelivery, providerMessageId: string) => Promise<void>;
     failed: (delivery: ClaimedDelivery, error: unknown) => Promise<void>;
   },
-): Promise<Outcome> {
+): Promise<() => Promise<void>> {
   const held = await heldByProvider(via.sms, delivery, via.lookupTimeoutMs, via.log);
   if (held) return () => via.sent(delivery, held);
   try {

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db } from '../../db/schema.js';
+import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { usageInsert } from '../billing/repository.js';
@@ -76,7 +77,7 @@ export function sentRecorder(options: {
 
   async function recordFinished(): Promise<void> {
     // The sends of one claim finish within a turn of the event loop of each other.
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     while (finished.length > 0) {
       const batch = finished;
       finished = [];
