@@ -30,7 +30,6 @@ interface Outcome {
   key?: string;
   status: number;
   startedAt: number;
-  endedAt: number;
   retryAfter?: string;
 }
 
@@ -56,7 +55,6 @@ function load(app: FastifyInstance, person: Subscriber, workers = 4) {
         ...(kind === 'alert' ? { key } : {}),
         status: res.statusCode,
         startedAt,
-        endedAt: Date.now(),
         ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}),
       });
       await pace();
@@ -149,6 +147,9 @@ describeOn('postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (
     const waitFor = (check: () => void) => vi.waitFor(check, { timeout: PHASE_TIMEOUT_MS, interval: 20 });
     // Some traffic answered while the database is up.
     await waitFor(() => expect(outcomes.filter((o) => o.status < 300).length).toBeGreaterThan(5));
+    // What answered before the cut, taken as it is cut: counted by the time it ended, an answer
+    // ending in the very millisecond the cut was timed at was left out, and the count fell short.
+    const before = [...outcomes];
     const cutAt = Date.now();
     proxy.cut();
     // Some traffic started and answered while it is down.
@@ -180,7 +181,6 @@ describeOn('postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (
       'no 500',
     ).toEqual([]);
     expect(outcomes.every((o) => [200, 201, 503].includes(o.status))).toBe(true);
-    const before = outcomes.filter((o) => o.endedAt < cutAt);
     const lastSecond = outcomes.filter((o) => o.startedAt > Date.now() - 1000);
     expect(before.length).toBeGreaterThan(5);
     expect(before.every((o) => o.status < 300)).toBe(true);
