@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { MAIL_SUMMARY_TIMER, summaryTimer } from '../../server/features/accounts/mail-bursts.js';
+import { MAIL_SUMMARY_TIMER, noteMailEvent, summaryTimer } from '../../server/features/accounts/mail-bursts.js';
 import { createTimers } from '../../server/lib/timers.js';
 import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
+import { watchStatements } from './statements-seen.js';
 
 // E-mail bombing through a leaked link: every real alert used to mail the owner a receipt
 // (with a new "this wasn't me" key row each), and every registration attempt with a taken
@@ -86,6 +87,41 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963100001').length).toBeGreaterThan(0);
     expect(mailsTo(email)).toHaveLength(3);
     expect(mailsTo(email)[0]?.text).toContain('A real emergency alert was sent from your link on');
+  });
+
+  it('counts the receipts noted in one turn in one statement: the first mailed, the others summarised', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100009']] });
+    const email = owner.user.email as string;
+    const note = () =>
+      noteMailEvent(t.app.db, t.app.dialect, {
+        kind: 'alert_receipt',
+        address: email,
+        userId: owner.user.id,
+        now: t.clock.now(),
+      });
+    const statements = watchStatements();
+    let together: string[];
+    let more: string[];
+    try {
+      together = await Promise.all(Array.from({ length: 10 }, note));
+      more = await Promise.all(Array.from({ length: 5 }, note));
+    } finally {
+      statements.stop();
+    }
+    expect(together).toEqual(['send', ...Array(9).fill('gathered')]);
+    expect(more).toEqual(Array(5).fill('gathered'));
+    // One upsert per turn, not one per receipt: a link pressed again and again queues no alert on the burst's row.
+    expect(statements.seen.filter((s) => /^insert into "mail_bursts"/.test(s.sql))).toHaveLength(2);
+    const burst = await t.app.db
+      .selectFrom('mail_bursts')
+      .selectAll()
+      .where('address', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(Number(burst.pending)).toBe(14);
+    moveTime(t, 10 * MINUTE);
+    await settle();
+    expect(summaries(email)).toHaveLength(1);
+    expect(summaries(email)[0]?.text).toContain('14 more real emergency alerts were sent from your link since');
   });
 
   it('writes the summary in Portuguese for a Portuguese owner', async () => {

@@ -60,59 +60,85 @@ function firstOfBurst(moments: Moments) {
 }
 
 /**
- * One statement: a new burst starts counted, and so does a burst whose spacing is over (nothing
- * pending, not capped): this event's mail goes now, and the row keeps nothing pending. Else, when
- * events are already pending, this one only adds itself to the count; no row when the burst is
- * waiting for neither. Built once (an alert's receipt runs it with every alert: building it each
- * time cost more than running it).
+ * One statement for `count` events of one burst: a new burst starts counted, and so does a burst
+ * whose spacing is over (nothing pending, not capped): the first event's mail goes now, and the
+ * row keeps nothing pending (the others, if any, are gathered after it). Else, when events are
+ * already pending, all of them only add themselves to the count; no row when the burst is waiting
+ * for neither. Built once (an alert's receipt runs it with every alert: building it each time
+ * cost more than running it).
  */
-const noteUpsert = compiledOnce<MailEvent & Moments & { id: string }, { pending: number }>((db, value) => {
-  const moments = { now: value('now'), dayAgo: value('dayAgo'), spacedAgo: value('spacedAgo') };
-  const first = firstOfBurst(moments);
-  const counted = countMail(moments);
-  return db
-    .insertInto('mail_bursts')
-    .values({
-      id: value('id'),
-      kind: value('kind'),
-      address: value('address'),
-      user_id: value('userId'),
-      last_mail_at: value('now'),
-      pending: 0,
-      pending_since: null,
-      claimed_count: 0,
-      claimed_since: null,
-      day_started_at: value('now'),
-      day_count: 1,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['kind', 'address'])
-        .doUpdateSet({
-          user_id: value('userId'),
-          last_mail_at: sql<number>`case when ${first} then ${value('now')} else mail_bursts.last_mail_at end`,
-          day_count: sql<number>`case when ${first} then ${counted.day_count} else ${DAY_COUNT} end`,
-          day_started_at: sql<number>`case when ${first} then ${counted.day_started_at} else ${DAY_STARTED} end`,
-          pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else 1 end`,
-        })
-        .where((eb) => eb.or([first, eb('mail_bursts.pending', '>', 0)])),
-    )
-    .returning('pending');
-});
+const noteUpsert = compiledOnce<MailEvent & Moments & { id: string; count: number }, { pending: number }>(
+  (db, value) => {
+    const moments = { now: value('now'), dayAgo: value('dayAgo'), spacedAgo: value('spacedAgo') };
+    const first = firstOfBurst(moments);
+    const counted = countMail(moments);
+    return db
+      .insertInto('mail_bursts')
+      .values({
+        id: value('id'),
+        kind: value('kind'),
+        address: value('address'),
+        user_id: value('userId'),
+        last_mail_at: value('now'),
+        pending: 0,
+        pending_since: null,
+        claimed_count: 0,
+        claimed_since: null,
+        day_started_at: value('now'),
+        day_count: 1,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['kind', 'address'])
+          .doUpdateSet({
+            user_id: value('userId'),
+            last_mail_at: sql<number>`case when ${first} then ${value('now')} else mail_bursts.last_mail_at end`,
+            day_count: sql<number>`case when ${first} then ${counted.day_count} else ${DAY_COUNT} end`,
+            day_started_at: sql<number>`case when ${first} then ${counted.day_started_at} else ${DAY_STARTED} end`,
+            pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else ${value('count')} end`,
+          })
+          .where((eb) => eb.or([first, eb('mail_bursts.pending', '>', 0)])),
+      )
+      .returning('pending');
+  },
+);
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
  * counted); the others answer 'gathered' and set the burst's summary timer `spacingMs` after
  * the last mail, or at the end of the day's cap. Each step is one atomic statement, so two
  * processes never both send a first mail; the first gathered event and the timer commit
- * together, and the others of the burst only count themselves.
+ * together, and the others of the burst only count themselves. The events of one burst noted in
+ * the same turn of the event loop are counted together, in one statement: a link pressed again
+ * and again (a stranger with a leaked link, a load test) would otherwise queue every alert's
+ * receipt on the burst's one row, each holding a connection while it waits for the row's lock.
  */
 export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
-  // On SQLite the statements share the commit of the other writes of their turn (an alert's
-  // receipt follows its alert): a commit of their own cost more than they did.
-  return groupsWrites(dialect)
-    ? inGroupedTransaction(db, (trx) => noteIn(trx, dialect, input))
-    : noteIn(db, dialect, input);
+  let turn = gathering.get(db);
+  if (!turn) {
+    turn = new Map();
+    gathering.set(db, turn);
+  }
+  const key = JSON.stringify([input.kind, input.address, input.userId]);
+  const joined = turn.get(key);
+  if (joined) return new Promise((resolve, reject) => joined.waiting.push({ resolve, reject }));
+  const events: Events = { first: input, waiting: [] };
+  turn.set(key, events);
+  return new Promise((resolve, reject) => {
+    events.waiting.push({ resolve, reject });
+    setImmediate(() => {
+      turn.delete(key);
+      void noteEvents(db, dialect, events.first, events.waiting.length).then(
+        (firstSends) => {
+          for (const [i, waiter] of events.waiting.entries())
+            waiter.resolve(firstSends && i === 0 ? 'send' : 'gathered');
+        },
+        (error: unknown) => {
+          for (const waiter of events.waiting) waiter.reject(error);
+        },
+      );
+    });
+  });
 }
 
 type MailEvent = {
@@ -122,16 +148,37 @@ type MailEvent = {
   now: number;
 };
 
-async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
+/** One burst's events of a turn: the first one's values, and who waits for each decision. */
+type Events = {
+  first: MailEvent;
+  waiting: { resolve: (decision: BurstDecision) => void; reject: (error: unknown) => void }[];
+};
+
+/** The bursts with events noted in this turn, per database. */
+const gathering = new WeakMap<Kysely<Database>, Map<string, Events>>();
+
+/** Counts `count` events of one burst; true when the first of them is mailed now. */
+function noteEvents(db: Kysely<Database>, dialect: Dialect, input: MailEvent, count: number): Promise<boolean> {
+  // On SQLite the statements share the commit of the other writes of their turn (an alert's
+  // receipt follows its alert): a commit of their own cost more than they did.
+  return groupsWrites(dialect)
+    ? inGroupedTransaction(db, (trx) => noteIn(trx, dialect, input, count))
+    : noteIn(db, dialect, input, count);
+}
+
+async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent, count: number): Promise<boolean> {
   const { kind, address, userId, now } = input;
-  const [noted] = await noteUpsert(db, dialect, { ...input, ...momentsAt(now), id: newId() });
-  if (noted) return Number(noted.pending) === 0 ? 'send' : 'gathered';
+  const [noted] = await noteUpsert(db, dialect, { ...input, ...momentsAt(now), id: newId(), count });
+  const firstSends = noted !== undefined && Number(noted.pending) === 0;
+  // Pending events count themselves; the others wait for a summary, the first of them sets its timer.
+  const gathered = noted === undefined ? count : firstSends ? count - 1 : 0;
+  if (gathered === 0) return firstSends;
   const setSummaryTimer = async (trx: Kysely<Database>) => {
     const burst = await trx
       .updateTable('mail_bursts')
       .set({
         user_id: userId,
-        pending: sql<number>`pending + 1`,
+        pending: sql<number>`pending + ${gathered}`,
         pending_since: sql<number>`coalesce(pending_since, ${now})`,
       })
       .where('kind', '=', kind)
@@ -145,7 +192,7 @@ async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent):
     await setTimer(trx, { kind: MAIL_SUMMARY_TIMER, subject: burst.id, dueAt, now }, 'keep');
   };
   await (db.isTransaction ? setSummaryTimer(db) : db.transaction().execute(setSummaryTimer));
-  return 'gathered';
+  return firstSends;
 }
 
 /**
