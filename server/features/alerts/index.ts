@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HOUR, SECOND } from '../../lib/time.js';
-import { MAIL_SUMMARY_TIMER, pruneMailBursts, summaryTimer } from '../accounts/mail-bursts.js';
+import { MAIL_SUMMARY_TIMER } from '../accounts/mail-bursts.js';
+import { pruneMailBursts, summaryTimer } from '../accounts/mail-summaries.js';
 import { registrationSummary } from '../accounts/registration.js';
 import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
