@@ -5,7 +5,10 @@ import type { AlertTiming, LoopDelay, ServerMessage, ServerRequest } from './ser
 /** A bench server process and the requests it answers over IPC. */
 export interface BenchServer {
   url: string;
-  seed(options?: Partial<{ contacts: number; countdown: number; language: 'pt' | 'en' }>): Promise<string>;
+  /** An owner and their token; `history`: that many earlier alerts of theirs, and fresh statistics (server.ts). */
+  seed(
+    options?: Partial<{ contacts: number; countdown: number; language: 'pt' | 'en'; history: number }>,
+  ): Promise<string>;
   timings(): Promise<{ alerts: AlertTiming[]; sends: number; loopDelay: LoopDelay }>;
   /** Alerts per second written by direct transactions (bench/direct.ts) for `seconds`. */
   direct(token: string, seconds: number, concurrency: number): Promise<number>;
@@ -53,7 +56,13 @@ export async function startBenchServer(
     seed: async (o = {}) =>
       (
         await ask(
-          { type: 'seed', contacts: o.contacts ?? 2, countdown: o.countdown ?? 10, language: o.language ?? 'en' },
+          {
+            type: 'seed',
+            contacts: o.contacts ?? 2,
+            countdown: o.countdown ?? 10,
+            language: o.language ?? 'en',
+            history: o.history ?? 0,
+          },
           'seeded',
         )
       ).token,

@@ -6,16 +6,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/index.js';
+import { queuedDelivery } from '../server/features/alerts/deliveries.js';
+import { insertAlert } from '../server/features/alerts/repository.js';
 import type { SmsPort } from '../server/providers/sms/port.js';
 import { directWrites } from './direct.js';
-import { adminQuery, seedOwners } from './fixtures.js';
+import { adminQuery, benchAlert, seedOwners } from './fixtures.js';
 import { epochMs } from './stats.js';
 
 export type ServerRequest =
-  | { type: 'seed'; contacts: number; countdown: number; language: 'pt' | 'en' }
+  | { type: 'seed'; contacts: number; countdown: number; language: 'pt' | 'en'; history: number }
   | { type: 'timings' }
   | { type: 'direct'; token: string; seconds: number; concurrency: number }
   | { type: 'stop' };
@@ -115,7 +118,38 @@ async function main(): Promise<void> {
   async function seed(request: Extract<ServerRequest, { type: 'seed' }>): Promise<string> {
     const [owner] = await seedOwners(app.db, { owners: 1, ...request });
     if (!owner) throw new Error('no owner seeded');
+    if (request.history > 0) await seedHistory(owner.id, request.history);
     return owner.token;
+  }
+
+  /**
+   * `count` earlier alerts of the owner, a minute apart, their SMS sent; then, on PostgreSQL, the
+   * tables' statistics, as autovacuum keeps them in a database that has been running. A schema
+   * seconds old has none: each connection then keeps the plan it made for a statement while the
+   * tables were empty, and the POST's replay lookup, planned on the owner's index of alerts by
+   * mode and date rather than the unique one of keys, read every alert of the owner (its cost
+   * grew run after run with the alerts the bench had sent).
+   */
+  async function seedHistory(userId: string, count: number): Promise<void> {
+    const contacts = await app.db
+      .selectFrom('contacts')
+      .select(['name as contact_name', 'phone_number'])
+      .where('user_id', '=', userId)
+      .execute();
+    const now = app.clock.now();
+    await app.db.transaction().execute(async (trx) => {
+      for (let i = count; i > 0; i -= 1) {
+        const at = now - i * 60_000;
+        const alert = benchAlert(userId, 'bench needs help.', at);
+        const deliveries = contacts.map((recipient) => ({
+          ...queuedDelivery({ alertId: alert.id, recipient, body: alert.message, now: at }),
+          status: 'sent' as const,
+        }));
+        await insertAlert(trx, alert, deliveries, { dialect: app.dialect });
+      }
+    });
+    if (app.dialect === 'postgres')
+      await sql`analyze users, contacts, subscriptions, alerts, deliveries`.execute(app.db);
   }
 
   async function timings(): Promise<AlertTiming[]> {
