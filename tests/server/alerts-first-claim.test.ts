@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
-import { eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, dbKind, dbLabel, type TestApp } from './helper.js';
+import { type ClaimedDelivery, queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { insertAlert } from '../../server/features/alerts/repository.js';
+import { sentRecorder } from '../../server/features/alerts/sent-records.js';
+import { newId } from '../../server/lib/ids.js';
+import { alertRow, eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { buildTestApp, dbKind, dbLabel, describeOn, suiteApp, type TestApp } from './helper.js';
 import { watchSqliteStatements, watchStatements } from './statements-seen.js';
 
 // When a new alert's SMS are first taken by the dispatcher: the alert's own transaction writes
 // them already claimed (as many as the dispatcher has free slots), so no claim statement has to
 // find them after the commit, on either database; by the time the answer leaves every SMS is
 // taken, and each goes once.
+
+/** The statements that write sent SMS's usage, and those that mark deliveries sent. */
+const USAGE = /insert into "?usage_records"?/;
+const MARKING = /update "?deliveries"? set\s+"?status"? = case when/;
 
 describe(`a new alert's first claim (${dbLabel})`, () => {
   let t: TestApp;
@@ -109,23 +117,76 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
       );
       await t.app.dispatcher.drain();
       await eventually(
-        async () => statements.seen.filter((s) => s.sql.includes('insert into "usage_records"')).length,
+        async () => statements.seen.filter((s) => USAGE.test(s.sql)).length,
         (count) => count > 0,
       );
     } finally {
       statements.stop();
     }
-    const marking = statements.seen.filter((s) => /update "deliveries" set "status" = case when status in/.test(s.sql));
-    const usage = statements.seen.filter((s) => s.sql.includes('insert into "usage_records"'));
+    const marking = statements.seen.filter((s) => MARKING.test(s.sql));
+    const usage = statements.seen.filter((s) => USAGE.test(s.sql));
     expect(usage.length).toBeGreaterThan(0);
     if (dbKind === 'postgres') {
       // The same statements: each one marks its sends sent and writes their usage.
-      expect(usage.every((s) => /^with marked as \(update "deliveries"/.test(s.sql))).toBe(true);
+      expect(usage.every((s) => /^with sent as \(/.test(s.sql))).toBe(true);
       expect(marking).toEqual(usage);
     } else {
       const inTransaction = (list: typeof usage) => list.map((s) => s.transaction);
       expect(inTransaction(usage)).toEqual(inTransaction(marking));
       expect(inTransaction(usage).every((n) => typeof n === 'number')).toBe(true);
     }
+  });
+});
+
+// Sends that finish together are recorded together, however many: on PostgreSQL with one
+// statement text (its sends as arrays), which each connection prepares once and keeps its plan.
+describeOn('postgres')('sent SMS recorded with one statement text (PostgreSQL)', () => {
+  const t = suiteApp();
+
+  it('marks batches of 1 and 3 sends sent, with their usage, by the same text', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [] });
+    const now = t.clock.now();
+    const alert = alertRow(owner.user.id, { created_at: now });
+    const rows = Array.from({ length: 4 }, (_, i) => ({
+      ...queuedDelivery({
+        alertId: alert.id,
+        recipient: { contact_name: `Contact ${i}`, phone_number: `+3519730${String(i).padStart(5, '0')}` },
+        body: `Help ${newId()}`,
+        now,
+      }),
+      status: 'sending' as const,
+    }));
+    await insertAlert(t.app.db, alert, rows, { dialect: t.app.dialect });
+    const recorded = sentRecorder({ db: t.app.db, dialect: t.app.dialect, clock: t.clock });
+    const claimed = rows.map((row) => ({ ...row, user_id: owner.user.id }) as ClaimedDelivery);
+    const statements = watchStatements();
+    try {
+      await recorded(claimed[0] as ClaimedDelivery, 'SMone');
+      await Promise.all(claimed.slice(1).map((delivery, i) => recorded(delivery, `SMthree${i}`)));
+    } finally {
+      statements.stop();
+    }
+    const usage = statements.seen.filter((s) => USAGE.test(s.sql));
+    expect(usage).toHaveLength(2);
+    expect(new Set(usage.map((s) => s.sql)).size).toBe(1);
+    const stored = await t.app.db
+      .selectFrom('deliveries')
+      .select(['status', 'provider_message_id'])
+      .where('alert_id', '=', alert.id)
+      .orderBy('provider_message_id')
+      .execute();
+    expect(stored).toEqual([
+      { status: 'sent', provider_message_id: 'SMone' },
+      { status: 'sent', provider_message_id: 'SMthree0' },
+      { status: 'sent', provider_message_id: 'SMthree1' },
+      { status: 'sent', provider_message_id: 'SMthree2' },
+    ]);
+    // The owner's first real alert: its SMS are written, not billed.
+    const usages = await t.app.db
+      .selectFrom('usage_records')
+      .select(['billable', 'parts'])
+      .where('user_id', '=', owner.user.id)
+      .execute();
+    expect(usages).toEqual(Array.from({ length: 4 }, () => ({ billable: 0, parts: 1 })));
   });
 });
