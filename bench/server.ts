@@ -10,11 +10,9 @@ import { sql } from 'kysely';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/index.js';
-import { queuedDelivery } from '../server/features/alerts/deliveries.js';
-import { insertAlert } from '../server/features/alerts/repository.js';
 import type { SmsPort } from '../server/providers/sms/port.js';
-import { directWrites } from './direct.js';
-import { adminQuery, benchAlert, seedOwners } from './fixtures.js';
+import { directWrites, sentAlertWriter } from './direct.js';
+import { adminQuery, seedOwners } from './fixtures.js';
 import { epochMs } from './stats.js';
 
 export type ServerRequest =
@@ -131,22 +129,10 @@ async function main(): Promise<void> {
    * grew run after run with the alerts the bench had sent).
    */
   async function seedHistory(userId: string, count: number): Promise<void> {
-    const contacts = await app.db
-      .selectFrom('contacts')
-      .select(['name as contact_name', 'phone_number'])
-      .where('user_id', '=', userId)
-      .execute();
+    const write = await sentAlertWriter(app, userId);
     const now = app.clock.now();
     await app.db.transaction().execute(async (trx) => {
-      for (let i = count; i > 0; i -= 1) {
-        const at = now - i * 60_000;
-        const alert = benchAlert(userId, 'bench needs help.', at);
-        const deliveries = contacts.map((recipient) => ({
-          ...queuedDelivery({ alertId: alert.id, recipient, body: alert.message, now: at }),
-          status: 'sent' as const,
-        }));
-        await insertAlert(trx, alert, deliveries, { dialect: app.dialect });
-      }
+      for (let i = count; i > 0; i -= 1) await write(trx, now - i * 60_000);
     });
     if (app.dialect === 'postgres')
       await sql`analyze users, contacts, subscriptions, alerts, deliveries`.execute(app.db);
