@@ -3,6 +3,7 @@ import { compiledOnce } from '../../db/compiled-once.js';
 import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, MailBurstKind } from '../../db/schema.js';
+import { nextTurn } from '../../lib/background.js';
 import { newId } from '../../lib/ids.js';
 import { DAY, MINUTE } from '../../lib/time.js';
 import { setTimer } from '../../lib/timers.js';
@@ -111,31 +112,23 @@ const noteUpsert = compiledOnce<MailEvent & Moments & { id: string; count: numbe
  * receipt on the burst's one row, each holding a connection while it waits for the row's lock.
  */
 export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
-  let turn = gathering.get(db);
-  if (!turn) {
-    turn = new Map();
-    gathering.set(db, turn);
-  }
+  const turn = gathering.get(db) ?? new Map<string, Gathered>();
+  gathering.set(db, turn);
   const key = JSON.stringify([input.kind, input.address, input.userId]);
   const joined = turn.get(key);
-  if (joined) return new Promise((resolve, reject) => joined.waiting.push({ resolve, reject }));
-  const events: Events = { first: input, waiting: [] };
-  turn.set(key, events);
-  return new Promise((resolve, reject) => {
-    events.waiting.push({ resolve, reject });
-    setImmediate(() => {
+  if (joined) {
+    joined.count += 1;
+    return joined.firstSends.then(() => 'gathered');
+  }
+  const events: Gathered = {
+    count: 1,
+    firstSends: nextTurn().then(() => {
       turn.delete(key);
-      void noteEvents(db, dialect, events.first, events.waiting.length).then(
-        (firstSends) => {
-          for (const [i, waiter] of events.waiting.entries())
-            waiter.resolve(firstSends && i === 0 ? 'send' : 'gathered');
-        },
-        (error: unknown) => {
-          for (const waiter of events.waiting) waiter.reject(error);
-        },
-      );
-    });
-  });
+      return noteEvents(db, dialect, input, events.count);
+    }),
+  };
+  turn.set(key, events);
+  return events.firstSends.then((sends) => (sends ? 'send' : 'gathered'));
 }
 
 type MailEvent = {
@@ -145,14 +138,11 @@ type MailEvent = {
   now: number;
 };
 
-/** One burst's events of a turn: the first one's values, and who waits for each decision. */
-type Events = {
-  first: MailEvent;
-  waiting: { resolve: (decision: BurstDecision) => void; reject: (error: unknown) => void }[];
-};
+/** A burst's events noted in this turn: how many, and whether the first of them is mailed now. */
+type Gathered = { count: number; firstSends: Promise<boolean> };
 
 /** The bursts with events noted in this turn, per database. */
-const gathering = new WeakMap<Kysely<Database>, Map<string, Events>>();
+const gathering = new WeakMap<Kysely<Database>, Map<string, Gathered>>();
 
 /** Counts `count` events of one burst; true when the first of them is mailed now. */
 function noteEvents(db: Kysely<Database>, dialect: Dialect, input: MailEvent, count: number): Promise<boolean> {
