@@ -126,6 +126,9 @@ export async function claimDue(
   return claimed as ClaimedDelivery[];
 }
 
+/** A delivery's status once the provider took it: a receipt may have moved it on already, and keeps it. */
+export const SENT_STATUS = sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`;
+
 /**
  * The statement that records the provider's acceptance of several deliveries (those whose sends
  * finished together); it never moves a delivery a receipt already advanced. `sent` is not empty.
@@ -138,7 +141,7 @@ export function sentMarking(db: Db, sent: { id: string; providerMessageId: strin
   return db
     .updateTable('deliveries')
     .set({
-      status: sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`,
+      status: SENT_STATUS,
       provider_message_id: sql<string>`case id ${ids} end`,
       claimed_until: null,
       last_error: null,

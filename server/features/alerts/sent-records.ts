@@ -5,8 +5,9 @@ import type { Database, Db } from '../../db/schema.js';
 import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
+import { firstRealAlert } from '../billing/repository.js';
 import { insertSmsUsage, reportSmsUsage, usageRows, writtenUsage } from '../billing/usage.js';
-import { type ClaimedDelivery, sentMarking } from './deliveries.js';
+import { type ClaimedDelivery, SENT_STATUS, sentMarking } from './deliveries.js';
 
 /** A usage row as the combined statement answers it. */
 type WrittenRow = Parameters<typeof writtenUsage>[0][number];
@@ -18,7 +19,12 @@ type WrittenRow = Parameters<typeof writtenUsage>[0][number];
  * each connection prepares it once and keeps its plan (one text per batch size was planned again
  * and again, a third of its cost). The user's first real alert is read once per user.
  */
-function markedWithUsage(rows: ReturnType<typeof usageRows>, sent: { providerMessageId: string }[], now: number) {
+function markedWithUsage(
+  db: Db,
+  rows: ReturnType<typeof usageRows>,
+  sent: { providerMessageId: string }[],
+  now: number,
+) {
   const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
   return sql<WrittenRow>`with sent as (
     select * from unnest(
@@ -28,15 +34,12 @@ function markedWithUsage(rows: ReturnType<typeof usageRows>, sent: { providerMes
     ) as s(delivery_id, provider_message_id, usage_id, user_id, alert_id, parts)
   ), marked as (
     update deliveries set
-      status = case when deliveries.status in ('queued', 'sending') then 'sent' else deliveries.status end,
+      status = ${SENT_STATUS},
       provider_message_id = sent.provider_message_id,
       claimed_until = null, last_error = null, updated_at = ${now}::bigint
     from sent where deliveries.id = sent.delivery_id
   ), firsts as (
-    select owners.user_id, (
-      select alerts.id from alerts where alerts.user_id = owners.user_id and alerts.mode = 'real'
-      order by alerts.created_at asc, alerts.id asc limit 1
-    ) as alert_id
+    select owners.user_id, (${firstRealAlert(db, sql.ref('owners.user_id'))}) as alert_id
     from (select distinct user_id from sent) as owners
   )
   insert into usage_records (id, user_id, delivery_id, parts, reported_at, created_at, billable)
@@ -72,7 +75,7 @@ async function markSentWithUsage(
       now,
     );
   if (dialect === 'postgres') {
-    const { rows } = await markedWithUsage(usageRows(usages), sent, now).execute(db);
+    const { rows } = await markedWithUsage(db, usageRows(usages), sent, now).execute(db);
     return writtenUsage(rows);
   }
   return inWriteTransaction(db, dialect, async (trx) => {

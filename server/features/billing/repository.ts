@@ -1,4 +1,4 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type Expression, type Insertable, sql, type Updateable } from 'kysely';
 import type {
   CheckoutSessionsTable,
   Db,
@@ -137,8 +137,11 @@ export async function recordEvent(db: Db, id: string, provider: string, at: numb
 
 // SMS usage.
 
-/** The user's first real alert: its SMS are not billed (one step of alerts_user_mode_created_idx). */
-export const firstRealAlert = (db: Db, userId: string) =>
+/**
+ * The user's first real alert: its SMS are not billed (one step of alerts_user_mode_created_idx).
+ * `userId` may be a column of an outer query.
+ */
+export const firstRealAlert = (db: Db, userId: string | Expression<string>) =>
   db
     .selectFrom('alerts')
     .select('id')
