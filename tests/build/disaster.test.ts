@@ -17,10 +17,10 @@ withPostgresAndRedis('loadtest --disaster, tiny (PostgreSQL and Redis)', () => {
   it('stores every alert once, sends each contact one SMS through the provider bound, no 5xx', {
     timeout: 180_000,
   }, async () => {
-    const { figures, misses } = await runDisaster(30, 3_000);
-    // The p95 press → stored under 1 s is the full run's target (`npm run loadtest -- --disaster`),
-    // not a timed test's: beside the other suites on two cores a tiny run took 1,046 ms once.
-    expect(misses.filter((miss) => !miss.startsWith('p95 '))).toEqual([]);
+    // No latency target: p95 press → stored under 1 s is the full run's (`npm run loadtest --
+    // --disaster`), not a timed test's; beside the other suites on two cores a tiny run took 1,046 ms once.
+    const { figures, misses } = await runDisaster(30, 3_000, Number.POSITIVE_INFINITY);
+    expect(misses).toEqual([]);
     expect(figures).toMatchObject({ owners: 30, processes: 3, stored: 30, lost: 0, serverErrors: 0, duplicates: 0 });
     expect(figures.sms).toBe(90);
     expect(figures.deliveries).toEqual({ sent: 90 });
