@@ -103,8 +103,9 @@ async function main(): Promise<void> {
     if (request.method === 'POST' && request.url.endsWith('/alerts/')) {
       const key = request.headers['idempotency-key'];
       if (typeof key === 'string') {
-        const arrivals = received.get(key.toLowerCase()) ?? [];
-        received.set(key.toLowerCase(), [...arrivals, epochMs()]);
+        const arrivals = received.get(key.toLowerCase());
+        if (arrivals) arrivals.push(epochMs());
+        else received.set(key.toLowerCase(), [epochMs()]);
       }
     }
   });

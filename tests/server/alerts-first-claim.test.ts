@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
-import { type ClaimedDelivery, queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { asClaimed, queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { sentRecorder } from '../../server/features/alerts/sent-records.js';
 import { newId } from '../../server/lib/ids.js';
@@ -158,11 +158,13 @@ describeOn('postgres')('sent SMS recorded with one statement text (PostgreSQL)',
     }));
     await insertAlert(t.app.db, alert, rows, { dialect: t.app.dialect });
     const recorded = sentRecorder({ db: t.app.db, dialect: t.app.dialect, clock: t.clock });
-    const claimed = rows.map((row) => ({ ...row, user_id: owner.user.id }) as ClaimedDelivery);
+    const claimed = rows.map((row) => asClaimed(row, owner.user.id));
     const statements = watchStatements();
     try {
-      await recorded(claimed[0] as ClaimedDelivery, 'SMone');
-      await Promise.all(claimed.slice(1).map((delivery, i) => recorded(delivery, `SMthree${i}`)));
+      const [first, ...three] = claimed;
+      if (!first) throw new Error('no delivery');
+      await recorded(first, 'SMone');
+      await Promise.all(three.map((delivery, i) => recorded(delivery, `SMthree${i}`)));
     } finally {
       statements.stop();
     }
