@@ -1,4 +1,5 @@
 import {
+  type Compilable,
   type Expression,
   type ExpressionBuilder,
   type Kysely,
@@ -28,21 +29,37 @@ export async function claimRows<T extends Claimable>(
   db: Kysely<Database>,
   dialect: Dialect,
   table: T,
-  options: {
-    /**
-     * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
-     * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
-     * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
-     * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim).
-     */
-    due: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)[];
-    orderBy: 'next_attempt_at' | 'due_at';
-    set: UpdateObject<Database, T>;
-    limit: number;
-    /** Columns of other tables returned with each row, by correlated subqueries (saves a read after). */
-    with?: Record<string, RawBuilder<unknown>>;
-  },
+  options: ClaimOptions<T>,
 ): Promise<Selectable<Database[T]>[]> {
+  return (await claimQuery(db, dialect, table, options).execute()) as Selectable<Database[T]>[];
+}
+
+/** What `claimRows` takes: when a row is due, in which order, what the claim writes, how many. */
+export interface ClaimOptions<T extends Claimable> {
+  /**
+   * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
+   * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
+   * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
+   * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim).
+   */
+  due: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)[];
+  orderBy: 'next_attempt_at' | 'due_at';
+  set: UpdateObject<Database, T>;
+  limit: number;
+  /** Columns of other tables returned with each row, by correlated subqueries (saves a read after). */
+  with?: Record<string, RawBuilder<unknown>>;
+}
+
+/**
+ * The statement of `claimRows`, not run: a caller whose claims always have one shape builds it
+ * once (`compiledOnce`), `limit` and the times in `due` and `set` as its values.
+ */
+export function claimQuery<T extends Claimable>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: T,
+  options: ClaimOptions<T>,
+): Compilable<Selectable<Database[T]>> & { execute(): Promise<unknown[]> } {
   const { orderBy, set, limit } = options;
   const also = Object.entries(options.with ?? {}).map(([name, value]) => value.as(name));
   // The table is one of the two above; Kysely cannot follow a table name through a type parameter.
@@ -73,22 +90,18 @@ export async function claimRows<T extends Claimable>(
       // biome-ignore lint/suspicious/noExplicitAny: a chain of CTEs whose names are made here.
       any as any,
     ) as typeof any;
-    const rows = await withArms
+    return withArms
       .updateTable(name)
       .set(set as never)
       .where('id', 'in', firstIds(arms.map((_, i) => sql.table(`due_${i}`))))
       .where((eb) => eb.or(arms.map((arm) => arm(eb))))
       .returningAll()
-      .$if(also.length > 0, (qb) => qb.returning(also))
-      .execute();
-    return rows as Selectable<Database[T]>[];
+      .$if(also.length > 0, (qb) => qb.returning(also));
   }
-  const rows = await any
+  return any
     .updateTable(name)
     .set(set as never)
     .where('id', 'in', firstIds(arms.map((arm) => sql`(${armRows(any, arm)})`)))
     .returningAll()
-    .$if(also.length > 0, (qb) => qb.returning(also))
-    .execute();
-  return rows as Selectable<Database[T]>[];
+    .$if(also.length > 0, (qb) => qb.returning(also));
 }

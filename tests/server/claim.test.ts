@@ -63,4 +63,44 @@ describe(`claiming due deliveries from a backlog (${dbLabel})`, () => {
       { id: later.id, status: 'queued' },
     ]);
   });
+
+  it('builds its statement once: each claim brings only its time, lease and limit', async () => {
+    await t.app.dispatcher.stop();
+    const { user } = await createUser(t.app);
+    const now = t.clock.now();
+    const alertId = newId();
+    const rows = [-4, -3, -2, -1, 10].map((seconds, i) => ({
+      ...queuedDelivery({
+        alertId,
+        recipient: { contact_name: `Contact ${i}`, phone_number: `+35191300000${i}` },
+        body: 'EMERGENCY: test needs help now.',
+        now,
+      }),
+      next_attempt_at: now + seconds * 1000,
+    }));
+    await insertAlert(t.app.db, alertRow(user.id, { id: alertId, created_at: now }), rows);
+    // The database as the claim sees it, counting the queries started on it.
+    let built = 0;
+    const starts = new Set<PropertyKey>(['selectFrom', 'updateTable', 'with']);
+    const db = new Proxy(t.app.db, {
+      get(target, key) {
+        if (starts.has(key)) built += 1;
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const first = await claimDue(db, t.app.dialect, { now, leaseMs: 60_000, limit: 1 });
+    built = 0;
+    const rest = await claimDue(db, t.app.dialect, { now: now + 10_000, leaseMs: 5_000, limit: 10 });
+    expect(built).toBe(0);
+    expect(first.map((d) => [d.id, Number(d.claimed_until)])).toEqual([[rows[0]?.id, now + 60_000]]);
+    // Ten seconds later the one due then is due too; the lease is the one given, from that time.
+    expect(rest.map((d) => d.id).sort()).toEqual(
+      rows
+        .slice(1)
+        .map((d) => d.id)
+        .sort(),
+    );
+    expect(rest.every((d) => Number(d.claimed_until) === now + 15_000 && d.user_id === user.id)).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Compilable, type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
-import { claimRows } from '../../db/claim.js';
+import { claimQuery } from '../../db/claim.js';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
@@ -96,35 +97,46 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   const { now, leaseMs, limit } = options;
   if (limit <= 0) return [];
-  // Queued and due, or left `sending` by a dispatcher whose lease ran out: each a range of
-  // deliveries_due_idx (status, next_attempt_at).
-  const due = [
-    (w: ExpressionBuilder<Database, 'deliveries'>) =>
-      w.and([w('deliveries.status', '=', 'queued'), w('deliveries.next_attempt_at', '<=', now)]),
-    (w: ExpressionBuilder<Database, 'deliveries'>) =>
-      w.and([w('deliveries.status', '=', 'sending'), w('deliveries.claimed_until', '<', now)]),
-  ];
-  const claim = {
-    status: 'sending' as const,
-    claimed_until: now + leaseMs,
-    attempts: sql<number>`attempts + 1`,
-    // The old row's values: a `sending` row was last updated by the claim that abandoned it.
-    unanswered_since: sql<
-      number | null
-    >`case when status = 'sending' then coalesce(unanswered_since, updated_at) else unanswered_since end`,
-    updated_at: now,
-  };
-  // Each row comes back with its alert's owner, for billing: no read after the claim.
-  const owner = sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`;
-  const claimed = await claimRows(db, dialect, 'deliveries', {
-    due,
-    orderBy: 'next_attempt_at',
-    set: claim,
-    limit,
-    with: { user_id: owner },
-  });
-  return claimed as ClaimedDelivery[];
+  return dueClaim(db, dialect, { now, claimedUntil: now + leaseMs, limit });
 }
+
+/**
+ * The claim of `claimDue`, built once: the dispatcher claims whenever slots free up, and
+ * building it each time cost the server more than PostgreSQL spent running it.
+ */
+const dueClaim = compiledOnce<{ now: number; claimedUntil: number; limit: number }, ClaimedDelivery>(
+  (db, value, dialect) => {
+    const now = value('now');
+    // Queued and due, or left `sending` by a dispatcher whose lease ran out: each a range of
+    // deliveries_due_idx (status, next_attempt_at).
+    const due = [
+      (w: ExpressionBuilder<Database, 'deliveries'>) =>
+        w.and([w('deliveries.status', '=', 'queued'), w('deliveries.next_attempt_at', '<=', now)]),
+      (w: ExpressionBuilder<Database, 'deliveries'>) =>
+        w.and([w('deliveries.status', '=', 'sending'), w('deliveries.claimed_until', '<', now)]),
+    ];
+    const claim = {
+      status: 'sending' as const,
+      claimed_until: value('claimedUntil'),
+      attempts: sql<number>`attempts + 1`,
+      // The old row's values: a `sending` row was last updated by the claim that abandoned it.
+      unanswered_since: sql<
+        number | null
+      >`case when status = 'sending' then coalesce(unanswered_since, updated_at) else unanswered_since end`,
+      updated_at: now,
+    };
+    // Each row comes back with its alert's owner, for billing: no read after the claim.
+    const owner = sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`;
+    const query = claimQuery(db, dialect, 'deliveries', {
+      due,
+      orderBy: 'next_attempt_at',
+      set: claim,
+      limit: value('limit'),
+      with: { user_id: owner },
+    });
+    return query as Compilable<ClaimedDelivery>;
+  },
+);
 
 /** A delivery's status once the provider took it: a receipt may have moved it on already, and keeps it. */
 export const SENT_STATUS = sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`;
