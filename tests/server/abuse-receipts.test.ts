@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MAIL_SUMMARY_TIMER, noteMailEvent } from '../../server/features/accounts/mail-bursts.js';
 import { summaryTimer } from '../../server/features/accounts/mail-summaries.js';
+import { nextTurn } from '../../server/lib/background.js';
 import { createTimers } from '../../server/lib/timers.js';
 import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
@@ -123,6 +124,57 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     await settle();
     expect(summaries(email)).toHaveLength(1);
     expect(summaries(email)[0]?.text).toContain('14 more real emergency alerts were sent from your link since');
+  });
+
+  it('counts the receipts noted while the burst’s statement runs in one next statement, whatever their turn', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100010']] });
+    const email = owner.user.email as string;
+    // The burst's first statement is held until released, as a loaded database makes it wait.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = true;
+    const db = t.app.db.withPlugin({
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        if (holding) {
+          holding = false;
+          await held;
+        }
+        return result;
+      },
+    });
+    const note = () =>
+      noteMailEvent(db, t.app.dialect, {
+        kind: 'alert_receipt',
+        address: email,
+        userId: owner.user.id,
+        now: t.clock.now(),
+      });
+    const statements = watchStatements();
+    let decisions: string[];
+    try {
+      const first = note();
+      const later: Promise<string>[] = [];
+      // Each noted in a turn of its own, while the first one's statement is under way.
+      for (let i = 0; i < 4; i += 1) {
+        await nextTurn();
+        later.push(note());
+      }
+      release();
+      decisions = await Promise.all([first, ...later]);
+    } finally {
+      statements.stop();
+    }
+    expect(decisions).toEqual(['send', ...Array(4).fill('gathered')]);
+    expect(statements.seen.filter((s) => /^insert into "mail_bursts"/.test(s.sql))).toHaveLength(2);
+    const burst = await t.app.db
+      .selectFrom('mail_bursts')
+      .selectAll()
+      .where('address', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(Number(burst.pending)).toBe(4);
   });
 
   it('writes the summary in Portuguese for a Portuguese owner', async () => {

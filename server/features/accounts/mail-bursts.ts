@@ -106,28 +106,41 @@ const noteUpsert = compiledOnce<MailEvent & Moments & { id: string; count: numbe
  * counted); the others answer 'gathered' and set the burst's summary timer `spacingMs` after
  * the last mail, or at the end of the day's cap. Each step is one atomic statement, so two
  * processes never both send a first mail; the first gathered event and the timer commit
- * together, and the others of the burst only count themselves. The events of one burst noted in
- * the same turn of the event loop are counted together, in one statement: a link pressed again
- * and again (a stranger with a leaked link, a load test) would otherwise queue every alert's
- * receipt on the burst's one row, each holding a connection while it waits for the row's lock.
+ * together, and the others of the burst only count themselves. A burst's events are counted
+ * together, in one statement: those noted in the same turn of the event loop, and those noted
+ * while the burst's last statement is still running, counted once it is done. A link pressed
+ * again and again (a stranger with a leaked link, a load test) would otherwise queue every
+ * alert's receipt on the burst's one row, each holding a connection while it waits for the
+ * row's lock; now a process has at most one statement per burst under way.
  */
 export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
-  const turn = gathering.get(db) ?? new Map<string, Gathered>();
-  gathering.set(db, turn);
+  const bursts = gathering.get(db) ?? {
+    waiting: new Map<string, Gathered>(),
+    running: new Map<string, Promise<void>>(),
+  };
+  gathering.set(db, bursts);
   const key = JSON.stringify([input.kind, input.address, input.userId]);
-  const joined = turn.get(key);
+  const joined = bursts.waiting.get(key);
   if (joined) {
     joined.count += 1;
     return joined.firstSends.then(() => 'gathered');
   }
-  const events: Gathered = {
-    count: 1,
-    firstSends: nextTurn().then(() => {
-      turn.delete(key);
-      return noteEvents(db, dialect, input, events.count);
-    }),
-  };
-  turn.set(key, events);
+  const events: Gathered = { count: 1, firstSends: Promise.resolve(false) };
+  // After the burst's statement under way, or else at the end of this turn.
+  const before = bursts.running.get(key) ?? nextTurn();
+  events.firstSends = before.then(() => {
+    bursts.waiting.delete(key);
+    return noteEvents(db, dialect, input, events.count);
+  });
+  bursts.waiting.set(key, events);
+  const done = events.firstSends.then(
+    () => undefined,
+    () => undefined,
+  );
+  bursts.running.set(key, done);
+  void done.then(() => {
+    if (bursts.running.get(key) === done) bursts.running.delete(key);
+  });
   return events.firstSends.then((sends) => (sends ? 'send' : 'gathered'));
 }
 
@@ -138,11 +151,17 @@ type MailEvent = {
   now: number;
 };
 
-/** A burst's events noted in this turn: how many, and whether the first of them is mailed now. */
+/** A burst's events counted together: how many, and whether the first of them is mailed now. */
 type Gathered = { count: number; firstSends: Promise<boolean> };
 
-/** The bursts with events noted in this turn, per database. */
-const gathering = new WeakMap<Kysely<Database>, Map<string, Gathered>>();
+/**
+ * Per database, the bursts' events waiting to be counted, and the burst's last statement (settled
+ * either way), which the next waits for.
+ */
+const gathering = new WeakMap<
+  Kysely<Database>,
+  { waiting: Map<string, Gathered>; running: Map<string, Promise<void>> }
+>();
 
 /** Counts `count` events of one burst; true when the first of them is mailed now. */
 function noteEvents(db: Kysely<Database>, dialect: Dialect, input: MailEvent, count: number): Promise<boolean> {
