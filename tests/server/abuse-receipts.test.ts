@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/schema.js';
 import { MAIL_SUMMARY_TIMER, noteMailEvent } from '../../server/features/accounts/mail-bursts.js';
 import { summaryTimer } from '../../server/features/accounts/mail-summaries.js';
 import { nextTurn } from '../../server/lib/background.js';
@@ -10,7 +11,7 @@ import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
-import { watchStatements } from './statements-seen.js';
+import { type SeenStatement, watchStatements } from './statements-seen.js';
 
 // E-mail bombing through a leaked link: every real alert used to mail the owner a receipt
 // (with a new "this wasn't me" key row each), and every registration attempt with a taken
@@ -91,16 +92,31 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     expect(mailsTo(email)[0]?.text).toContain('A real emergency alert was sent from your link on');
   });
 
-  it('counts the receipts noted in one turn in one statement: the first mailed, the others summarised', async () => {
-    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100009']] });
-    const email = owner.user.email as string;
-    const note = () =>
-      noteMailEvent(t.app.db, t.app.dialect, {
+  /** Notes one alert receipt of `owner`, as a real alert does, on `db`. */
+  const receiptNoter =
+    (owner: Owner, db: Kysely<Database> = t.app.db) =>
+    () =>
+      noteMailEvent(db, t.app.dialect, {
         kind: 'alert_receipt',
-        address: email,
+        address: owner.user.email as string,
         userId: owner.user.id,
         now: t.clock.now(),
       });
+  /** The statements that counted receipts on a burst's row. */
+  const upserts = (seen: SeenStatement[]) => seen.filter((s) => /^insert into "mail_bursts"/.test(s.sql));
+  const pendingOf = async (address: string) => {
+    const burst = await t.app.db
+      .selectFrom('mail_bursts')
+      .select('pending')
+      .where('address', '=', address)
+      .executeTakeFirstOrThrow();
+    return Number(burst.pending);
+  };
+
+  it('counts the receipts noted in one turn in one statement: the first mailed, the others summarised', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100009']] });
+    const email = owner.user.email as string;
+    const note = receiptNoter(owner);
     const statements = watchStatements();
     let together: string[];
     let more: string[];
@@ -113,13 +129,8 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     expect(together).toEqual(['send', ...Array(9).fill('gathered')]);
     expect(more).toEqual(Array(5).fill('gathered'));
     // One upsert per turn, not one per receipt: a link pressed again and again queues no alert on the burst's row.
-    expect(statements.seen.filter((s) => /^insert into "mail_bursts"/.test(s.sql))).toHaveLength(2);
-    const burst = await t.app.db
-      .selectFrom('mail_bursts')
-      .selectAll()
-      .where('address', '=', email)
-      .executeTakeFirstOrThrow();
-    expect(Number(burst.pending)).toBe(14);
+    expect(upserts(statements.seen)).toHaveLength(2);
+    expect(await pendingOf(email)).toBe(14);
     moveTime(t, 10 * MINUTE);
     await settle();
     expect(summaries(email)).toHaveLength(1);
@@ -145,13 +156,7 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
         return result;
       },
     });
-    const note = () =>
-      noteMailEvent(db, t.app.dialect, {
-        kind: 'alert_receipt',
-        address: email,
-        userId: owner.user.id,
-        now: t.clock.now(),
-      });
+    const note = receiptNoter(owner, db);
     const statements = watchStatements();
     let decisions: string[];
     try {
@@ -168,13 +173,8 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
       statements.stop();
     }
     expect(decisions).toEqual(['send', ...Array(4).fill('gathered')]);
-    expect(statements.seen.filter((s) => /^insert into "mail_bursts"/.test(s.sql))).toHaveLength(2);
-    const burst = await t.app.db
-      .selectFrom('mail_bursts')
-      .selectAll()
-      .where('address', '=', email)
-      .executeTakeFirstOrThrow();
-    expect(Number(burst.pending)).toBe(4);
+    expect(upserts(statements.seen)).toHaveLength(2);
+    expect(await pendingOf(email)).toBe(4);
   });
 
   it('writes the summary in Portuguese for a Portuguese owner', async () => {
