@@ -35,7 +35,7 @@ export async function claimRows<T extends Claimable>(
 }
 
 /** What `claimRows` takes: when a row is due, in which order, what the claim writes, how many. */
-export interface ClaimOptions<T extends Claimable> {
+interface ClaimOptions<T extends Claimable> {
   /**
    * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
    * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
@@ -50,10 +50,7 @@ export interface ClaimOptions<T extends Claimable> {
   with?: Record<string, RawBuilder<unknown>>;
 }
 
-/**
- * The statement of `claimRows`, not run: a caller whose claims always have one shape builds it
- * once (`compiledOnce`), `limit` and the times in `due` and `set` as its values.
- */
+/** The statement of `claimRows`, not run: for a claim of one shape, built once (`compiledOnce`). */
 export function claimQuery<T extends Claimable>(
   db: Kysely<Database>,
   dialect: Dialect,

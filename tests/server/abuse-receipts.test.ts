@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/schema.js';
-import { MAIL_SUMMARY_TIMER, noteMailEvent } from '../../server/features/accounts/mail-bursts.js';
+import { MAIL_SUMMARY_TIMER } from '../../server/features/accounts/mail-bursts.js';
 import { summaryTimer } from '../../server/features/accounts/mail-summaries.js';
-import { nextTurn } from '../../server/lib/background.js';
 import { createTimers } from '../../server/lib/timers.js';
 import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
-import { type SeenStatement, watchStatements } from './statements-seen.js';
 
 // E-mail bombing through a leaked link: every real alert used to mail the owner a receipt
 // (with a new "this wasn't me" key row each), and every registration attempt with a taken
@@ -90,91 +87,6 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963100001').length).toBeGreaterThan(0);
     expect(mailsTo(email)).toHaveLength(3);
     expect(mailsTo(email)[0]?.text).toContain('A real emergency alert was sent from your link on');
-  });
-
-  /** Notes one alert receipt of `owner`, as a real alert does, on `db`. */
-  const receiptNoter =
-    (owner: Owner, db: Kysely<Database> = t.app.db) =>
-    () =>
-      noteMailEvent(db, t.app.dialect, {
-        kind: 'alert_receipt',
-        address: owner.user.email as string,
-        userId: owner.user.id,
-        now: t.clock.now(),
-      });
-  /** The statements that counted receipts on a burst's row. */
-  const upserts = (seen: SeenStatement[]) => seen.filter((s) => /^insert into "mail_bursts"/.test(s.sql));
-  const pendingOf = async (address: string) => {
-    const burst = await t.app.db
-      .selectFrom('mail_bursts')
-      .select('pending')
-      .where('address', '=', address)
-      .executeTakeFirstOrThrow();
-    return Number(burst.pending);
-  };
-
-  it('counts the receipts noted in one turn in one statement: the first mailed, the others summarised', async () => {
-    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100009']] });
-    const email = owner.user.email as string;
-    const note = receiptNoter(owner);
-    const statements = watchStatements();
-    let together: string[];
-    let more: string[];
-    try {
-      together = await Promise.all(Array.from({ length: 10 }, note));
-      more = await Promise.all(Array.from({ length: 5 }, note));
-    } finally {
-      statements.stop();
-    }
-    expect(together).toEqual(['send', ...Array(9).fill('gathered')]);
-    expect(more).toEqual(Array(5).fill('gathered'));
-    // One upsert per turn, not one per receipt: a link pressed again and again queues no alert on the burst's row.
-    expect(upserts(statements.seen)).toHaveLength(2);
-    expect(await pendingOf(email)).toBe(14);
-    moveTime(t, 10 * MINUTE);
-    await settle();
-    expect(summaries(email)).toHaveLength(1);
-    expect(summaries(email)[0]?.text).toContain('14 more real emergency alerts were sent from your link since');
-  });
-
-  it('counts the receipts noted while the burst’s statement runs in one next statement, whatever their turn', async () => {
-    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963100010']] });
-    const email = owner.user.email as string;
-    // The burst's first statement is held until released, as a loaded database makes it wait.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = true;
-    const db = t.app.db.withPlugin({
-      transformQuery: ({ node }) => node,
-      transformResult: async ({ result }) => {
-        if (holding) {
-          holding = false;
-          await held;
-        }
-        return result;
-      },
-    });
-    const note = receiptNoter(owner, db);
-    const statements = watchStatements();
-    let decisions: string[];
-    try {
-      const first = note();
-      const later: Promise<string>[] = [];
-      // Each noted in a turn of its own, while the first one's statement is under way.
-      for (let i = 0; i < 4; i += 1) {
-        await nextTurn();
-        later.push(note());
-      }
-      release();
-      decisions = await Promise.all([first, ...later]);
-    } finally {
-      statements.stop();
-    }
-    expect(decisions).toEqual(['send', ...Array(4).fill('gathered')]);
-    expect(upserts(statements.seen)).toHaveLength(2);
-    expect(await pendingOf(email)).toBe(4);
   });
 
   it('writes the summary in Portuguese for a Portuguese owner', async () => {

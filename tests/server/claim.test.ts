@@ -101,6 +101,6 @@ describe(`claiming due deliveries from a backlog (${dbLabel})`, () => {
         .map((d) => d.id)
         .sort(),
     );
-    expect(rest.every((d) => Number(d.claimed_until) === now + 15_000 && d.user_id === user.id)).toBe(true);
+    expect(rest.map((d) => [Number(d.claimed_until), d.user_id])).toEqual(rest.map(() => [now + 15_000, user.id]));
   });
 });

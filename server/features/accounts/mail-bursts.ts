@@ -111,37 +111,37 @@ const noteUpsert = compiledOnce<MailEvent & Moments & { id: string; count: numbe
  * while the burst's last statement is still running, counted once it is done. A link pressed
  * again and again (a stranger with a leaked link, a load test) would otherwise queue every
  * alert's receipt on the burst's one row, each holding a connection while it waits for the
- * row's lock; now a process has at most one statement per burst under way.
+ * row's lock; now a process has at most one statement per burst under way. A statement that
+ * hangs (the row locked by a stuck transaction) holds the burst's later receipts here, as the
+ * lock held them before, but with one pooled connection where each receipt took one.
  */
 export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
-  const bursts = gathering.get(db) ?? {
-    waiting: new Map<string, Gathered>(),
-    running: new Map<string, Promise<void>>(),
-  };
+  const bursts = gathering.get(db) ?? { waiting: new Map<string, Gathered>(), last: new Map<string, Promise<void>>() };
   gathering.set(db, bursts);
   const key = JSON.stringify([input.kind, input.address, input.userId]);
   const joined = bursts.waiting.get(key);
   if (joined) {
     joined.count += 1;
+    // Counted at the time of the latest event: a batch may wait a whole statement for its turn.
+    joined.now = input.now;
     return joined.firstSends.then(() => 'gathered');
   }
-  const events: Gathered = { count: 1, firstSends: Promise.resolve(false) };
-  // After the burst's statement under way, or else at the end of this turn.
-  const before = bursts.running.get(key) ?? nextTurn();
-  events.firstSends = before.then(() => {
+  // After the burst's last batch, or else at the end of this turn.
+  const firstSends = (bursts.last.get(key) ?? nextTurn()).then(() => {
     bursts.waiting.delete(key);
-    return noteEvents(db, dialect, input, events.count);
+    return noteEvents(db, dialect, { ...input, now: events.now }, events.count);
   });
+  const events: Gathered = { count: 1, now: input.now, firstSends };
   bursts.waiting.set(key, events);
-  const done = events.firstSends.then(
+  const settled = firstSends.then(
     () => undefined,
     () => undefined,
   );
-  bursts.running.set(key, done);
-  void done.then(() => {
-    if (bursts.running.get(key) === done) bursts.running.delete(key);
+  bursts.last.set(key, settled);
+  void settled.then(() => {
+    if (bursts.last.get(key) === settled) bursts.last.delete(key);
   });
-  return events.firstSends.then((sends) => (sends ? 'send' : 'gathered'));
+  return firstSends.then((sends) => (sends ? 'send' : 'gathered'));
 }
 
 type MailEvent = {
@@ -151,17 +151,14 @@ type MailEvent = {
   now: number;
 };
 
-/** A burst's events counted together: how many, and whether the first of them is mailed now. */
-type Gathered = { count: number; firstSends: Promise<boolean> };
+/** A burst's events counted together: how many, the latest one's time, whether the first is mailed now. */
+type Gathered = { count: number; now: number; firstSends: Promise<boolean> };
 
 /**
- * Per database, the bursts' events waiting to be counted, and the burst's last statement (settled
- * either way), which the next waits for.
+ * Per database, the bursts' events waiting to be counted, and each burst's last batch (settled
+ * either way), which the next one waits for.
  */
-const gathering = new WeakMap<
-  Kysely<Database>,
-  { waiting: Map<string, Gathered>; running: Map<string, Promise<void>> }
->();
+const gathering = new WeakMap<Kysely<Database>, { waiting: Map<string, Gathered>; last: Map<string, Promise<void>> }>();
 
 /** Counts `count` events of one burst; true when the first of them is mailed now. */
 function noteEvents(db: Kysely<Database>, dialect: Dialect, input: MailEvent, count: number): Promise<boolean> {
