@@ -133,6 +133,12 @@ function isGsm(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (septets(text.charCodeAt(i)) === 0) return false;
   return true;
 }
+
+/** Whether every character of `text` is in GSM-7's basic table: one septet, one code unit each. */
+export function inBasicTable(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (septets(text.charCodeAt(i)) !== 1) return false;
+  return true;
+}
 const COMBINING = /\p{M}/gu;
 
 /**

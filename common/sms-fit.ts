@@ -5,7 +5,7 @@
  */
 
 import { remembered } from './remembered.js';
-import { graphemes, smsParts, smsSegments, transliterate } from './sms-encoding.js';
+import { graphemes, inBasicTable, smsParts, smsSegments, transliterate } from './sms-encoding.js';
 
 /** A text with the owner's name in it: the words before and after the name. */
 export type Headline = readonly [before: string, after: string];
@@ -34,6 +34,25 @@ const NAME_KEEP = 16;
  * and a link too long for that is still sent whole, in more parts.
  */
 export function fitSms(layout: SmsLayout): string {
+  const { link } = layout;
+  if (!link || !inBasicTable(link.url)) return fitted(layout);
+  // Any link of one length in the basic table takes the same room at the very end: the texts of
+  // an alert, one per contact with its own link, are laid out once.
+  return (
+    textBefore(JSON.stringify([layout.ownerName, layout.headline, layout.details, link.label, link.url.length])) +
+    link.url
+  );
+}
+
+/** The text laid out for a link of the length in `key` (`fitSms`), without the link. */
+const textBefore = remembered(1_000, (key: string): string => {
+  const [ownerName, headline, details, label, length] = JSON.parse(key) as [string, Headline, string[], string, number];
+  const text = fitted({ ownerName, headline, details, link: { label, url: '_'.repeat(length) } });
+  return text.slice(0, text.length - length);
+});
+
+/** `fitSms` for one text. */
+function fitted(layout: SmsLayout): string {
   const forms = nameForms(layout.ownerName);
   // The fixed words as written and transliterated, each done once.
   const words = [false, true].map((latin) => {
