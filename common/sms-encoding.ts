@@ -134,11 +134,6 @@ function isGsm(text: string): boolean {
   return true;
 }
 
-/** Whether every character of `text` is in GSM-7's basic table: one septet, one code unit each. */
-export function inBasicTable(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (septets(text.charCodeAt(i)) !== 1) return false;
-  return true;
-}
 const COMBINING = /\p{M}/gu;
 
 /**

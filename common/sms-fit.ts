@@ -5,7 +5,7 @@
  */
 
 import { remembered } from './remembered.js';
-import { graphemes, inBasicTable, smsParts, smsSegments, transliterate } from './sms-encoding.js';
+import { graphemes, smsParts, smsSegments, transliterate } from './sms-encoding.js';
 
 /** A text with the owner's name in it: the words before and after the name. */
 export type Headline = readonly [before: string, after: string];
@@ -35,13 +35,12 @@ const NAME_KEEP = 16;
  */
 export function fitSms(layout: SmsLayout): string {
   const { link } = layout;
-  if (!link || !inBasicTable(link.url)) return fitted(layout);
-  // Any link of one length in the basic table takes the same room at the very end: the texts of
-  // an alert, one per contact with its own link, are laid out once.
-  return (
-    textBefore(JSON.stringify([layout.ownerName, layout.headline, layout.details, link.label, link.url.length])) +
-    link.url
-  );
+  // Any link of one length in GSM-7's basic table (a septet a character) takes the same room at
+  // the very end: the texts of an alert, one per contact with its own link, are laid out once.
+  if (!link) return fitted(layout);
+  const { encoding, length } = smsSegments(link.url);
+  if (encoding !== 'GSM-7' || length !== link.url.length) return fitted(layout);
+  return textBefore(JSON.stringify([layout.ownerName, layout.headline, layout.details, link.label, length])) + link.url;
 }
 
 /** The text laid out for a link of the length in `key` (`fitSms`), without the link. */

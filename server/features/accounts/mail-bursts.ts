@@ -116,8 +116,11 @@ const noteUpsert = compiledOnce<MailEvent & Moments & { id: string; count: numbe
  * lock held them before, but with one pooled connection where each receipt took one.
  */
 export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: MailEvent): Promise<BurstDecision> {
-  const bursts = gathering.get(db) ?? { waiting: new Map<string, Gathered>(), last: new Map<string, Promise<void>>() };
-  gathering.set(db, bursts);
+  let bursts = gathering.get(db);
+  if (!bursts) {
+    bursts = { waiting: new Map(), last: new Map() };
+    gathering.set(db, bursts);
+  }
   const key = JSON.stringify([input.kind, input.address, input.userId]);
   const joined = bursts.waiting.get(key);
   if (joined) {

@@ -68,18 +68,13 @@ async function markSentWithUsage(
     parts: delivery.parts,
     now,
   }));
-  const marking = (on: Db) =>
-    sentMarking(
-      on,
-      sent.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId })),
-      now,
-    );
   if (dialect === 'postgres') {
     const { rows } = await markedWithUsage(db, usageRows(usages), sent, now).execute(db);
     return writtenUsage(rows);
   }
+  const marks = sent.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId }));
   return inWriteTransaction(db, dialect, async (trx) => {
-    await marking(trx).execute();
+    await sentMarking(trx, marks, now).execute();
     return insertSmsUsage(trx, usages);
   });
 }
