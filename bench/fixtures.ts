@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database, NewAlert } from '../server/db/schema.js';
 import { activateSubscription } from '../server/features/billing/subscriptions.js';
-import { newId, randomToken } from '../server/lib/ids.js';
+import { newId, orderedId, randomToken } from '../server/lib/ids.js';
 
 /** Where every measured alert is: Lisbon, to 12 m. */
 export const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
@@ -17,7 +17,7 @@ export const alertBody = () => JSON.stringify({ mode: 'real', location: { ...LIS
 /** A real alert from LISBON as the route stores it, without its deliveries. */
 export function benchAlert(userId: string, message: string, now: number): NewAlert {
   return {
-    id: newId(),
+    id: orderedId(),
     public_id: randomToken(16),
     user_id: userId,
     mode: 'real',

@@ -5,7 +5,7 @@ import { claimRows } from '../db/claim.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db, Timer } from '../db/schema.js';
 import type { Clock } from './clock.js';
-import { newId } from './ids.js';
+import { orderedId } from './ids.js';
 import { MINUTE, SECOND } from './time.js';
 
 /** What a handler is told about the timer it runs. */
@@ -47,7 +47,7 @@ export function timerInsert(
   const { kind, subject, dueAt, now } = timer;
   return db
     .insertInto('timers')
-    .values({ id: newId(), kind, subject, due_at: dueAt, attempts: 0, lease_until: null, created_at: now })
+    .values({ id: orderedId(), kind, subject, due_at: dueAt, attempts: 0, lease_until: null, created_at: now })
     .onConflict((oc) => {
       const update = oc.columns(['kind', 'subject']).doUpdateSet({ due_at: dueAt, attempts: 0, lease_until: null });
       return mode === 'replace' ? update : update.where('timers.lease_until', 'is not', null);

@@ -2,8 +2,11 @@ import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { firstRealAlert } from '../../server/features/billing/repository.js';
+import { insertSmsUsage } from '../../server/features/billing/usage.js';
+import { newId } from '../../server/lib/ids.js';
 import { alertRow, ownerWithContacts } from './alerts-fixtures.js';
 import { dbKind, dbLabel, suiteApp } from './helper.js';
+import { watchStatements } from './statements-seen.js';
 
 // Each SMS's usage row asks which alert was its user's first real one (its SMS are not billed).
 // It is one step of an index whatever the user's history: ordered by (created_at, id) over only
@@ -55,5 +58,41 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
       expect(shown).toContain('alerts_user_mode_created_idx');
       expect(shown).not.toContain('TEMP B-TREE');
     }
+  });
+
+  it('is read once per user for a batch of usage rows, each row billed by its own alert', async () => {
+    const [first, second] = [await ownerWithContacts(t.app), await ownerWithContacts(t.app)];
+    const start = t.clock.now();
+    const alerts = {
+      firstOwnerFirst: alertRow(first.user.id, { created_at: start }),
+      firstOwnerLater: alertRow(first.user.id, { created_at: start + 1 }),
+      secondOwnerFirst: alertRow(second.user.id, { created_at: start + 2 }),
+    };
+    for (const alert of Object.values(alerts)) await insertAlert(t.app.db, alert, []);
+    // Two SMS of each alert, as the dispatcher's sends that finished together.
+    const usages = Object.values(alerts).flatMap((alert) =>
+      [0, 1].map(() => ({ userId: alert.user_id, alertId: alert.id, deliveryId: newId(), now: start + 10 })),
+    );
+    const statements = watchStatements();
+    let written: Awaited<ReturnType<typeof insertSmsUsage>>;
+    try {
+      written = await insertSmsUsage(t.app.db, usages);
+    } finally {
+      statements.stop();
+    }
+    const billable = new Map(written.map((row) => [row.deliveryId, row.billable]));
+    expect(usages.map((usage) => [usage.alertId, billable.get(usage.deliveryId)])).toEqual([
+      [alerts.firstOwnerFirst.id, false],
+      [alerts.firstOwnerFirst.id, false],
+      [alerts.firstOwnerLater.id, true],
+      [alerts.firstOwnerLater.id, true],
+      [alerts.secondOwnerFirst.id, false],
+      [alerts.secondOwnerFirst.id, false],
+    ]);
+    // One read of the alerts for the two owners, none inside the insert of the six rows.
+    const readingAlerts = statements.seen.filter((s) => /from "?alerts"?/.test(s.sql));
+    expect(readingAlerts).toHaveLength(1);
+    expect(statements.seen.filter((s) => /insert into "?usage_records"?/.test(s.sql))).toHaveLength(1);
+    expect(readingAlerts.every((s) => !/insert into/.test(s.sql))).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { claimQuery } from '../../db/claim.js';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { orderedId } from '../../lib/ids.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
 /** SMS parts a text is sent (and billed) as: at least one. */
@@ -24,7 +24,7 @@ export function queuedDelivery(input: {
 }): NewDelivery {
   const { alertId, recipient, body, now, kind = 'alert' } = input;
   return {
-    id: newId(),
+    id: orderedId(),
     alert_id: alertId,
     kind,
     contact_name: recipient.contact_name,

@@ -8,7 +8,7 @@ import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
-import { newId, randomToken } from '../../lib/ids.js';
+import { orderedId, randomToken } from '../../lib/ids.js';
 import { callsOf } from '../escalation/repository.js';
 import { ESCALATION_TIMER, escalationAt } from '../escalation/service.js';
 import { livePageUrl } from '../live/links.js';
@@ -112,7 +112,7 @@ function newAlert(
     });
   const message = sms(body.mode === 'real' ? livePageUrl(config.APP_URL, publicId) : null);
   const row: NewAlert = {
-    id: newId(),
+    id: orderedId(),
     public_id: publicId,
     user_id: user.id,
     mode: body.mode,

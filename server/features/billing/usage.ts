@@ -1,8 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { orderedId } from '../../lib/ids.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
-import { latestCustomerId, markUsageReported, type NewUsage, unreportedUsage, usageInsert } from './repository.js';
+import {
+  firstRealAlerts,
+  latestCustomerId,
+  markUsageReported,
+  type NewUsage,
+  unreportedUsage,
+  usageInsert,
+} from './repository.js';
 
 export interface SmsUsage {
   userId: string;
@@ -27,14 +34,15 @@ export async function recordSmsUsage(db: Kysely<Database>, usage: SmsUsage, paym
 }
 
 /**
- * Writes the usage rows of several sent SMS in one statement (the dispatcher's sends that
- * finished together), each once per delivery, without reporting them: call it inside the
- * transaction that marks them sent, and `reportSmsUsage` with its answer after commit.
- * Returns the rows written.
+ * Writes the usage rows of several sent SMS (the dispatcher's sends that finished together) in
+ * one statement, after one read of their users' first real alerts, each once per delivery,
+ * without reporting them: call it inside the transaction that marks them sent, and
+ * `reportSmsUsage` with its answer after commit. Returns the rows written.
  */
 export async function insertSmsUsage(db: Db, usages: SmsUsage[]): Promise<WrittenUsage[]> {
   if (usages.length === 0) return [];
-  return writtenUsage(await usageInsert(db, usageRows(usages)).execute());
+  const firsts = await firstRealAlerts(db, [...new Set(usages.map((usage) => usage.userId))]);
+  return writtenUsage(await usageInsert(db, usageRows(usages), firsts).execute());
 }
 
 /** A usage row as written: whether it is billed, and when. */
@@ -47,7 +55,7 @@ export interface WrittenUsage {
 /** The usage rows of sent SMS, for `usageInsert`. */
 export const usageRows = (usages: SmsUsage[]): NewUsage[] =>
   usages.map((usage) => ({
-    id: newId(),
+    id: orderedId(),
     user_id: usage.userId,
     delivery_id: usage.deliveryId,
     alert_id: usage.alertId,

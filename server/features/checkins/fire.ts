@@ -3,7 +3,7 @@ import { shownName } from '../../../common/profile-rules.js';
 import { checkinMessage } from '../../../common/sms-checkin-text.js';
 import type { Alert, Checkin, Database, NewAlert } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
-import { newId, randomToken } from '../../lib/ids.js';
+import { orderedId, randomToken } from '../../lib/ids.js';
 import { findById } from '../accounts/repository.js';
 import { contactDeliveries } from '../alerts/compose.js';
 import { mailOwnerAboutAlert } from '../alerts/owner-mail.js';
@@ -67,7 +67,7 @@ export async function sendCheckinAlert(
     });
   const appUrl = deps.config.APP_URL;
   const row: NewAlert = {
-    id: newId(),
+    id: orderedId(),
     public_id: publicId,
     user_id: user.id,
     mode: 'real',

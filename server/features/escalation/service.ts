@@ -8,7 +8,7 @@ import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
 import type { Alert, EscalationCall, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
-import { newId } from '../../lib/ids.js';
+import { orderedId } from '../../lib/ids.js';
 import type { TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
 import { queueWithinBudgets } from '../alerts/all-clear.js';
@@ -64,7 +64,7 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
     await insertCalls(
       trx,
       contacts.map((contact) => ({
-        id: newId(),
+        id: orderedId(),
         alert_id: alert.id,
         delivery_id: contact.id,
         contact_name: contact.contact_name,

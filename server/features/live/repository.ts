@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Alert, Database } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { newId, orderedId } from '../../lib/ids.js';
 import { forgetPositionsBefore, touchAlert } from '../alerts/repository.js';
 
 export interface Position {
@@ -22,7 +22,7 @@ export async function addPosition(db: Kysely<Database>, alertId: string, positio
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('alert_locations')
-      .values({ id: newId(), alert_id: alertId, ...position, created_at: now })
+      .values({ id: orderedId(), alert_id: alertId, ...position, created_at: now })
       .onConflict((oc) => oc.columns(['alert_id', 'captured_at']).doNothing())
       .execute();
     await touchAlert(trx, alertId, now);
