@@ -1,9 +1,16 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './index.js';
 import type { Database } from './schema.js';
 
 /** Most pieces of work one commit carries: a long queue is cut into commits of this many. */
 const MOST_PER_COMMIT = 32;
+
+/** The savepoint around each piece of a commit, by its place: written once, not built for every piece. */
+const SAVEPOINTS = Array.from({ length: MOST_PER_COMMIT }, (_, i) => ({
+  open: CompiledQuery.raw(`savepoint work_${i}`),
+  rollback: CompiledQuery.raw(`rollback to savepoint work_${i}`),
+  release: CompiledQuery.raw(`release savepoint work_${i}`),
+}));
 
 interface Work<T = unknown> {
   run: (trx: Transaction<Database>) => Promise<T>;
@@ -59,21 +66,21 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
     try {
       await db.transaction().execute(async (trx) => {
         for (const [i, work] of group.entries()) {
-          const savepoint = sql.id(`work_${i}`);
-          await sql`savepoint ${savepoint}`.execute(trx);
+          const savepoint = SAVEPOINTS[i] as (typeof SAVEPOINTS)[number];
+          await trx.executeQuery(savepoint.open);
           let outcome: (typeof outcomes)[number];
           try {
             outcome = { ok: true, value: await work.run(trx) };
           } catch (error) {
             try {
-              await sql`rollback to savepoint ${savepoint}`.execute(trx);
+              await trx.executeQuery(savepoint.rollback);
             } catch {
               fatal = { error };
               throw error;
             }
             outcome = { ok: false, error };
           }
-          await sql`release savepoint ${savepoint}`.execute(trx);
+          await trx.executeQuery(savepoint.release);
           outcomes[i] = outcome;
         }
       });

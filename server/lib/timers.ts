@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { InsertQueryBuilder, InsertResult, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { claimRows } from '../db/claim.js';
+import { compiledInsert } from '../db/compiled-once.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db, Timer } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -38,20 +39,40 @@ export async function setTimer(
   await timerInsert(db, timer, mode).execute();
 }
 
+/** The timer row `setTimer` writes. */
+const timerRow = ({ kind, subject, dueAt, now }: { kind: string; subject: string; dueAt: number; now: number }) => ({
+  id: orderedId(),
+  kind,
+  subject,
+  due_at: dueAt,
+  attempts: 0,
+  lease_until: null,
+  created_at: now,
+});
+
+/** What a timer already set for (kind, subject) becomes: due at the new time, unless `keep` finds it waiting. */
+const onTimerConflict = (mode: 'replace' | 'keep') => (query: InsertQueryBuilder<Database, 'timers', InsertResult>) =>
+  query.onConflict((oc) => {
+    const update = oc
+      .columns(['kind', 'subject'])
+      .doUpdateSet({ due_at: (eb) => eb.ref('excluded.due_at'), attempts: 0, lease_until: null });
+    return mode === 'replace' ? update : update.where('timers.lease_until', 'is not', null);
+  });
+
 /** The statement `setTimer` runs, for a caller that runs it inside one of its own (a WITH). */
 export function timerInsert(
   db: Db,
   timer: { kind: string; subject: string; dueAt: number; now: number },
   mode: 'replace' | 'keep' = 'replace',
 ) {
-  const { kind, subject, dueAt, now } = timer;
-  return db
-    .insertInto('timers')
-    .values({ id: orderedId(), kind, subject, due_at: dueAt, attempts: 0, lease_until: null, created_at: now })
-    .onConflict((oc) => {
-      const update = oc.columns(['kind', 'subject']).doUpdateSet({ due_at: dueAt, attempts: 0, lease_until: null });
-      return mode === 'replace' ? update : update.where('timers.lease_until', 'is not', null);
-    });
+  return onTimerConflict(mode)(db.insertInto('timers').values(timerRow(timer)));
+}
+
+const replacingInsert = compiledInsert('timers', onTimerConflict('replace'));
+
+/** `setTimer` in `replace` mode, by a statement built once (an alert's escalation timer). */
+export async function insertTimer(db: Db, timer: { kind: string; subject: string; dueAt: number; now: number }) {
+  await replacingInsert(db, [timerRow(timer)]);
 }
 
 /** Removes the (kind, subject) timer: it will not run (a run in progress finishes). */

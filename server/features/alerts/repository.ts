@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledInsert } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { timerInsert } from '../../lib/timers.js';
+import { insertTimer, timerInsert } from '../../lib/timers.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -44,12 +45,17 @@ export function alertOfUser(db: Db, userId: string, id: string): Promise<Alert |
     .executeTakeFirst();
 }
 
+/** The alert row and its deliveries, each inserted by a statement built once per shape. */
+const alertInsert = compiledInsert('alerts', (query) => query.returningAll());
+const deliveriesInsert = compiledInsert('deliveries', (query) => query);
+
 /**
  * Writes an alert, its deliveries and the timer it sets (the escalation). The service calls it
  * in the transaction that applied the SMS budgets to them, so all are stored together or not
- * at all. On PostgreSQL it is one statement (one round trip): the deliveries and the timer are
- * written in its WITH, which PostgreSQL always runs, and the deliveries' reference to the alert
- * is checked at the statement's end.
+ * at all. On PostgreSQL (`dialect` given) it is one statement (one round trip): the deliveries
+ * and the timer are written in its WITH, which PostgreSQL always runs, and the deliveries'
+ * reference to the alert is checked at the statement's end. Otherwise each is a statement built
+ * once per shape (`compiledInsert`).
  */
 export async function insertAlert(
   db: Db,
@@ -58,19 +64,21 @@ export async function insertAlert(
   also: { dialect?: Dialect; timer?: Parameters<typeof timerInsert>[1] } = {},
 ): Promise<Alert> {
   const { dialect, timer } = also;
-  const alongside = [
-    ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
-    ...(timer ? [timerInsert(db, timer)] : []),
-  ];
-  if (dialect === 'postgres' && alongside.length > 0) {
+  if (dialect === 'postgres' && (deliveries.length > 0 || timer)) {
+    const alongside = [
+      ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
+      ...(timer ? [timerInsert(db, timer)] : []),
+    ];
     const parts = alongside.map((part, i) => sql`${sql.id(`alongside_${i}`)} as (${part})`);
     const inserted = db.insertInto('alerts').values(alert).returningAll();
     const { rows } = await sql<Alert>`with ${sql.join(parts)} ${inserted}`.execute(db);
     if (!rows[0]) throw new Error('the alert was not written');
     return rows[0];
   }
-  const row = await db.insertInto('alerts').values(alert).returningAll().executeTakeFirstOrThrow();
-  for (const part of alongside) await part.execute();
+  const [row] = await alertInsert(db, [alert]);
+  if (!row) throw new Error('the alert was not written');
+  if (deliveries.length > 0) await deliveriesInsert(db, deliveries);
+  if (timer) await insertTimer(db, timer);
   return row;
 }
 

@@ -1,4 +1,5 @@
 import { type Expression, type Insertable, sql, type Updateable } from 'kysely';
+import { compiledInsert } from '../../db/compiled-once.js';
 import type {
   CheckoutSessionsTable,
   Db,
@@ -164,18 +165,22 @@ export async function firstRealAlerts(db: Db, userIds: string[]): Promise<Map<st
   return new Map(rows.flatMap((row) => (row.alert_id ? [[row.user_id, row.alert_id] as const] : [])));
 }
 
+/** Usage rows, each unless its delivery has one, answering those written (built once per shape). */
+const usageRowsInsert = compiledInsert('usage_records', (query) =>
+  query.onConflict((oc) => oc.column('delivery_id').doNothing()).returning(['delivery_id', 'billable', 'created_at']),
+);
+
 /**
- * The statement that inserts usage rows, each unless its delivery has one, the SMS of the user's
- * first real alert (`firsts`, from `firstRealAlerts`) not billable; it returns the rows written.
- * `rows` is not empty. The first real alert is read once per user, not once per row: on SQLite that
- * read, repeated in each row, was half of the statement's time under load.
+ * Inserts usage rows, each unless its delivery has one, the SMS of the user's first real alert
+ * (`firsts`, from `firstRealAlerts`) not billable; it answers the rows written. `rows` is not
+ * empty. The first real alert is read once per user, not once per row: on SQLite that read,
+ * repeated in each row, was half of the statement's time under load.
  */
 export function usageInsert(db: Db, rows: NewUsage[], firsts: Map<string, string>) {
-  return db
-    .insertInto('usage_records')
-    .values(rows.map(({ alert_id, ...row }) => ({ ...row, billable: firsts.get(row.user_id) === alert_id ? 0 : 1 })))
-    .onConflict((oc) => oc.column('delivery_id').doNothing())
-    .returning(['delivery_id', 'billable', 'created_at']);
+  return usageRowsInsert(
+    db,
+    rows.map(({ alert_id, ...row }) => ({ ...row, billable: firsts.get(row.user_id) === alert_id ? 0 : 1 })),
+  );
 }
 
 /** Billable usage not yet reported, oldest first (at most 500): all, one delivery's, or one user's. */

@@ -42,7 +42,7 @@ export async function recordSmsUsage(db: Kysely<Database>, usage: SmsUsage, paym
 export async function insertSmsUsage(db: Db, usages: SmsUsage[]): Promise<WrittenUsage[]> {
   if (usages.length === 0) return [];
   const firsts = await firstRealAlerts(db, [...new Set(usages.map((usage) => usage.userId))]);
-  return writtenUsage(await usageInsert(db, usageRows(usages), firsts).execute());
+  return writtenUsage(await usageInsert(db, usageRows(usages), firsts));
 }
 
 /** A usage row as written: whether it is billed, and when. */
