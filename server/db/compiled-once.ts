@@ -61,13 +61,14 @@ export function compiledOnce<V extends Record<string, unknown>, R>(
   };
 }
 
-/** The insert shapes one `compiledInsert` keeps: beyond them (or beyond this many rows) it builds each run. */
+/** The shapes one `compiledRows` keeps: beyond them (or beyond this many rows in a set) it builds each run. */
 const SHAPES_KEPT = 128;
 const MOST_ROWS_KEPT = 64;
 
-/** Where a run's row value goes in an insert built once. */
+/** Where a run's row value goes in a statement built once: set, row and column. */
 class Place {
   constructor(
+    readonly set: string,
     readonly row: number,
     readonly column: string,
   ) {}
@@ -88,48 +89,79 @@ function hasColumns(row: object, columns: string[]): boolean {
   return n === columns.length;
 }
 
+type RowSets = Record<string, readonly object[]>;
+
 /**
- * An insert into `table`, compiled by Kysely once per shape (its columns, as the first row names
- * them, and its number of rows) and the database's dialect; each run only puts its rows' values
- * in. `finish` adds what follows the values (a conflict clause, a returning list) and must not
- * depend on them. Rows that do not all name the same columns, shapes beyond those kept, and a
- * database with Kysely plugins (which see every query) are built as usual. Building the inserts
- * of an alert's 19 columns and of its deliveries' was a sixth of the alert route's time under
- * load on SQLite, and each new text cost its statement cache a hash.
+ * A statement that writes sets of rows (an insert's values, or several inserts in one WITH),
+ * compiled by Kysely once per shape (each set's columns, as its first row names them, and its
+ * number of rows) and the database's dialect; each run only puts its rows' values in. `build`
+ * must use the rows only as values. Sets whose rows do not all name the same columns, shapes
+ * beyond those kept, and a database with Kysely plugins (which see every query) are built as
+ * usual. Building the inserts of an alert's 19 columns and of its deliveries' was a sixth of the
+ * alert route's time under load on SQLite, and each new text cost its statement cache a hash.
+ */
+export function compiledRows<S extends RowSets, R>(
+  build: (db: Kysely<Database>, sets: S) => Compilable<R>,
+): (db: Kysely<Database>, sets: S) => Promise<R[]> {
+  const shapes = new Map<string, { query: CompiledQuery<R>; places: (Place | undefined)[] }>();
+  const compile = (db: Kysely<Database>, sets: S, columns: Map<string, string[]>) => {
+    const slotted = Object.fromEntries(
+      Object.entries(sets).map(([set, rows]) => [
+        set,
+        rows.map((_, row) =>
+          Object.fromEntries((columns.get(set) ?? []).map((column) => [column, new Place(set, row, column)])),
+        ),
+      ]),
+    ) as unknown as S;
+    const query = build(db, slotted).compile();
+    const places = query.parameters.map((p) => (p instanceof Place ? p : undefined));
+    const values = Object.entries(sets).reduce(
+      (n, [set, rows]) => n + rows.length * (columns.get(set)?.length ?? 0),
+      0,
+    );
+    if (places.filter(Boolean).length !== values)
+      throw new Error('compiledRows: not every value is sent as a parameter');
+    return { query, places };
+  };
+  return async (db, sets) => {
+    const columns = new Map<string, string[]>();
+    let shape = dialectOf(db);
+    let kept = db.getExecutor().plugins.length === 0;
+    for (const set in sets) {
+      const rows = sets[set] as readonly object[];
+      const named = columnsOf(rows[0] ?? {});
+      columns.set(set, named);
+      shape += `;${set}:${rows.length}:${named.join(',')}`;
+      kept &&= rows.length <= MOST_ROWS_KEPT && rows.every((row) => hasColumns(row, named));
+    }
+    let made = kept ? shapes.get(shape) : undefined;
+    if (!made && kept && shapes.size < SHAPES_KEPT) {
+      made = compile(db, sets, columns);
+      shapes.set(shape, made);
+    }
+    if (!made) return (await db.executeQuery(build(db, sets).compile())).rows;
+    const { query, places } = made;
+    const parameters = places.map((place, i) =>
+      place
+        ? ((sets[place.set] as readonly Record<string, unknown>[])[place.row] as Record<string, unknown>)[place.column]
+        : query.parameters[i],
+    );
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  };
+}
+
+/**
+ * An insert into `table` built once per shape (`compiledRows`). `finish` adds what follows the
+ * values (a conflict clause, a returning list) and must not depend on them.
  */
 export function compiledInsert<T extends keyof Database & string, R>(
   table: T,
   finish: (query: InsertQueryBuilder<Database, T, InsertResult>) => Compilable<R>,
 ): (db: Kysely<Database>, rows: readonly Insertable<Database[T]>[]) => Promise<R[]> {
-  const shapes = new Map<string, { query: CompiledQuery<R>; places: (Place | undefined)[] }>();
-  const compile = (db: Kysely<Database>, rows: readonly object[], columns: string[]) => {
-    const slots = rows.map((_, row) => Object.fromEntries(columns.map((column) => [column, new Place(row, column)])));
-    const query = finish(db.insertInto(table).values(slots as never)).compile();
-    const places = query.parameters.map((p) => (p instanceof Place ? p : undefined));
-    if (places.filter(Boolean).length !== rows.length * columns.length) {
-      throw new Error(`compiledInsert: the values of ${table} are not all sent as parameters`);
-    }
-    return { query, places };
-  };
-  return async (db, rows) => {
-    const columns = columnsOf(rows[0] ?? {});
-    const kept =
-      rows.length <= MOST_ROWS_KEPT &&
-      db.getExecutor().plugins.length === 0 &&
-      rows.every((row) => hasColumns(row, columns));
-    const shape = `${dialectOf(db)}:${rows.length}:${columns.join(',')}`;
-    let made = kept ? shapes.get(shape) : undefined;
-    if (!made && kept && shapes.size < SHAPES_KEPT) {
-      made = compile(db, rows, columns);
-      shapes.set(shape, made);
-    }
-    if (!made) return (await db.executeQuery(finish(db.insertInto(table).values(rows as never)).compile())).rows;
-    const { query, places } = made;
-    const parameters = places.map((place, i) =>
-      place ? (rows[place.row] as Record<string, unknown>)[place.column] : query.parameters[i],
-    );
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
-  };
+  const insert = compiledRows<{ rows: readonly Insertable<Database[T]>[] }, R>((db, { rows }) =>
+    finish(db.insertInto(table).values(rows as never)),
+  );
+  return (db, rows) => insert(db, { rows });
 }
 
 /** The dialect a database speaks, from its Kysely adapter. */

@@ -40,7 +40,17 @@ export async function setTimer(
 }
 
 /** The timer row `setTimer` writes. */
-const timerRow = ({ kind, subject, dueAt, now }: { kind: string; subject: string; dueAt: number; now: number }) => ({
+export const timerRow = ({
+  kind,
+  subject,
+  dueAt,
+  now,
+}: {
+  kind: string;
+  subject: string;
+  dueAt: number;
+  now: number;
+}) => ({
   id: orderedId(),
   kind,
   subject,
@@ -67,6 +77,10 @@ export function timerInsert(
 ) {
   return onTimerConflict(mode)(db.insertInto('timers').values(timerRow(timer)));
 }
+
+/** The insert of timer rows in `replace` mode, for a caller that runs it inside one of its own (a WITH). */
+export const replacingTimers = (db: Db, rows: ReturnType<typeof timerRow>[]) =>
+  onTimerConflict('replace')(db.insertInto('timers').values(rows));
 
 const replacingInsert = compiledInsert('timers', onTimerConflict('replace'));
 

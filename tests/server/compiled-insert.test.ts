@@ -91,7 +91,7 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
     expect(seen).toBe(2);
   });
 
-  it('stores an alert with its deliveries and timer with no statement built again for the next of its shape', async () => {
+  it('stores an alert with its deliveries and timer, building no statement again for the next of its shape', async () => {
     const { user } = await createUser(t.app);
     const { db, counted } = countingInserts(t.app.db);
     const write = async (subject: string) => {
@@ -99,7 +99,9 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
       const deliveries = ['+351912000001', '+351912000002'].map((phone_number, i) =>
         queuedDelivery({ alertId: alert.id, recipient: { contact_name: `C${i}`, phone_number }, body: 'help', now: 1 }),
       );
+      // On PostgreSQL one statement with its deliveries and timer in a WITH; on SQLite three.
       const stored = await insertAlert(db, alert, deliveries, {
+        dialect: t.app.dialect,
         timer: { kind: 'probe-escalation', subject, dueAt: 5_000, now: 1 },
       });
       expect(stored).toMatchObject({ id: alert.id, user_id: user.id, escalation_at: 5_000 });

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { compiledInsert } from '../../db/compiled-once.js';
+import { compiledInsert, compiledRows } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { insertTimer, timerInsert } from '../../lib/timers.js';
+import { insertTimer, replacingTimers, timerRow } from '../../lib/timers.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -50,30 +50,42 @@ const alertInsert = compiledInsert('alerts', (query) => query.returningAll());
 const deliveriesInsert = compiledInsert('deliveries', (query) => query);
 
 /**
+ * PostgreSQL's one statement for an alert, its deliveries and its timer, built once per shape:
+ * the deliveries and the timer are written in its WITH, which PostgreSQL always runs.
+ */
+const alertWithAlongside = compiledRows<
+  { alert: NewAlert[]; deliveries: NewDelivery[]; timers: ReturnType<typeof timerRow>[] },
+  Alert
+>((db, { alert, deliveries, timers }) => {
+  const alongside = [
+    ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
+    ...(timers.length > 0 ? [replacingTimers(db, timers)] : []),
+  ];
+  const parts = alongside.map((part, i) => sql`${sql.id(`alongside_${i}`)} as (${part})`);
+  const inserted = db.insertInto('alerts').values(alert).returningAll();
+  return { compile: () => sql<Alert>`with ${sql.join(parts)} ${inserted}`.compile(db) };
+});
+
+/**
  * Writes an alert, its deliveries and the timer it sets (the escalation). The service calls it
  * in the transaction that applied the SMS budgets to them, so all are stored together or not
  * at all. On PostgreSQL (`dialect` given) it is one statement (one round trip): the deliveries
- * and the timer are written in its WITH, which PostgreSQL always runs, and the deliveries'
- * reference to the alert is checked at the statement's end. Otherwise each is a statement built
- * once per shape (`compiledInsert`).
+ * and the timer are written in its WITH, and the deliveries' reference to the alert is checked at
+ * the statement's end. Otherwise each is a statement of its own. Each statement is built once
+ * per shape (`compiledRows`).
  */
 export async function insertAlert(
   db: Db,
   alert: NewAlert,
   deliveries: NewDelivery[],
-  also: { dialect?: Dialect; timer?: Parameters<typeof timerInsert>[1] } = {},
+  also: { dialect?: Dialect; timer?: Parameters<typeof timerRow>[0] } = {},
 ): Promise<Alert> {
   const { dialect, timer } = also;
   if (dialect === 'postgres' && (deliveries.length > 0 || timer)) {
-    const alongside = [
-      ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
-      ...(timer ? [timerInsert(db, timer)] : []),
-    ];
-    const parts = alongside.map((part, i) => sql`${sql.id(`alongside_${i}`)} as (${part})`);
-    const inserted = db.insertInto('alerts').values(alert).returningAll();
-    const { rows } = await sql<Alert>`with ${sql.join(parts)} ${inserted}`.execute(db);
-    if (!rows[0]) throw new Error('the alert was not written');
-    return rows[0];
+    const timers = timer ? [timerRow(timer)] : [];
+    const [row] = await alertWithAlongside(db, { alert: [alert], deliveries, timers });
+    if (!row) throw new Error('the alert was not written');
+    return row;
   }
   const [row] = await alertInsert(db, [alert]);
   if (!row) throw new Error('the alert was not written');
