@@ -192,9 +192,36 @@ export async function measurePageLoad(server: BenchServer, runs: number, distDir
 
 export interface PressResult {
   wholePathMs: Summary;
+  /** How far the server's epoch clock was ahead of the page's (subtracted from the whole path), and the round trip that read it. */
+  clockOffset: ClockOffset;
   serverPartMs: Summary;
   /** The server's event-loop delay during the presses: high values mean a busy machine, not slow code. */
   serverLoopDelayMs: LoopDelay;
+}
+
+export interface ClockOffset {
+  offsetMs: number;
+  roundTripMs: number;
+}
+
+/**
+ * How far the server's epoch clock is ahead of the page's, the way NTP reads it: the fastest of
+ * 20 round trips to the server's clock route, its answer set against the round trip's midpoint
+ * (within half that round trip). Each side counts from its own start (`timeOrigin`), taken from
+ * the wall clock: when the machine sets its wall clock between the server's start and the page's,
+ * their marks are that far apart, and a press was once "answered" 100 ms before it was made.
+ */
+function clockOffset(page: Page): Promise<ClockOffset> {
+  return page.evaluate(async () => {
+    let best = { offsetMs: 0, roundTripMs: Number.POSITIVE_INFINITY };
+    for (let i = 0; i < 20; i += 1) {
+      const sent = performance.timeOrigin + performance.now();
+      const { now } = (await (await fetch('/bench/clock', { cache: 'no-store' })).json()) as { now: number };
+      const back = performance.timeOrigin + performance.now();
+      if (back - sent < best.roundTripMs) best = { offsetMs: now - (sent + back) / 2, roundTripMs: back - sent };
+    }
+    return best;
+  });
 }
 
 /**
@@ -202,7 +229,7 @@ export interface PressResult {
  * page's own handler) to the first call of the SMS port, with the position already known, over
  * loopback with the service worker in control; and the server's own part, from the request
  * reaching Fastify to that call. Alerts go one after another. (The countdown's end calls the
- * same send.) The mark was once the sending phase on screen: the page renders it while its
+ * same send.) The server's marks are set to the page's clock (`clockOffset`). The mark was once the sending phase on screen: the page renders it while its
  * request is already on its way, late enough now and then that an SMS went out "before" it.
  */
 export async function measurePressToProvider(server: BenchServer, alerts: number): Promise<PressResult> {
@@ -234,6 +261,7 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
     }
     // The loop's clicks are the last ones.
     const marks = (await page.evaluate(() => window.__bench.pressedAt)).slice(-alerts);
+    const clock = await clockOffset(page);
     await context.close();
 
     const timings = await server.timings();
@@ -244,10 +272,11 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
       const timing = byKey.get(key);
       const mark = marks[i];
       if (!timing || mark === undefined) throw new Error(`alert ${key} has no server timing or page mark`);
-      return { whole: timing.firstSend - mark, server: timing.firstSend - timing.received };
+      return { whole: timing.firstSend - clock.offsetMs - mark, server: timing.firstSend - timing.received };
     });
     return {
       wholePathMs: summarize(measured.map((m) => m.whole)),
+      clockOffset: clock,
       serverPartMs: summarize(measured.map((m) => m.server)),
       serverLoopDelayMs: timings.loopDelay,
     };

@@ -111,6 +111,8 @@ async function main(): Promise<void> {
   });
   // The ceiling: a route with no database, no validation and no rate limit.
   app.get('/bench/bare', async () => ({ ok: true }));
+  // The server's epoch clock, for the page to set its own against (bench/browser.ts `clockOffset`).
+  app.get('/bench/clock', async () => ({ now: epochMs() }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
 

@@ -69,7 +69,7 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
   const { wholePathMs: whole, serverPartMs: part } = r.press;
   budgetRow(
     `3. Press → SMS port, whole path (${whole.n} alerts; min / median / max)`,
-    `${times(whole)}; p95 ${whole.p95} ms`,
+    `${times(whole)}; p95 ${whole.p95} ms (server clock ${r.press.clockOffset.offsetMs.toFixed(1)} ms ahead of the page's, ± ${(r.press.clockOffset.roundTripMs / 2).toFixed(1)}, taken off)`,
     `p50 ≤ ${ms(BUDGETS.wholePathP50Ms)}`,
     whole.median <= BUDGETS.wholePathP50Ms,
   );

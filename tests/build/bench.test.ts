@@ -63,6 +63,10 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
     }
     expect(results.pageLoad.warmOfflineMs.n).toBe(1);
     expect(results.press.wholePathMs.n).toBe(2);
+    // The clocks were read against each other over loopback: a round trip of milliseconds, not seconds.
+    expect(results.press.clockOffset.roundTripMs).toBeGreaterThan(0);
+    expect(results.press.clockOffset.roundTripMs).toBeLessThan(1000);
+    expect(Number.isFinite(results.press.clockOffset.offsetMs)).toBe(true);
     // Slow 4G alone is 150 ms per request: a cold load (its countdown comes with the page's own
     // HTML, common/emergency-shell.ts) cannot beat one of them, nor its floor (one request).
     expect(results.pageLoad.coldSlow4gMs.min).toBeGreaterThan(150);
