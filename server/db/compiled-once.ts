@@ -165,5 +165,5 @@ export function compiledInsert<T extends keyof Database & string, R>(
 }
 
 /** The dialect a database speaks, from its Kysely adapter. */
-const dialectOf = (db: Kysely<Database>): Dialect =>
+export const dialectOf = (db: Kysely<Database>): Dialect =>
   db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';

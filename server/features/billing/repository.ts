@@ -1,5 +1,5 @@
-import { type Expression, type Insertable, sql, type Updateable } from 'kysely';
-import { compiledInsert } from '../../db/compiled-once.js';
+import type { Expression, Insertable, Updateable } from 'kysely';
+import { compiledInsert, compiledOnce, dialectOf } from '../../db/compiled-once.js';
 import type {
   CheckoutSessionsTable,
   Db,
@@ -155,14 +155,22 @@ export const firstRealAlert = (db: Db, userId: string | Expression<string>) =>
 /** A usage row to write: `billable` is decided from its alert (`usageInsert`). */
 export type NewUsage = Omit<Insertable<UsageRecordsTable>, 'billable'> & { alert_id: string };
 
-/** The first real alert of each of `userIds` that has one, by user, read in one statement. */
+/** `firstRealAlert` of one user, built once. */
+const firstRealAlertOf = compiledOnce<{ userId: string }, { id: string }>((db, value) =>
+  firstRealAlert(db, value('userId')),
+);
+
+/**
+ * The first real alert of each of `userIds` that has one, by user: one read each, of a statement
+ * built once (a batch of sends has a few users; building the read for their list took as long).
+ */
 export async function firstRealAlerts(db: Db, userIds: string[]): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('users')
-    .select(['users.id as user_id', firstRealAlert(db, sql.ref('users.id')).as('alert_id')])
-    .where('users.id', 'in', userIds)
-    .execute();
-  return new Map(rows.flatMap((row) => (row.alert_id ? [[row.user_id, row.alert_id] as const] : [])));
+  const firsts = new Map<string, string>();
+  for (const userId of userIds) {
+    const [first] = await firstRealAlertOf(db, dialectOf(db), { userId });
+    if (first) firsts.set(userId, first.id);
+  }
+  return firsts;
 }
 
 /** Usage rows, each unless its delivery has one, answering those written (built once per shape). */
