@@ -6,6 +6,7 @@ import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { alertRow } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp } from './helper.js';
+import { countingQueries } from './statements-seen.js';
 
 /** The database, counting the inserts started on it with Kysely's builder. */
 function countingInserts(db: Kysely<Database>) {
@@ -77,18 +78,11 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
   });
 
   it('is built every run on a database with plugins, which see every query', async () => {
-    let seen = 0;
-    const watched = t.app.db.withPlugin({
-      transformQuery: ({ node }) => {
-        seen += 1;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
+    const { db: watched, counted } = countingQueries(t.app.db);
     const insert = compiledInsert('timers', (query) => query);
     await insert(watched, [timer('plugged-1', 1)]);
     await insert(watched, [timer('plugged-2', 2)]);
-    expect(seen).toBe(2);
+    expect(counted.seen).toBe(2);
   });
 
   it('stores an alert with its deliveries and timer, building no statement again for the next of its shape', async () => {

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledOnce } from '../../server/db/compiled-once.js';
 import { createUser, dbLabel, describeOn, freshDatabase, suiteApp } from './helper.js';
+import { countingQueries } from './statements-seen.js';
 
 describe(`a query compiled once (${dbLabel})`, () => {
   const t = suiteApp();
@@ -36,17 +37,10 @@ describe(`a query compiled once (${dbLabel})`, () => {
       return db.selectFrom('users').select('id').where('id', '=', value('id'));
     });
     expect(await byId(t.app.db, t.app.dialect, { id: user.user.id })).toEqual([{ id: user.user.id }]);
-    let seen = 0;
-    const watched = t.app.db.withPlugin({
-      transformQuery: ({ node }) => {
-        seen += 1;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
+    const { db: watched, counted } = countingQueries(t.app.db);
     expect(await byId(watched, t.app.dialect, { id: user.user.id })).toEqual([{ id: user.user.id }]);
     expect(await byId(watched, t.app.dialect, { id: 'nobody' })).toEqual([]);
-    expect(seen).toBe(2);
+    expect(counted.seen).toBe(2);
     expect(await byId(t.app.db, t.app.dialect, { id: user.user.id })).toEqual([{ id: user.user.id }]);
     expect(built).toBe(3);
   });

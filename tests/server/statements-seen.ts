@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { SQLite } from '../../server/db/sqlite-driver.js';
 import { dbKind } from './helper.js';
@@ -57,3 +58,16 @@ function watchPgStatements() {
 
 /** The statements of the database the tests run on. */
 export const watchStatements = () => (dbKind === 'postgres' ? watchPgStatements() : watchSqliteStatements());
+
+/** `db` with a Kysely plugin that counts the queries it sees (plugins see every query Kysely builds). */
+export function countingQueries<D extends { withPlugin: (plugin: KyselyPlugin) => D }>(db: D) {
+  const counted = { seen: 0 };
+  const watched = db.withPlugin({
+    transformQuery: ({ node }) => {
+      counted.seen += 1;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
+  return { db: watched, counted };
+}
