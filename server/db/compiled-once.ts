@@ -78,12 +78,17 @@ class Place {
 const columnsOf = (row: object): string[] =>
   Object.keys(row).filter((column) => (row as Record<string, unknown>)[column] !== undefined);
 
-/** True when `row` has a value for exactly `columns`, in that order. */
+/** A value Kysely writes into the statement rather than sending it: an expression, or a function making one. */
+const isExpression = (value: unknown): boolean =>
+  typeof value === 'function' || (typeof value === 'object' && value !== null && 'toOperationNode' in value);
+
+/** True when `row` has a value for exactly `columns`, in that order, each one sent as a parameter. */
 function hasColumns(row: object, columns: string[]): boolean {
   let n = 0;
   for (const column in row) {
-    if ((row as Record<string, unknown>)[column] === undefined) continue;
-    if (column !== columns[n]) return false;
+    const value = (row as Record<string, unknown>)[column];
+    if (value === undefined) continue;
+    if (column !== columns[n] || isExpression(value)) return false;
     n += 1;
   }
   return n === columns.length;
@@ -95,9 +100,9 @@ type RowSets = Record<string, readonly object[]>;
  * A statement that writes sets of rows (an insert's values, or several inserts in one WITH),
  * compiled by Kysely once per shape (each set's columns, as its first row names them, and its
  * number of rows) and the database's dialect; each run only puts its rows' values in. `build`
- * must use the rows only as values. Sets whose rows do not all name the same columns, shapes
- * beyond those kept, and a database with Kysely plugins (which see every query) are built as
- * usual. Building the inserts of an alert's 19 columns and of its deliveries' was a sixth of the
+ * must use the rows only as values. Sets whose rows do not all name the same columns or that hold
+ * an expression (a `sql` value, written into the text), shapes beyond those kept, and a database
+ * with Kysely plugins (which see every query) are built as usual. Building the inserts of an alert's 19 columns and of its deliveries' was a sixth of the
  * alert route's time under load on SQLite, and each new text cost its statement cache a hash.
  */
 export function compiledRows<S extends RowSets, R>(

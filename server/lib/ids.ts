@@ -8,9 +8,10 @@ export const newId = (): string => randomUUID();
  * A new id for the rows an alert writes by the thousand (alerts, deliveries, usage, timers,
  * positions): a UUIDv7, whose leading 48 bits are the time in ms, then 74 random bits. Random
  * ids land anywhere in a table's primary key and in every index they are part of, so each
- * commit wrote a page per row and index; ids in time order land on the last page of each, and
- * SQLite's commit of a busy second's alerts cost 40 % less (docs/PERFORMANCE.md). The time it
- * carries is the row's own `created_at`, shown anyway.
+ * commit wrote a page per row and index; ids in time order (by their millisecond: within one,
+ * in no order) land on the last pages of each, and SQLite's commit of a busy second's alerts
+ * cost 40 % less (docs/PERFORMANCE.md). The time it carries is the row's own `created_at`,
+ * shown anyway.
  */
 export const orderedId = (): string => v7({ random: pooled(16) });
 

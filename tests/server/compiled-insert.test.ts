@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { compiledInsert } from '../../server/db/compiled-once.js';
 import type { Database } from '../../server/db/schema.js';
@@ -51,17 +51,27 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
     await insert(db, [timer('g', 70, { lease_until: 5 })]);
     await insert(db, [timer('h', 80, { lease_until: undefined })]);
     expect(counted.built).toBe(3);
+    // A value written into the text (an expression, which the row types refuse) is built every time.
+    await insert(db, [{ ...timer('m', 130), attempts: sql<number>`1 + 1` as unknown as number }]);
+    await insert(db, [{ ...timer('n', 140), attempts: sql<number>`2 + 2` as unknown as number }]);
+    expect(counted.built).toBe(5);
     // Rows that name different columns are built as Kysely builds them, every time.
     await insert(db, [timer('i', 90), timer('j', 100, { lease_until: 7 })]);
     await insert(db, [timer('k', 110), timer('l', 120, { lease_until: 8 })]);
-    expect(counted.built).toBe(5);
+    expect(counted.built).toBe(7);
     const stored = await t.app.db
       .selectFrom('timers')
-      .select(['subject', 'due_at', 'lease_until'])
+      .select(['subject', 'due_at', 'lease_until', 'attempts'])
       .where('kind', '=', 'probe')
       .orderBy('subject')
       .execute();
-    expect(stored.map((row) => [row.subject, Number(row.due_at), row.lease_until && Number(row.lease_until)])).toEqual([
+    const attempts = new Map(stored.map((row) => [row.subject, Number(row.attempts)]));
+    expect([attempts.get('m'), attempts.get('n'), attempts.get('a')]).toEqual([2, 4, 0]);
+    expect(
+      stored
+        .filter((row) => !['m', 'n'].includes(row.subject))
+        .map((row) => [row.subject, Number(row.due_at), row.lease_until && Number(row.lease_until)]),
+    ).toEqual([
       ['a', 10, null],
       ['b', 20, null],
       ['c', 30, null],
