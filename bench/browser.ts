@@ -251,6 +251,7 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
     await page.getByTestId('location').filter({ hasText: '12 m' }).waitFor({ timeout: 10_000 });
     const skip = await page.evaluate(() => window.__bench.sendingAt.length);
+    const clicksBefore = await page.evaluate(() => window.__bench.pressedAt.length);
     // A key from before the loop may be posted again during it (the first alert retried after a
     // 503 while the server was shedding load), so the loop's alerts are its new keys, once each.
     const earlier = new Set(keys);
@@ -259,8 +260,7 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
       await page.waitForFunction((n) => window.__bench.sendingAt.length === n, skip + i + 1);
       await page.getByTestId('sent').waitFor({ timeout: 30_000 });
     }
-    // The loop's clicks are the last ones.
-    const marks = (await page.evaluate(() => window.__bench.pressedAt)).slice(-alerts);
+    const marks = (await page.evaluate(() => window.__bench.pressedAt)).slice(clicksBefore);
     const clock = await clockOffset(page);
     await context.close();
 
@@ -268,10 +268,17 @@ export async function measurePressToProvider(server: BenchServer, alerts: number
     const byKey = new Map(timings.alerts.map((t) => [t.key, t]));
     const pressed = [...new Set(keys)].filter((key) => !earlier.has(key));
     if (pressed.length !== alerts) throw new Error(`${alerts} presses posted ${pressed.length} new alerts`);
-    const measured = pressed.map((key, i) => {
+    // Each alert's press is the last click before its request arrived (on the page's clock): a
+    // click the page let pass without a new alert (one landing as the page redrew) once paired
+    // every alert before it with the next one's click, timing its SMS "before" its press.
+    const used = new Set<number>();
+    const measured = pressed.map((key) => {
       const timing = byKey.get(key);
-      const mark = marks[i];
-      if (!timing || mark === undefined) throw new Error(`alert ${key} has no server timing or page mark`);
+      if (!timing) throw new Error(`alert ${key} has no server timing`);
+      const arrived = timing.received - clock.offsetMs;
+      const mark = marks.filter((m) => m <= arrived).at(-1);
+      if (mark === undefined || used.has(mark)) throw new Error(`alert ${key} has no click of its own before it`);
+      used.add(mark);
       return { whole: timing.firstSend - clock.offsetMs - mark, server: timing.firstSend - timing.received };
     });
     return {
