@@ -102,8 +102,9 @@ type RowSets = Record<string, readonly object[]>;
  * number of rows) and the database's dialect; each run only puts its rows' values in. `build`
  * must use the rows only as values. Sets whose rows do not all name the same columns or that hold
  * an expression (a `sql` value, written into the text), shapes beyond those kept, and a database
- * with Kysely plugins (which see every query) are built as usual. Building the inserts of an alert's 19 columns and of its deliveries' was a sixth of the
- * alert route's time under load on SQLite, and each new text cost its statement cache a hash.
+ * with Kysely plugins (which see every query) are built as usual. Building the inserts of an
+ * alert's 19 columns and of its deliveries' was a sixth of the alert route's time under load on
+ * SQLite, and each new text cost its statement cache a hash.
  */
 export function compiledRows<S extends RowSets, R>(
   build: (db: Kysely<Database>, sets: S) => Compilable<R>,

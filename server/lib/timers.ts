@@ -25,20 +25,6 @@ export interface DueTimer {
  */
 export type TimerHandler = (timer: DueTimer) => Promise<void>;
 
-/**
- * Sets the (kind, subject) timer to `dueAt`, in `db` (a transaction sets it with the change
- * that needs it). `replace` moves a timer already set (an extended check-in); `keep` leaves a
- * waiting timer's due time alone (a summary already due sooner) but still sets a timer whose
- * run is in progress, so what that run could not see gets its own turn.
- */
-export async function setTimer(
-  db: Db,
-  timer: { kind: string; subject: string; dueAt: number; now: number },
-  mode: 'replace' | 'keep' = 'replace',
-): Promise<void> {
-  await timerInsert(db, timer, mode).execute();
-}
-
 /** The timer row `setTimer` writes. */
 export const timerRow = ({
   kind,
@@ -69,24 +55,28 @@ const onTimerConflict = (mode: 'replace' | 'keep') => (query: InsertQueryBuilder
     return mode === 'replace' ? update : update.where('timers.lease_until', 'is not', null);
   });
 
-/** The statement `setTimer` runs, for a caller that runs it inside one of its own (a WITH). */
-export function timerInsert(
+/** `setTimer`'s statement for timer rows, for a caller that runs it inside one of its own (a WITH). */
+export const timersInsert = (db: Db, rows: ReturnType<typeof timerRow>[], mode: 'replace' | 'keep' = 'replace') =>
+  onTimerConflict(mode)(db.insertInto('timers').values(rows));
+
+/** `setTimer`'s statement in each mode, built once (`compiledInsert`). */
+const settingTimer = {
+  replace: compiledInsert('timers', onTimerConflict('replace')),
+  keep: compiledInsert('timers', onTimerConflict('keep')),
+};
+
+/**
+ * Sets the (kind, subject) timer to `dueAt`, in `db` (a transaction sets it with the change
+ * that needs it). `replace` moves a timer already set (an extended check-in); `keep` leaves a
+ * waiting timer's due time alone (a summary already due sooner) but still sets a timer whose
+ * run is in progress, so what that run could not see gets its own turn.
+ */
+export async function setTimer(
   db: Db,
   timer: { kind: string; subject: string; dueAt: number; now: number },
   mode: 'replace' | 'keep' = 'replace',
-) {
-  return onTimerConflict(mode)(db.insertInto('timers').values(timerRow(timer)));
-}
-
-/** The insert of timer rows in `replace` mode, for a caller that runs it inside one of its own (a WITH). */
-export const replacingTimers = (db: Db, rows: ReturnType<typeof timerRow>[]) =>
-  onTimerConflict('replace')(db.insertInto('timers').values(rows));
-
-const replacingInsert = compiledInsert('timers', onTimerConflict('replace'));
-
-/** `setTimer` in `replace` mode, by a statement built once (an alert's escalation timer). */
-export async function insertTimer(db: Db, timer: { kind: string; subject: string; dueAt: number; now: number }) {
-  await replacingInsert(db, [timerRow(timer)]);
+): Promise<void> {
+  await settingTimer[mode](db, [timerRow(timer)]);
 }
 
 /** Removes the (kind, subject) timer: it will not run (a run in progress finishes). */

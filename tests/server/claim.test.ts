@@ -4,6 +4,7 @@ import { insertAlert } from '../../server/features/alerts/repository.js';
 import { newId } from '../../server/lib/ids.js';
 import { alertRow } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp } from './helper.js';
+import { countingBuilds } from './statements-seen.js';
 
 // The dispatcher's claim with a long backlog: SMS queued behind a provider that takes them
 // ten at a time, and one left `sending` by a dispatcher that died.
@@ -80,19 +81,11 @@ describe(`claiming due deliveries from a backlog (${dbLabel})`, () => {
     }));
     await insertAlert(t.app.db, alertRow(user.id, { id: alertId, created_at: now }), rows);
     // The database as the claim sees it, counting the queries started on it.
-    let built = 0;
-    const starts = new Set<PropertyKey>(['selectFrom', 'updateTable', 'with']);
-    const db = new Proxy(t.app.db, {
-      get(target, key) {
-        if (starts.has(key)) built += 1;
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { db, counted } = countingBuilds(t.app.db, ['selectFrom', 'updateTable', 'with']);
     const first = await claimDue(db, t.app.dialect, { now, leaseMs: 60_000, limit: 1 });
-    built = 0;
+    counted.built = 0;
     const rest = await claimDue(db, t.app.dialect, { now: now + 10_000, leaseMs: 5_000, limit: 10 });
-    expect(built).toBe(0);
+    expect(counted.built).toBe(0);
     expect(first.map((d) => [d.id, Number(d.claimed_until)])).toEqual([[rows[0]?.id, now + 60_000]]);
     // Ten seconds later the one due then is due too; the lease is the one given, from that time.
     expect(rest.map((d) => d.id).sort()).toEqual(

@@ -6,20 +6,10 @@ import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { alertRow } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp } from './helper.js';
-import { countingQueries } from './statements-seen.js';
+import { countingBuilds, countingQueries } from './statements-seen.js';
 
 /** The database, counting the inserts started on it with Kysely's builder. */
-function countingInserts(db: Kysely<Database>) {
-  const counted = { built: 0 };
-  const watched = new Proxy(db, {
-    get(target, key) {
-      if (key === 'insertInto') counted.built += 1;
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { db: watched, counted };
-}
+const countingInserts = (db: Kysely<Database>) => countingBuilds(db, ['insertInto']);
 
 const timer = (subject: string, dueAt: number, extra: { lease_until?: number | null } = {}) => ({
   id: `timer-${subject}`,

@@ -71,3 +71,17 @@ export function countingQueries<D extends { withPlugin: (plugin: KyselyPlugin) =
   });
   return { db: watched, counted };
 }
+
+/** `db` counting the queries started on it with Kysely's builder (`methods`: `insertInto`, `selectFrom`…). */
+export function countingBuilds<D extends object>(db: D, methods: PropertyKey[]) {
+  const counted = { built: 0 };
+  const starts = new Set(methods);
+  const watched = new Proxy(db, {
+    get(target, key) {
+      if (starts.has(key)) counted.built += 1;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { db: watched, counted };
+}

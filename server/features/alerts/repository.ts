@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { compiledInsert, compiledRows } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { insertTimer, replacingTimers, timerRow } from '../../lib/timers.js';
+import { setTimer, timerRow, timersInsert } from '../../lib/timers.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -59,7 +59,7 @@ const alertWithAlongside = compiledRows<
 >((db, { alert, deliveries, timers }) => {
   const alongside = [
     ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
-    ...(timers.length > 0 ? [replacingTimers(db, timers)] : []),
+    ...(timers.length > 0 ? [timersInsert(db, timers)] : []),
   ];
   const parts = alongside.map((part, i) => sql`${sql.id(`alongside_${i}`)} as (${part})`);
   const inserted = db.insertInto('alerts').values(alert).returningAll();
@@ -90,7 +90,7 @@ export async function insertAlert(
   const [row] = await alertInsert(db, [alert]);
   if (!row) throw new Error('the alert was not written');
   if (deliveries.length > 0) await deliveriesInsert(db, deliveries);
-  if (timer) await insertTimer(db, timer);
+  if (timer) await setTimer(db, timer);
   return row;
 }
 

@@ -166,8 +166,9 @@ const firstRealAlertOf = compiledOnce<{ userId: string }, { id: string }>((db, v
  */
 export async function firstRealAlerts(db: Db, userIds: string[]): Promise<Map<string, string>> {
   const firsts = new Map<string, string>();
+  const dialect = dialectOf(db);
   for (const userId of userIds) {
-    const [first] = await firstRealAlertOf(db, dialectOf(db), { userId });
+    const [first] = await firstRealAlertOf(db, dialect, { userId });
     if (first) firsts.set(userId, first.id);
   }
   return firsts;
