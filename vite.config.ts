@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderPages } from './scripts/prerender-pages.js';
 import { inlineEmergencyCss, preactForEmergencyPage, precompress, sharedHead } from './scripts/vite-plugins.js';
 
 const apiPort = Number(process.env.API_PORT ?? 8081);
@@ -12,6 +13,7 @@ export default defineConfig({
     react(),
     inlineEmergencyCss(),
     precompress(),
+    prerenderPages(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -24,7 +26,8 @@ export default defineConfig({
         // A classic script in one file, as every engine registers it (no module workers needed).
         rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
-        globIgnores: ['**/*.map', 'sw.js', 'workbox-*.js'],
+        // The drawn pages are for the server to send; the worker answers with index.html.
+        globIgnores: ['**/*.map', 'sw.js', 'workbox-*.js', 'pages/**'],
       },
       devOptions: { enabled: false },
     }),

@@ -17,6 +17,8 @@ export const MAX_TOASTS = 20;
 
 /** localStorage key of the chosen language. */
 export const LANG_STORAGE_KEY = 'lang';
+/** The cookie repeating the chosen language, so the server sends a page drawn in it (PRERENDERED_ROUTES). */
+export const LANG_COOKIE = 'lang';
 export const LANGUAGES = ['pt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pt';

@@ -19,6 +19,8 @@ const SOURCES = [
   'alert.html',
   'live.html',
   'vite.config.ts',
+  'scripts/vite-plugins.ts',
+  'scripts/prerender-pages.ts',
   'package-lock.json',
 ];
 const STAMP = path.join(root, 'dist', 'index.html');

@@ -45,6 +45,17 @@ export function preactForEmergencyPage(): Plugin {
   };
 }
 
+/** Writes a gzip and a Brotli copy beside the file `full` (nothing for a file under 1 kB). */
+export async function compressBeside(full: string): Promise<void> {
+  const content = await readFile(full);
+  if (content.length < 1024) return;
+  const [gz, br] = await Promise.all([
+    gzip(content, { level: 9 }),
+    brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  ]);
+  await Promise.all([writeFile(`${full}.gz`, gz), writeFile(`${full}.br`, br)]);
+}
+
 /**
  * Writes a gzip and a Brotli copy beside every built text file, which the server sends to
  * browsers that accept them (@fastify/static `preCompressed`): a phone on a slow network
@@ -61,18 +72,7 @@ export function precompress(): Plugin {
     // Compressed on libuv's thread pool, all files at once: Brotli at quality 11 is slow.
     async writeBundle(_options, bundle) {
       const files = Object.keys(bundle).filter((file) => /\.(js|css|html|svg|webmanifest)$/.test(file));
-      await Promise.all(
-        files.map(async (file) => {
-          const full = path.join(outDir, file);
-          const content = await readFile(full);
-          if (content.length < 1024) return;
-          const [gz, br] = await Promise.all([
-            gzip(content, { level: 9 }),
-            brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-          ]);
-          await Promise.all([writeFile(`${full}.gz`, gz), writeFile(`${full}.br`, br)]);
-        }),
-      );
+      await Promise.all(files.map((file) => compressBeside(path.join(outDir, file))));
     },
   };
 }
@@ -121,7 +121,9 @@ export function sharedHead(): Plugin {
 }
 
 /** The stylesheets, module scripts and module preloads Vite writes into an entry's head. */
-const STYLESHEET = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g;
+/** `css` as a style element of the page, with nothing in it that would end the element early. */
+export const styleElement = (css: string) => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+export const STYLESHEET = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g;
 const SCRIPTS = /\s*<(?:script type="module"[^>]*><\/script|link rel="modulepreload"[^>]*)>/g;
 
 /**
@@ -143,7 +145,7 @@ export function inlineEmergencyCss(): Plugin {
         const styled = html.replace(STYLESHEET, (tag, file: string) => {
           const asset = bundle[file];
           if (asset?.type !== 'asset') return tag;
-          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+          return styleElement(String(asset.source));
         });
         const scripts = styled.match(SCRIPTS) ?? [];
         return styled.replace(SCRIPTS, '').replace('</body>', () => `${scripts.join('')}\n  </body>`);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useLocation } from 'react-router';
 import { NavigationBridge } from './components/NavigationBridge';
@@ -50,6 +50,11 @@ function Loading() {
 export function App() {
   const { t } = useTranslation();
   const location = useLocation();
+  // The page the app opens on is shown at once (as the server may have drawn it already); each
+  // page moved to afterwards fades in.
+  const [openedOn] = useState(location.key);
+  const [moved, setMoved] = useState(false);
+  if (!moved && location.key !== openedOn) setMoved(true);
   useEffect(() => {
     void loadUser();
     const stopFollowing = followOtherTabs(useStore);
@@ -69,7 +74,7 @@ export function App() {
       <NavigationBridge />
       <TopBar />
       <main>
-        <div key={location.pathname} className="page-transition">
+        <div key={location.pathname} className={moved ? 'page-transition' : undefined}>
           <Suspense fallback={<Loading />}>
             <Routes location={location}>
               <Route path="/" element={<Home />} />

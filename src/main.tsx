@@ -1,14 +1,31 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import './i18n';
+import { prerenderKey } from '../common/app-routes';
 import { App } from './App';
+import { keepLanguageCookie, storedLanguage } from './i18n';
+import { useStore } from './store';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <BrowserRouter>
       <App />
     </BrowserRouter>
-  </StrictMode>,
+  </StrictMode>
 );
+
+keepLanguageCookie();
+// A page the build drew (PRERENDERED_ROUTES) is taken over as it stands when the app's first
+// render draws the same one: in this language and year, for a visitor not logged in. Otherwise
+// the app draws the page anew in place of the drawn one.
+const drawnForThis =
+  root.dataset.prerendered === prerenderKey(storedLanguage(), new Date().getFullYear()) &&
+  useStore.getState().access === null;
+// As a transition the taking over is done in slices, with the page answering in between.
+if (drawnForThis)
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
+else createRoot(root).render(app);

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fastifyCookie } from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isAppRoute } from '../../common/app-routes.js';
+import { isAppRoute, PRERENDERED_ROUTES, prerenderedFile } from '../../common/app-routes.js';
+import { DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES } from '../../common/constants.js';
 import { emergencyHtml } from './emergency-html.js';
 
 const API_PREFIXES = ['/api/', '/dev/'];
@@ -12,7 +14,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * Serves the built app from `dist/`: hashed assets cached for a year, everything else
  * revalidated; `alert.html` for the emergency links (the real one with its countdown already
- * in it: emergency-html.ts), `index.html` for app routes (and, with a 404, for other page
+ * in it: emergency-html.ts), the pages the build drew for the public app routes (in the
+ * visitor's language), `index.html` for other app routes (and, with a 404, for other page
  * addresses, where the app shows its not-found page), and JSON 404s for unknown API paths.
  */
 export default fp(
@@ -30,8 +33,9 @@ export default fp(
         setHeaders(reply, filePath) {
           const relative = path.relative(distDir, filePath);
           reply.header('cache-control', relative.startsWith('assets') ? IMMUTABLE : 'no-cache');
-          // A cache in between must not hand the Brotli copy to a browser that asked for gzip.
-          reply.header('vary', 'accept-encoding');
+          // A cache in between must not hand the Brotli copy to a browser that asked for gzip,
+          // nor a drawn page in one language to a visitor who chose the other (their cookie).
+          reply.header('vary', relative.startsWith('pages') ? 'cookie, accept-encoding' : 'accept-encoding');
           if (relative === 'sw.js') reply.header('service-worker-allowed', '/');
         },
       });
@@ -42,6 +46,20 @@ export default fp(
       // The same pages without the trailing slash, so a hand-typed link still works.
       app.get('/public/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
       app.get('/test/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
+      for (const route of PRERENDERED_ROUTES) {
+        const drawn = Object.fromEntries(
+          LANGUAGES.filter((language) => existsSync(path.join(distDir, prerenderedFile(route, language)))).map(
+            (language) => [language, prerenderedFile(route, language)],
+          ),
+        );
+        app.get(route, (request, reply) => {
+          const chosen = fastifyCookie.parse(request.headers.cookie ?? '')[LANG_COOKIE];
+          // A query may change what the page shows: the app draws it then, as it draws a page
+          // of a build without the drawn copies.
+          const file = request.url.includes('?') ? undefined : (drawn[chosen ?? ''] ?? drawn[DEFAULT_LANGUAGE]);
+          return reply.header('cache-control', 'no-cache').sendFile(file ?? 'index.html');
+        });
+      }
     } else {
       app.log.warn(`no build found in ${distDir}: run "npm run build" to serve the web app`);
     }

@@ -8,7 +8,7 @@ let workbox: Workbox | undefined;
 let updateWaiting = false;
 let reloadAsked = false;
 /** False once the worker could not be registered or started: the page still sends online, but not offline. */
-let workerFailed = !('serviceWorker' in navigator);
+let workerFailed = typeof navigator === 'undefined' || !('serviceWorker' in navigator);
 const updateListeners = new Set<Listener>();
 const failureListeners = new Set<(unavailable: boolean) => void>();
 

@@ -8,8 +8,11 @@ import { storedTokens } from '../store/session';
 import { type MappedError, mapApiError } from './errors';
 import type { Tokens } from './types';
 
-/** The API's base: this origin (absolute, so it also resolves outside a browser); the contract's paths start at /api/. */
-const apiBase = () => window.location.origin;
+/**
+ * The API's base: this origin (absolute, so it also resolves outside a browser); the contract's
+ * paths start at /api/. There is no origin where the build draws pages, and no request either.
+ */
+const apiBase = () => globalThis.location?.origin;
 /** Calls whose 401 is an answer (wrong password, refresh refused), not an expired session. */
 const SESSION_PATHS = new Set(
   [accountsRoutes.login, accountsRoutes.refresh, accountsRoutes.logout].map((r) => pathOf(r)),

@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import {
   DEFAULT_LANGUAGE,
   FALLBACK_LANGUAGE,
+  LANG_COOKIE,
   LANG_STORAGE_KEY,
   LANGUAGES,
   type Language,
@@ -20,6 +21,12 @@ export function storedLanguage(): Language {
   }
 }
 
+/** Repeats the saved language in a cookie, for the server to send the pages it keeps drawn in it. */
+export function keepLanguageCookie(language: Language = storedLanguage()): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: one name and a value of LANGUAGES, nothing to escape; the Cookie Store API is missing in older Safari and Firefox.
+  document.cookie = `${LANG_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
+}
+
 /** Switches language, saves it, and keeps `<html lang>` in step. */
 export async function setLanguage(language: Language): Promise<void> {
   try {
@@ -27,6 +34,7 @@ export async function setLanguage(language: Language): Promise<void> {
   } catch {
     // Private mode: the choice lasts for this page only.
   }
+  keepLanguageCookie(language);
   await i18n.changeLanguage(language);
 }
 

@@ -70,13 +70,19 @@ test('home and register screenshots, logged out, at both sizes', async ({ page }
   await screenshots(page, 'register');
 });
 
-test('page transitions animate, except when the system asks for reduced motion', async ({ page }) => {
-  const animation = () =>
-    page.locator('.page-transition').evaluate((element) => getComputedStyle(element).animationName);
+test('the page opened shows at once; pages moved to animate, except when the system asks for reduced motion', async ({
+  page,
+}) => {
+  const animation = () => page.locator('main > div').evaluate((element) => getComputedStyle(element).animationName);
+  const navigation = page.getByRole('navigation');
   await page.goto('/pricing');
+  await expect(page.getByRole('heading', { name: 'Preços' })).toBeVisible();
+  expect(await animation()).toBe('none');
+  await navigation.getByRole('link', { name: 'Privacidade' }).click();
+  await expect(page.getByRole('heading', { name: 'Política de privacidade' })).toBeVisible();
   expect(await animation()).toBe('page-in');
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.getByRole('navigation').getByRole('link', { name: 'Termos' }).click();
+  await navigation.getByRole('link', { name: 'Termos' }).click();
   await expect(page.getByRole('heading', { name: 'Termos de utilização' })).toBeVisible();
   expect(await animation()).toBe('none');
 });

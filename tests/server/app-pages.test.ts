@@ -3,41 +3,47 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ROUTES } from '../../common/app-routes.js';
+import { APP_ROUTES, PRERENDERED_ROUTES, prerenderedFile } from '../../common/app-routes.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { dbLabel, freshDatabase } from './helper.js';
 
 const SHELL = '<!doctype html><title>Alerta</title><div id="root"></div>';
 
+/** A built app in a new folder: `index.html`, `alert.html` and `drawn` (paths under it) as given. */
+async function appServing(drawn: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-pages-'));
+  mkdirSync(path.join(dataDir, 'dist', 'pages'), { recursive: true });
+  writeFileSync(path.join(dataDir, 'dist', 'index.html'), SHELL);
+  writeFileSync(path.join(dataDir, 'dist', 'alert.html'), SHELL);
+  for (const [file, html] of Object.entries(drawn)) writeFileSync(path.join(dataDir, 'dist', file), html);
+  const db = await freshDatabase(dataDir);
+  const app = await buildApp({
+    config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
+    database: db.handle,
+    logger: false,
+    distDir: path.join(dataDir, 'dist'),
+  });
+  await app.ready();
+  const close = async () => {
+    await app.close();
+    await db.handle.close();
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { app, close };
+}
+
 describe(`page addresses: the app's routes answer 200, any other page 404 with the app (${dbLabel})`, () => {
   let app: FastifyInstance;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-pages-'));
-    mkdirSync(path.join(dataDir, 'dist'), { recursive: true });
-    writeFileSync(path.join(dataDir, 'dist', 'index.html'), SHELL);
-    writeFileSync(path.join(dataDir, 'dist', 'alert.html'), SHELL);
-    const db = await freshDatabase(dataDir);
-    app = await buildApp({
-      config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
-      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
-      database: db.handle,
-      logger: false,
-      distDir: path.join(dataDir, 'dist'),
-    });
-    await app.ready();
-    close = async () => {
-      await app.close();
-      await db.handle.close();
-      await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
+    ({ app, close } = await appServing());
   });
   afterAll(async () => {
     await close();
   });
-
   it('serves every app route with 200, with or without a trailing slash, in any case, with a query', async () => {
     const paths = APP_ROUTES.map((route) => route.replace(':uid', 'MQ').replace(':token', 'abc-123'));
     for (const url of [
@@ -68,6 +74,48 @@ describe(`page addresses: the app's routes answer 200, any other page 404 with t
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ detail: 'Not found.', code: 'not_found' });
+    }
+  });
+});
+
+describe(`the pages the build drew: sent in the visitor's language (${dbLabel})`, () => {
+  const drawnPage = (route: string, language: string) => `<!doctype html><title>${route} ${language}</title>`;
+  let app: FastifyInstance;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    // Every drawn page but /privacy's: a build without a page's copies serves the app for it.
+    const drawn = Object.fromEntries(
+      PRERENDERED_ROUTES.filter((route) => route !== '/privacy').flatMap((route) =>
+        ['pt', 'en'].map((language) => [prerenderedFile(route, language), drawnPage(route, language)]),
+      ),
+    );
+    ({ app, close } = await appServing(drawn));
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('sends the Portuguese copy by default and the English one to a visitor whose language cookie says so', async () => {
+    for (const route of PRERENDERED_ROUTES.filter((route) => route !== '/privacy')) {
+      const plain = await app.inject({ method: 'GET', url: route });
+      expect(plain.statusCode, route).toBe(200);
+      expect(plain.body).toBe(drawnPage(route, 'pt'));
+      expect(plain.headers['content-type']).toMatch(/^text\/html/);
+      expect(plain.headers['cache-control']).toBe('no-cache');
+      // A cache in between keeps the languages apart.
+      expect(plain.headers.vary).toBe('cookie, accept-encoding');
+      const english = await app.inject({ method: 'GET', url: route, headers: { cookie: 'other=1; lang=en' } });
+      expect(english.body).toBe(drawnPage(route, 'en'));
+      const unknown = await app.inject({ method: 'GET', url: route, headers: { cookie: 'lang=xx' } });
+      expect(unknown.body).toBe(drawnPage(route, 'pt'));
+    }
+  });
+
+  it('sends the app itself for an address with a query, another spelling, or a page not drawn', async () => {
+    for (const url of ['/pricing?plan=premium', '/login?next=%2Fsetup', '/pricing/', '/Login', '/privacy', '/setup']) {
+      const res = await app.inject({ method: 'GET', url, headers: { cookie: 'lang=en' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(SHELL);
     }
   });
 });

@@ -1,0 +1,18 @@
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import type { Language } from '../common/constants';
+import { App } from './App';
+import i18n from './i18n';
+
+/**
+ * The app's page at `path` in `language` as a visitor who is not logged in first sees it, as HTML
+ * for the root. Run by the build (scripts/vite-plugins.ts, `prerenderPages`), not in the browser.
+ */
+export async function render(path: string, language: Language): Promise<string> {
+  await i18n.changeLanguage(language);
+  return renderToString(
+    <StaticRouter location={path}>
+      <App />
+    </StaticRouter>,
+  );
+}
