@@ -20,8 +20,10 @@ type Claimable = 'deliveries' | 'timers';
  * and writes `set` on them (the lease, the attempt): any number of processes each take a row once.
  * On PostgreSQL the due rows are picked and locked once, in materialised CTEs (a LIMIT subquery
  * inside `IN (…)` may be run again by the planner and hand over rows another process has just
- * taken), rows another process holds are skipped (FOR UPDATE SKIP LOCKED), and the update checks
- * again that each row is still due under its lock. On SQLite the single UPDATE … RETURNING holds
+ * taken), rows another process holds are skipped (FOR UPDATE SKIP LOCKED), and a row another
+ * process changed since the statement began is locked as it is now and taken only if it is still
+ * due (READ COMMITTED's recheck of a locking read); the update then writes the rows it locked,
+ * found by their ids. On SQLite the single UPDATE … RETURNING holds
  * the write lock from start to end. One statement is its own transaction: no lock is held across
  * an await (on SQLite, when run in a grouped transaction, the commit it shares).
  */
@@ -87,11 +89,13 @@ export function claimQuery<T extends Claimable>(
       // biome-ignore lint/suspicious/noExplicitAny: a chain of CTEs whose names are made here.
       any as any,
     ) as typeof any;
+    // The rows are found by their ids alone. Checking the arms here again gave the planner a
+    // second way in: with statistics taken while the queue was empty it read every queued row
+    // (the whole backlog, 1,100 rows under the bench's load: 2.4 ms a claim) to find the few ids.
     return withArms
       .updateTable(name)
       .set(set as never)
       .where('id', 'in', firstIds(arms.map((_, i) => sql.table(`due_${i}`))))
-      .where((eb) => eb.or(arms.map((arm) => arm(eb))))
       .returningAll()
       .$if(also.length > 0, (qb) => qb.returning(also));
   }

@@ -1,10 +1,11 @@
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { claimDue, queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { newId } from '../../server/lib/ids.js';
 import { alertRow } from './alerts-fixtures.js';
-import { createUser, dbLabel, suiteApp } from './helper.js';
-import { countingBuilds } from './statements-seen.js';
+import { createUser, dbKind, dbLabel, suiteApp } from './helper.js';
+import { countingBuilds, watchStatements } from './statements-seen.js';
 
 // The dispatcher's claim with a long backlog: SMS queued behind a provider that takes them
 // ten at a time, and one left `sending` by a dispatcher that died.
@@ -95,5 +96,80 @@ describe(`claiming due deliveries from a backlog (${dbLabel})`, () => {
         .sort(),
     );
     expect(rest.map((d) => [Number(d.claimed_until), d.user_id])).toEqual(rest.map(() => [now + 15_000, user.id]));
+  });
+});
+
+// PostgreSQL's plan of the claim, read with EXPLAIN ANALYZE (SQLite's one UPDATE has no other way
+// in), on a database of its own: the planner's statistics are those this test makes.
+const describeOnPostgres = dbKind === 'postgres' ? describe : (_name: string, _body: () => void) => undefined;
+describeOnPostgres(`the claim's plan with a backlog the statistics have not seen (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  it('reads the rows it takes, not the backlog, with statistics taken while the queue was empty', async () => {
+    await t.app.dispatcher.stop();
+    const { user } = await createUser(t.app);
+    const now = t.clock.now();
+    const alertId = newId();
+    // The planner's statistics as a running server's are before a burst: every delivery sent.
+    const history = Array.from({ length: 2000 }, (_, i) => ({
+      ...queuedDelivery({
+        alertId,
+        recipient: { contact_name: `Earlier ${i}`, phone_number: `+3519150${String(i).padStart(5, '0')}` },
+        body: 'EMERGENCY: test needed help.',
+        now,
+      }),
+      status: 'sent' as const,
+      next_attempt_at: now - 9_000_000 + i * 1000,
+    }));
+    await insertAlert(t.app.db, alertRow(user.id, { id: alertId, created_at: now }), history);
+    await sql`analyze deliveries`.execute(t.app.db);
+    const burstAlert = newId();
+    const backlog = Array.from({ length: 3000 }, (_, i) => ({
+      ...queuedDelivery({
+        alertId: burstAlert,
+        recipient: { contact_name: `Contact ${i}`, phone_number: `+3519140${String(i).padStart(5, '0')}` },
+        body: 'EMERGENCY: test needs help now.',
+        now,
+      }),
+      next_attempt_at: now - 3_000_000 + i * 1000,
+    }));
+    await insertAlert(t.app.db, alertRow(user.id, { id: burstAlert, created_at: now }), backlog);
+    const watched = watchStatements();
+    let claimed: Awaited<ReturnType<typeof claimDue>>;
+    try {
+      claimed = await claimDue(t.app.db, t.app.dialect, { now, leaseMs: 60_000, limit: 4 });
+    } finally {
+      watched.stop();
+    }
+    expect(claimed).toHaveLength(4);
+    const claim = watched.seen.find((statement) => statement.sql.includes('for update skip locked'));
+    expect(claim).toBeDefined();
+    // The same claim once more, as the planner runs it, then rolled back.
+    let plan: Record<string, unknown> | undefined;
+    const rolledBack = new Error('rolled back');
+    await t.app.db
+      .transaction()
+      .execute(async (trx) => {
+        const explained = CompiledQuery.raw(`explain (analyze, format json) ${claim?.sql}`, [
+          ...(claim?.parameters ?? []),
+        ]);
+        const { rows } = await trx.executeQuery<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(explained);
+        plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    expect(plan).toBeDefined();
+    // How the update finds the rows to write (its outer plan, beside the arms' CTEs): by the few
+    // ids the arms took, not by reading the 2,996 other queued rows again.
+    const finding = (plan?.Plans as Record<string, unknown>[] | undefined)?.find(
+      (node) => node['Parent Relationship'] === 'Outer',
+    );
+    expect(finding).toBeDefined();
+    const rowsRead = (node: Record<string, unknown>): number =>
+      Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
+      ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((sum, child) => sum + rowsRead(child), 0);
+    expect(rowsRead(finding as Record<string, unknown>)).toBeLessThan(100);
   });
 });
