@@ -44,10 +44,25 @@ const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8
 const rows = heldBack(readFileSync(path.join(root, 'README.md'), 'utf8'));
 const deps = { ...pkg.dependencies, ...pkg.devDependencies };
 
+/** Tries of each registry request: a connection that timed out or a busy registry (429, 5xx) is asked again. */
+const TRIES = 4;
+
+async function fetchPackument(name) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const response = await fetch(`${registry}${name.replace('/', '%2f')}`, {
+        headers: { accept: 'application/vnd.npm.install-v1+json' },
+      });
+      if ((response.status !== 429 && response.status < 500) || attempt === TRIES) return response;
+    } catch (error) {
+      if (attempt === TRIES) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** (attempt - 1)));
+  }
+}
+
 async function latestOf(name) {
-  const response = await fetch(`${registry}${name.replace('/', '%2f')}`, {
-    headers: { accept: 'application/vnd.npm.install-v1+json' },
-  });
+  const response = await fetchPackument(name);
   if (!response.ok) throw new Error(`${name}: the registry answered HTTP ${response.status}`);
   const latest = (await response.json())['dist-tags']?.latest;
   if (!latest) throw new Error(`${name}: the registry gives no latest version`);

@@ -15,6 +15,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const registry = {
   latest: {} as Record<string, string>,
   advisories: null as Record<string, unknown[]> | null,
+  /** Packuments answered 503 this many more times before the real answer (a registry busy for a moment). */
+  busyFor: {} as Record<string, number>,
   url: '',
 };
 let server: Server;
@@ -33,6 +35,12 @@ beforeAll(async () => {
         return;
       }
       const name = url.slice(1);
+      const busy = registry.busyFor[name] ?? 0;
+      if (busy > 0) {
+        registry.busyFor[name] = busy - 1;
+        response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"Service unavailable"}');
+        return;
+      }
       const latest = registry.latest[name];
       if (!latest) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
@@ -162,6 +170,19 @@ describe('scripts/freshness.mjs: every dependency on its latest major, or held b
     expect(result.output).toMatch(/every other dependency is at its latest major/);
     expect(result.status).toBe(0);
   });
+
+  it('asks again a registry busy for a moment, and fails on one that stays busy', async () => {
+    registry.latest = { leftpad: '2.3.1' };
+    registry.busyFor = { leftpad: 1 };
+    const passed = await run('freshness.mjs', temp({ leftpad: '2.0.0' }));
+    expect(passed.output).toMatch(/every other dependency is at its latest major/);
+    expect(passed.status).toBe(0);
+    registry.busyFor = { leftpad: 10 };
+    const failed = await run('freshness.mjs', temp({ leftpad: '2.0.0' }));
+    expect(failed.output).toMatch(/leftpad: the registry answered HTTP 503/);
+    expect(failed.status).toBe(1);
+    registry.busyFor = {};
+  }, 60_000);
 
   it('fails on a dependency a major behind, or a 0.x minor behind, that README does not hold back', async () => {
     registry.latest = { leftpad: '2.3.1', kysely: '0.29.9' };
