@@ -14,6 +14,9 @@ const NO_WORKER_YET = `export function useRegisterSW() {
   return { needRefresh: [false, () => {}], offlineReady: [false, () => {}], updateServiceWorker: async () => {} };
 }`;
 
+/** `text` as an attribute's value. */
+const attribute = (text: string) => text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /** The stylesheets an entry links, written into it (the CSP allows inline styles, not inline scripts). */
 async function withInlineStyles(html: string, outDir: string): Promise<string> {
   const sheets = new Map<string, string>();
@@ -78,7 +81,7 @@ export function prerenderPages(): Plugin {
       build: { ssr: 'src/prerender.tsx', outDir: serverDir, emptyOutDir: true, sourcemap: false },
     });
     const { render } = (await import(pathToFileURL(path.join(serverDir, 'prerender.js')).href)) as {
-      render: (route: string, language: Language) => Promise<string>;
+      render: (route: string, language: Language) => Promise<{ html: string; description: string }>;
     };
     // The drawn page needs no script to be painted: the app's scripts come after the page.
     const template = (await withInlineStyles(await readFile(path.join(outDir, 'index.html'), 'utf8'), outDir)).replace(
@@ -89,9 +92,13 @@ export function prerenderPages(): Plugin {
     await mkdir(path.join(outDir, 'pages'), { recursive: true });
     for (const route of PRERENDERED_ROUTES) {
       for (const language of LANGUAGES) {
-        const page = await render(route, language);
+        const { html: page, description } = await render(route, language);
         const html = template
           .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
+          .replace(
+            /<meta name="description" content="[^"]*"/,
+            () => `<meta name="description" content="${attribute(description)}"`,
+          )
           .replace(
             '<div id="root"></div>',
             () => `<div id="root" data-prerendered="${prerenderKey(language, year)}">${page}</div>`,

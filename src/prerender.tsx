@@ -6,13 +6,15 @@ import i18n from './i18n';
 
 /**
  * The app's page at `path` in `language` as a visitor who is not logged in first sees it, as HTML
- * for the root. Run by the build (scripts/vite-plugins.ts, `prerenderPages`), not in the browser.
+ * for the root, and the page's description in that language. Run by the build (scripts/vite-plugins.ts, `prerenderPages`), not in the browser.
  */
-export async function render(path: string, language: Language): Promise<string> {
+export async function render(path: string, language: Language): Promise<{ html: string; description: string }> {
   await i18n.changeLanguage(language);
-  return renderToString(
+  const html = renderToString(
     <StaticRouter location={path}>
       <App />
     </StaticRouter>,
   );
+  // The page's description for search results, in its language (index.html's is Portuguese).
+  return { html, description: i18n.t('app.tagline') };
 }

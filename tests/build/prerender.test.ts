@@ -15,6 +15,10 @@ const HEADING: Record<PrerenderedRoute, Record<Language, string>> = {
   '/privacy': { pt: 'Política de privacidade', en: 'Privacy policy' },
 };
 const NAVIGATION: Record<Language, string> = { pt: 'Navegação principal', en: 'Main navigation' };
+const DESCRIPTION: Record<Language, string> = {
+  pt: 'Um toque envia um SMS com a sua localização às pessoas em quem confia.',
+  en: 'One tap sends an SMS with your location to the people you trust.',
+};
 
 let outDir: string;
 const drawn = (route: PrerenderedRoute, language: Language) =>
@@ -30,6 +34,7 @@ describe('the public pages drawn by the build (production build)', () => {
     for (const language of LANGUAGES) {
       const html = drawn(route, language);
       expect(html).toContain(`<html lang="${language}">`);
+      expect(html).toContain(`<meta name="description" content="${DESCRIPTION[language]}"`);
       expect(html).toContain(
         `<div id="root" data-prerendered="${prerenderKey(language, new Date().getFullYear())}"><div class="shell">`,
       );
