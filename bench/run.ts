@@ -31,7 +31,9 @@ export interface BenchOptions {
 }
 
 export const FULL: Omit<BenchOptions, 'out' | 'log' | 'pgUrl'> = {
-  pageRuns: 10,
+  // Twenty of each: the medians of ten moved by a third between runs minutes apart (a new tab
+  // takes 40 to 150 ms to start its renderer here), and a ratio of two medians twice as much.
+  pageRuns: 20,
   alerts: 50,
   durationS: 5,
   connections: 10,
