@@ -27,10 +27,10 @@ const PATTERNS = APP_ROUTES.map(
 export const isAppRoute = (pathname: string): boolean => PATTERNS.some((pattern) => pattern.test(pathname));
 
 /**
- * The pages drawn at build time, one copy per language (scripts/vite-plugins.ts, `prerenderPages`):
- * the same for every visitor who is not logged in, so a first visit shows the page before the
- * app's script has arrived. The server sends the copy in the visitor's language for the exact
- * path with no query; the app then takes over the drawn page (src/main.tsx).
+ * The pages drawn at build time, one copy per language (scripts/prerender-pages.ts): the same for
+ * every visitor who is not logged in, so a first visit shows the page before the app's script
+ * has arrived. The server sends the copy in the visitor's language for the exact path with no
+ * query; the app then takes over the drawn page (src/main.tsx).
  */
 export const PRERENDERED_ROUTES = ['/pricing', '/login', '/register', '/legal', '/privacy'] as const;
 export type PrerenderedRoute = (typeof PRERENDERED_ROUTES)[number];
@@ -40,6 +40,7 @@ export const prerenderedFile = (route: PrerenderedRoute, language: string): stri
 
 /**
  * What a drawn page was drawn for (its root's `data-prerendered`): the app takes it over only when
- * its own first render is the same, and draws the page anew otherwise (a later year in the footer).
+ * its own first render is the same, and draws the page anew otherwise (a later year in the footer,
+ * the copy opened at another address).
  */
-export const prerenderKey = (language: string, year: number): string => `${language} ${year}`;
+export const prerenderKey = (language: string, year: number, path: string): string => `${language} ${year} ${path}`;

@@ -22,6 +22,9 @@ export const LANG_COOKIE = 'lang';
 export const LANGUAGES = ['pt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pt';
+/** `value` when it is one of LANGUAGES, else the default language. */
+export const asLanguage = (value: unknown): Language =>
+  (LANGUAGES as readonly unknown[]).includes(value) ? (value as Language) : DEFAULT_LANGUAGE;
 export const FALLBACK_LANGUAGE: Language = 'en';
 
 /**

@@ -50,8 +50,9 @@ export function prerenderPages(): Plugin {
       drawing = Boolean(config.build.ssr);
       logLevel = config.logLevel ?? logLevel;
     },
-    async closeBundle() {
-      if (drawing) return;
+    async closeBundle(error) {
+      // Nothing to draw from a build that failed (its index.html may be an earlier one).
+      if (drawing || error) return;
       // Inside the project, so the drawing code finds React and the rest in node_modules; a
       // folder of its own, as two builds may run at once (the tests').
       await mkdir(path.join(root, 'node_modules/.tmp'), { recursive: true });
@@ -101,7 +102,7 @@ export function prerenderPages(): Plugin {
           )
           .replace(
             '<div id="root"></div>',
-            () => `<div id="root" data-prerendered="${prerenderKey(language, year)}">${page}</div>`,
+            () => `<div id="root" data-prerendered="${prerenderKey(language, year, route)}">${page}</div>`,
           );
         if (!html.includes(page)) throw new Error(`index.html has no empty root to draw ${route} into`);
         const file = path.join(outDir, prerenderedFile(route, language));

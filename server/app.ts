@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { DEFAULT_PUBLIC_CONFIG } from '../common/api/config.js';
+import { PRERENDERED_ROUTES } from '../common/app-routes.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/index.js';
 import accountRoutes from './features/accounts/routes.js';
 import alertsFeature from './features/alerts/index.js';
+import { publicConfig } from './features/billing/plans.js';
 import billingRoutes from './features/billing/routes.js';
 import checkinsFeature from './features/checkins/index.js';
 import configRoutes from './features/config/routes.js';
@@ -217,6 +221,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(staticPlugin, {
     distDir: options.distDir ?? process.env.ALERTA_DIST_DIR ?? path.join(projectRoot, 'dist'),
+    // The pricing page is drawn with the default terms: a server set to others lets the app
+    // draw it with its own, asked for at once.
+    drawnRoutes: PRERENDERED_ROUTES.filter(
+      (route) => route !== '/pricing' || isDeepStrictEqual(publicConfig(config), DEFAULT_PUBLIC_CONFIG),
+    ),
   });
   return app;
 }

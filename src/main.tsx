@@ -18,10 +18,10 @@ const app = (
 
 keepLanguageCookie();
 // A page the build drew (PRERENDERED_ROUTES) is taken over as it stands when the app's first
-// render draws the same one: in this language and year, for a visitor not logged in. Otherwise
-// the app draws the page anew in place of the drawn one.
+// render draws the same one: in this language and year, at this address, for a visitor not
+// logged in. Otherwise the app draws the page anew in place of the drawn one.
 const drawnForThis =
-  root.dataset.prerendered === prerenderKey(storedLanguage(), new Date().getFullYear()) &&
+  root.dataset.prerendered === prerenderKey(storedLanguage(), new Date().getFullYear(), window.location.pathname) &&
   useStore.getState().access === null;
 // As a transition the taking over is done in slices, with the page answering in between.
 if (drawnForThis)

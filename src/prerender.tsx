@@ -6,7 +6,8 @@ import i18n from './i18n';
 
 /**
  * The app's page at `path` in `language` as a visitor who is not logged in first sees it, as HTML
- * for the root, and the page's description in that language. Run by the build (scripts/vite-plugins.ts, `prerenderPages`), not in the browser.
+ * for the root, and the page's description in that language. Run by the build
+ * (scripts/prerender-pages.ts), not in the browser.
  */
 export async function render(path: string, language: Language): Promise<{ html: string; description: string }> {
   await i18n.changeLanguage(language);

@@ -4,8 +4,8 @@ import { fastifyCookie } from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isAppRoute, PRERENDERED_ROUTES, prerenderedFile } from '../../common/app-routes.js';
-import { DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES } from '../../common/constants.js';
+import { isAppRoute, PRERENDERED_ROUTES, type PrerenderedRoute, prerenderedFile } from '../../common/app-routes.js';
+import { asLanguage, DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES } from '../../common/constants.js';
 import { emergencyHtml } from './emergency-html.js';
 
 const API_PREFIXES = ['/api/', '/dev/'];
@@ -17,9 +17,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * in it: emergency-html.ts), the pages the build drew for the public app routes (in the
  * visitor's language), `index.html` for other app routes (and, with a 404, for other page
  * addresses, where the app shows its not-found page), and JSON 404s for unknown API paths.
+ * `drawnRoutes`: the drawn pages this server may send (all by default).
  */
 export default fp(
-  async function staticFiles(app: FastifyInstance, options: { distDir: string }) {
+  async function staticFiles(
+    app: FastifyInstance,
+    options: { distDir: string; drawnRoutes?: readonly PrerenderedRoute[] },
+  ) {
     const { distDir } = options;
     const built = existsSync(path.join(distDir, 'index.html'));
     if (built) {
@@ -46,17 +50,17 @@ export default fp(
       // The same pages without the trailing slash, so a hand-typed link still works.
       app.get('/public/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
       app.get('/test/:token', (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
-      for (const route of PRERENDERED_ROUTES) {
-        const drawn = Object.fromEntries(
+      for (const route of options.drawnRoutes ?? PRERENDERED_ROUTES) {
+        const drawn = new Map(
           LANGUAGES.filter((language) => existsSync(path.join(distDir, prerenderedFile(route, language)))).map(
             (language) => [language, prerenderedFile(route, language)],
           ),
         );
         app.get(route, (request, reply) => {
-          const chosen = fastifyCookie.parse(request.headers.cookie ?? '')[LANG_COOKIE];
+          const chosen = asLanguage(fastifyCookie.parse(request.headers.cookie ?? '')[LANG_COOKIE]);
           // A query may change what the page shows: the app draws it then, as it draws a page
           // of a build without the drawn copies.
-          const file = request.url.includes('?') ? undefined : (drawn[chosen ?? ''] ?? drawn[DEFAULT_LANGUAGE]);
+          const file = request.url.includes('?') ? undefined : (drawn.get(chosen) ?? drawn.get(DEFAULT_LANGUAGE));
           return reply.header('cache-control', 'no-cache').sendFile(file ?? 'index.html');
         });
       }

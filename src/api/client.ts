@@ -9,8 +9,8 @@ import { type MappedError, mapApiError } from './errors';
 import type { Tokens } from './types';
 
 /**
- * The API's base: this origin (absolute, so it also resolves outside a browser); the contract's
- * paths start at /api/. There is no origin where the build draws pages, and no request either.
+ * The API's base: this origin, absolute; the contract's paths start at /api/. Where the build
+ * draws pages there is no origin (undefined), and no request is made.
  */
 const apiBase = () => globalThis.location?.origin;
 /** Calls whose 401 is an answer (wrong password, refresh refused), not an expired session. */

@@ -1,26 +1,11 @@
 import { useEffect } from 'react';
-import type { PublicConfig } from '../../common/api/config';
+import { DEFAULT_PUBLIC_CONFIG, type PublicConfig } from '../../common/api/config';
 import { configRoutes } from '../../common/api/routes';
-import {
-  COUNTDOWN_CHOICES,
-  PLAN_CONTACT_LIMITS,
-  PLAN_PRICES_EUR,
-  SMS_PRICE_EUR,
-  TRIAL_DAYS,
-} from '../../common/constants';
 import { useStore } from '../store';
 import { call } from './client';
 
 /** The server's defaults: what the app shows until the server's own numbers arrive, or while offline. */
-export const FALLBACK_CONFIG: PublicConfig = {
-  trial_days: TRIAL_DAYS,
-  plans: {
-    basic: { price_eur: PLAN_PRICES_EUR.basic, contact_limit: PLAN_CONTACT_LIMITS.basic, gps: false },
-    premium: { price_eur: PLAN_PRICES_EUR.premium, contact_limit: PLAN_CONTACT_LIMITS.premium, gps: true },
-  },
-  sms_price_eur: SMS_PRICE_EUR,
-  countdown_choices: [...COUNTDOWN_CHOICES],
-};
+export const FALLBACK_CONFIG: PublicConfig = DEFAULT_PUBLIC_CONFIG;
 
 const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 

@@ -1,5 +1,6 @@
 import type { FormHTMLAttributes, ReactNode } from 'react';
 import type { Message } from '../api/errors';
+import { useHydrated } from '../lib/hydrated';
 import { useMessageText } from '../lib/message';
 
 interface StatusFormProps extends FormHTMLAttributes<HTMLFormElement> {
@@ -14,11 +15,17 @@ interface StatusFormProps extends FormHTMLAttributes<HTMLFormElement> {
   disabled: boolean;
 }
 
-/** A form checked by the app (noValidate): its success and error messages, the fields, then one wide submit button. */
+/**
+ * A form checked by the app (noValidate): its success and error messages, the fields, then one
+ * wide submit button. In a page the server drew, it takes no input until the app has taken the
+ * page over (`inert`): typed before, a value would be lost, and a form sent then would go as a GET
+ * with the password in the address.
+ */
 export function StatusForm({ heading, success, error, submitLabel, disabled, children, ...form }: StatusFormProps) {
   const text = useMessageText();
+  const hydrated = useHydrated();
   return (
-    <form noValidate {...form}>
+    <form noValidate inert={!hydrated} {...form}>
       {heading}
       {success && (
         <p className="form-success" role="status">

@@ -1,11 +1,11 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import {
+  asLanguage,
   DEFAULT_LANGUAGE,
   FALLBACK_LANGUAGE,
   LANG_COOKIE,
   LANG_STORAGE_KEY,
-  LANGUAGES,
   type Language,
 } from '../../common/constants';
 import en from './locales/en';
@@ -14,8 +14,7 @@ import pt from './locales/pt';
 /** The saved language, or Portuguese. */
 export function storedLanguage(): Language {
   try {
-    const saved = localStorage.getItem(LANG_STORAGE_KEY);
-    return (LANGUAGES as readonly string[]).includes(saved ?? '') ? (saved as Language) : DEFAULT_LANGUAGE;
+    return asLanguage(localStorage.getItem(LANG_STORAGE_KEY));
   } catch {
     return DEFAULT_LANGUAGE;
   }

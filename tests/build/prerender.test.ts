@@ -36,7 +36,7 @@ describe('the public pages drawn by the build (production build)', () => {
       expect(html).toContain(`<html lang="${language}">`);
       expect(html).toContain(`<meta name="description" content="${DESCRIPTION[language]}"`);
       expect(html).toContain(
-        `<div id="root" data-prerendered="${prerenderKey(language, new Date().getFullYear())}"><div class="shell">`,
+        `<div id="root" data-prerendered="${prerenderKey(language, new Date().getFullYear(), route)}"><div class="shell">`,
       );
       expect(html).toContain(`<h1>${HEADING[route][language]}</h1>`);
       // The top bar and the footer, in the same language.

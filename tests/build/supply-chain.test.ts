@@ -173,15 +173,18 @@ describe('scripts/freshness.mjs: every dependency on its latest major, or held b
 
   it('asks again a registry busy for a moment, and fails on one that stays busy', async () => {
     registry.latest = { leftpad: '2.3.1' };
-    registry.busyFor = { leftpad: 1 };
-    const passed = await run('freshness.mjs', temp({ leftpad: '2.0.0' }));
-    expect(passed.output).toMatch(/every other dependency is at its latest major/);
-    expect(passed.status).toBe(0);
-    registry.busyFor = { leftpad: 10 };
-    const failed = await run('freshness.mjs', temp({ leftpad: '2.0.0' }));
-    expect(failed.output).toMatch(/leftpad: the registry answered HTTP 503/);
-    expect(failed.status).toBe(1);
-    registry.busyFor = {};
+    try {
+      registry.busyFor = { leftpad: 1 };
+      const passed = await run('freshness.mjs', temp({ leftpad: '2.0.0' }));
+      expect(passed.output).toMatch(/every other dependency is at its latest major/);
+      expect(passed.status).toBe(0);
+      registry.busyFor = { leftpad: 10 };
+      const failed = await run('freshness.mjs', temp({ leftpad: '2.0.0' }));
+      expect(failed.output).toMatch(/leftpad: the registry answered HTTP 503/);
+      expect(failed.status).toBe(1);
+    } finally {
+      registry.busyFor = {};
+    }
   }, 60_000);
 
   it('fails on a dependency a major behind, or a 0.x minor behind, that README does not hold back', async () => {

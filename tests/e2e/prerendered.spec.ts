@@ -39,6 +39,32 @@ test('a first visit to /pricing shows the page before any script has run', async
   await expect(page.getByRole('link', { name: 'Entrar' }).first()).toBeVisible();
 });
 
+test('before the app takes it over, the drawn login form takes no input and sends nothing', async ({ page }) => {
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto('/login');
+  const form = page.locator('form');
+  await expect(form).toHaveAttribute('inert', '');
+  // A click on the button goes through it, as through all of the inert form: nothing is sent.
+  await page.getByRole('button', { name: 'Entrar', includeHidden: true }).last().click({ force: true });
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).search).toBe('');
+});
+
+test('the drawn login form takes input once the app has taken it over', async ({ page }) => {
+  const { errors } = await firstVisit(page, '/login');
+  await expect(page.locator('form')).not.toHaveAttribute('inert');
+  await page.getByLabel('Nome de utilizador ou e-mail').fill('someone');
+  await expect(page.getByLabel('Nome de utilizador ou e-mail')).toHaveValue('someone');
+  expect(errors).toEqual([]);
+});
+
+test('a drawn copy opened at its file address is drawn anew as the page of that address', async ({ page }) => {
+  const { errors, drawn } = await firstVisit(page, '/pages/pricing.pt.html');
+  expect(await drawn()).toEqual({ text: 'Preços', kept: false });
+  await expect(page.getByRole('heading', { name: 'Esta página não existe.' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test('the app takes over the drawn page as it stands, and it then works as ever', async ({ page }) => {
   const { errors, drawn } = await firstVisit(page, '/pricing');
   expect(await drawn()).toEqual({ text: 'Preços', kept: true });

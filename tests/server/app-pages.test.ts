@@ -11,7 +11,7 @@ import { dbLabel, freshDatabase } from './helper.js';
 const SHELL = '<!doctype html><title>Alerta</title><div id="root"></div>';
 
 /** A built app in a new folder: `index.html`, `alert.html` and `drawn` (paths under it) as given. */
-async function appServing(drawn: Record<string, string> = {}) {
+async function appServing(drawn: Record<string, string> = {}, settings: Record<string, string> = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-pages-'));
   mkdirSync(path.join(dataDir, 'dist', 'pages'), { recursive: true });
   writeFileSync(path.join(dataDir, 'dist', 'index.html'), SHELL);
@@ -19,7 +19,7 @@ async function appServing(drawn: Record<string, string> = {}) {
   for (const [file, html] of Object.entries(drawn)) writeFileSync(path.join(dataDir, 'dist', file), html);
   const db = await freshDatabase(dataDir);
   const app = await buildApp({
-    config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }),
     jwtSecret: 'test-secret-that-is-long-enough-for-hs256-signing',
     database: db.handle,
     logger: false,
@@ -78,18 +78,19 @@ describe(`page addresses: the app's routes answer 200, any other page 404 with t
   });
 });
 
+const drawnPage = (route: string, language: string) => `<!doctype html><title>${route} ${language}</title>`;
+/** Every drawn page but /privacy's: a build without a page's copies serves the app for it. */
+const DRAWN = Object.fromEntries(
+  PRERENDERED_ROUTES.filter((route) => route !== '/privacy').flatMap((route) =>
+    ['pt', 'en'].map((language) => [prerenderedFile(route, language), drawnPage(route, language)]),
+  ),
+);
+
 describe(`the pages the build drew: sent in the visitor's language (${dbLabel})`, () => {
-  const drawnPage = (route: string, language: string) => `<!doctype html><title>${route} ${language}</title>`;
   let app: FastifyInstance;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    // Every drawn page but /privacy's: a build without a page's copies serves the app for it.
-    const drawn = Object.fromEntries(
-      PRERENDERED_ROUTES.filter((route) => route !== '/privacy').flatMap((route) =>
-        ['pt', 'en'].map((language) => [prerenderedFile(route, language), drawnPage(route, language)]),
-      ),
-    );
-    ({ app, close } = await appServing(drawn));
+    ({ app, close } = await appServing(DRAWN));
   });
   afterAll(async () => {
     await close();
@@ -106,8 +107,12 @@ describe(`the pages the build drew: sent in the visitor's language (${dbLabel})`
       expect(plain.headers.vary).toBe('cookie, accept-encoding');
       const english = await app.inject({ method: 'GET', url: route, headers: { cookie: 'other=1; lang=en' } });
       expect(english.body).toBe(drawnPage(route, 'en'));
-      const unknown = await app.inject({ method: 'GET', url: route, headers: { cookie: 'lang=xx' } });
-      expect(unknown.body).toBe(drawnPage(route, 'pt'));
+      // Any other value, those naming an object's own properties too, is the default language.
+      for (const cookie of ['lang=xx', 'lang=constructor', 'lang=__proto__', 'lang=toString', 'lang=']) {
+        const other = await app.inject({ method: 'GET', url: route, headers: { cookie } });
+        expect(other.statusCode, cookie).toBe(200);
+        expect(other.body, cookie).toBe(drawnPage(route, 'pt'));
+      }
     }
   });
 
@@ -116,6 +121,21 @@ describe(`the pages the build drew: sent in the visitor's language (${dbLabel})`
       const res = await app.inject({ method: 'GET', url, headers: { cookie: 'lang=en' } });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(SHELL);
+    }
+  });
+});
+
+describe(`the pricing page drawn with the default terms (${dbLabel})`, () => {
+  it('is not sent by a server set to other prices: the app draws the page with them', async () => {
+    const { app, close } = await appServing(DRAWN, { BASIC_PRICE_EUR: '4' });
+    try {
+      const pricing = await app.inject({ method: 'GET', url: '/pricing' });
+      expect(pricing.statusCode).toBe(200);
+      expect(pricing.body).toBe(SHELL);
+      const login = await app.inject({ method: 'GET', url: '/login' });
+      expect(login.body).toBe(drawnPage('/login', 'pt'));
+    } finally {
+      await close();
     }
   });
 });
