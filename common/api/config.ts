@@ -1,6 +1,5 @@
 /** `GET /api/config/`: the plans' terms as this server is configured, for the app to show. */
 import { z } from 'zod';
-import { COUNTDOWN_CHOICES, PLAN_CONTACT_LIMITS, PLAN_PRICES_EUR, SMS_PRICE_EUR, TRIAL_DAYS } from '../constants.js';
 import { configRoutes } from './routes.js';
 import type { Contract } from './shared.js';
 
@@ -25,20 +24,6 @@ export const publicConfig = z
 
 export type PlanTerms = z.output<typeof planTerms>;
 export type PublicConfig = z.output<typeof publicConfig>;
-
-/**
- * The terms of a server left at its defaults: what the app shows until the server's own arrive
- * (or while offline), and what the build draws the pricing page with.
- */
-export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
-  trial_days: TRIAL_DAYS,
-  plans: {
-    basic: { price_eur: PLAN_PRICES_EUR.basic, contact_limit: PLAN_CONTACT_LIMITS.basic, gps: false },
-    premium: { price_eur: PLAN_PRICES_EUR.premium, contact_limit: PLAN_CONTACT_LIMITS.premium, gps: true },
-  },
-  sms_price_eur: SMS_PRICE_EUR,
-  countdown_choices: [...COUNTDOWN_CHOICES],
-};
 
 export const configApi = {
   get: {

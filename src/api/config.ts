@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { DEFAULT_PUBLIC_CONFIG, type PublicConfig } from '../../common/api/config';
+import type { PublicConfig } from '../../common/api/config';
 import { configRoutes } from '../../common/api/routes';
+import { DEFAULT_PUBLIC_CONFIG } from '../../common/default-config';
 import { useStore } from '../store';
 import { call } from './client';
 

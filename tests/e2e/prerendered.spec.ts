@@ -4,7 +4,7 @@ import { expect, test } from './fixtures.js';
 
 /**
  * Opens `path` as a first visit: notes the page's heading as the HTML drew it (before any script
- * ran) and every error the page reports, and waits for the app to have started (it registers the
+ * ran) and every error and issue the page reports, and waits for the app to have started (it registers the
  * service worker once the page is the app's).
  */
 async function firstVisit(page: Page, path: string) {
@@ -13,6 +13,10 @@ async function firstVisit(page: Page, path: string) {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
+  // The issues Chromium reports beside the console (DevTools' Issues panel), a CSP refusal among them.
+  const devtools = await page.context().newCDPSession(page);
+  devtools.on('Audits.issueAdded', ({ issue }) => errors.push(`${issue.code}: ${JSON.stringify(issue.details)}`));
+  await devtools.send('Audits.enable');
   await page.addInitScript(() => {
     document.addEventListener('readystatechange', () => {
       if (document.readyState === 'interactive') {
