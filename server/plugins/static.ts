@@ -61,7 +61,8 @@ export default fp(
           // A query may change what the page shows: the app draws it then, as it draws a page
           // of a build without the drawn copies.
           const file = request.url.includes('?') ? undefined : (drawn.get(chosen) ?? drawn.get(DEFAULT_LANGUAGE));
-          return reply.header('cache-control', 'no-cache').sendFile(file ?? 'index.html');
+          // setHeaders above marks it no-cache, as every page.
+          return reply.sendFile(file ?? 'index.html');
         });
       }
     } else {

@@ -7,6 +7,22 @@ import { alertRow } from './alerts-fixtures.js';
 import { createUser, dbKind, dbLabel, suiteApp } from './helper.js';
 import { countingBuilds, watchStatements } from './statements-seen.js';
 
+/** A delivery of `alertId` to contact `i` (a name and number of its own under `prefix`), due at `dueAt`. */
+function dueDelivery(alertId: string, i: number, now: number, dueAt: number, prefix = '+3519120', name = 'Contact') {
+  return {
+    ...queuedDelivery({
+      alertId,
+      recipient: {
+        contact_name: `${name} ${String(i).padStart(4, '0')}`,
+        phone_number: `${prefix}${String(i).padStart(5, '0')}`,
+      },
+      body: 'EMERGENCY: test needs help now.',
+      now,
+    }),
+    next_attempt_at: dueAt,
+  };
+}
+
 // The dispatcher's claim with a long backlog: SMS queued behind a provider that takes them
 // ten at a time, and one left `sending` by a dispatcher that died.
 
@@ -19,18 +35,7 @@ describe(`claiming due deliveries from a backlog (${dbLabel})`, () => {
     const { user } = await createUser(t.app);
     const now = t.clock.now();
     const alertId = newId();
-    const row = (i: number, dueAt: number) => ({
-      ...queuedDelivery({
-        alertId,
-        recipient: {
-          contact_name: `Contact ${String(i).padStart(3, '0')}`,
-          phone_number: `+3519120${String(i).padStart(5, '0')}`,
-        },
-        body: 'EMERGENCY: test needs help now.',
-        now,
-      }),
-      next_attempt_at: dueAt,
-    });
+    const row = (i: number, dueAt: number) => dueDelivery(alertId, i, now, dueAt);
     const backlog = Array.from({ length: 300 }, (_, i) => row(i, now - 300_000 + i * 1000));
     const abandoned = { ...row(900, now - 600_000), status: 'sending' as const, claimed_until: now - 1 };
     const held = { ...row(901, now - 700_000), status: 'sending' as const, claimed_until: now + 60_000 };
@@ -71,15 +76,9 @@ describe(`claiming due deliveries from a backlog (${dbLabel})`, () => {
     const { user } = await createUser(t.app);
     const now = t.clock.now();
     const alertId = newId();
-    const rows = [-4, -3, -2, -1, 10].map((seconds, i) => ({
-      ...queuedDelivery({
-        alertId,
-        recipient: { contact_name: `Contact ${i}`, phone_number: `+35191300000${i}` },
-        body: 'EMERGENCY: test needs help now.',
-        now,
-      }),
-      next_attempt_at: now + seconds * 1000,
-    }));
+    const rows = [-4, -3, -2, -1, 10].map((seconds, i) =>
+      dueDelivery(alertId, i, now, now + seconds * 1000, '+3519130'),
+    );
     await insertAlert(t.app.db, alertRow(user.id, { id: alertId, created_at: now }), rows);
     // The database as the claim sees it, counting the queries started on it.
     const { db, counted } = countingBuilds(t.app.db, ['selectFrom', 'updateTable', 'with']);
@@ -112,27 +111,15 @@ describeOnPostgres(`the claim's plan with a backlog the statistics have not seen
     const alertId = newId();
     // The planner's statistics as a running server's are before a burst: every delivery sent.
     const history = Array.from({ length: 2000 }, (_, i) => ({
-      ...queuedDelivery({
-        alertId,
-        recipient: { contact_name: `Earlier ${i}`, phone_number: `+3519150${String(i).padStart(5, '0')}` },
-        body: 'EMERGENCY: test needed help.',
-        now,
-      }),
+      ...dueDelivery(alertId, i, now, now - 9_000_000 + i * 1000, '+3519150', 'Earlier'),
       status: 'sent' as const,
-      next_attempt_at: now - 9_000_000 + i * 1000,
     }));
     await insertAlert(t.app.db, alertRow(user.id, { id: alertId, created_at: now }), history);
     await sql`analyze deliveries`.execute(t.app.db);
     const burstAlert = newId();
-    const backlog = Array.from({ length: 3000 }, (_, i) => ({
-      ...queuedDelivery({
-        alertId: burstAlert,
-        recipient: { contact_name: `Contact ${i}`, phone_number: `+3519140${String(i).padStart(5, '0')}` },
-        body: 'EMERGENCY: test needs help now.',
-        now,
-      }),
-      next_attempt_at: now - 3_000_000 + i * 1000,
-    }));
+    const backlog = Array.from({ length: 3000 }, (_, i) =>
+      dueDelivery(burstAlert, i, now, now - 3_000_000 + i * 1000, '+3519140'),
+    );
     await insertAlert(t.app.db, alertRow(user.id, { id: burstAlert, created_at: now }), backlog);
     const watched = watchStatements();
     let claimed: Awaited<ReturnType<typeof claimDue>>;
