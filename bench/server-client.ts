@@ -23,7 +23,12 @@ export async function startBenchServer(
   options: { distDir?: string; pgUrl?: string; mapTileUrl?: string } = {},
 ): Promise<BenchServer> {
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=<dir>: the server's CPU profile is written there when it stops (docs/PERFORMANCE.md).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     env: {
       ...process.env,
       ...(options.distDir ? { BENCH_DIST: options.distDir } : {}),

@@ -1,7 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { PipelinedDialect } from './postgres-driver.js';
 import { preparingClient } from './prepared-statements.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpoints.js';
@@ -49,6 +50,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       Client: preparingClient(),
+      // A query is sent without waiting for the answer to the one before (postgres-driver.ts).
+      pipeline: true,
       max: options.pgPoolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
@@ -59,7 +62,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // server goes away between queries (a restart); the next query fails instead (a 503)
     // and the pool drops the broken client.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PipelinedDialect(pool) });
     const url = new URL(options.databaseUrl);
     return {
       db,

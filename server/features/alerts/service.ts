@@ -5,6 +5,7 @@ import { alertMessage, isTestContact, type LocationError } from '../../../common
 import type { Config } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
+import { commitWithNext } from '../../db/postgres-driver.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
@@ -224,6 +225,9 @@ export async function storeAlert(
         row.escalation_at != null
           ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
           : undefined;
+      // PostgreSQL writes the alert in one statement, which carries the COMMIT: one round trip
+      // from here to the stored alert.
+      if (deps.dialect === 'postgres') await commitWithNext(trx);
       const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
       return { alert, created: true as const, deliveries: rows };
     });
