@@ -11,13 +11,12 @@ import {
 import type pg from 'pg';
 
 /**
- * One pooled connection of `PipelinedDialect`. Its transaction's BEGIN waits for the first
- * statement and goes out with it, in one write: PostgreSQL runs them in order and answers both
- * at once. A statement marked with `commitWithNext` carries the transaction's COMMIT behind it
- * the same way, so a transaction of one statement is one round trip where it was three. The
- * connection's client must be in pg's pipeline mode, which sends a query without waiting for
- * the answer to the one before; each query keeps its own answer, and a statement that fails
- * leaves the transaction aborted, so the COMMIT sent behind it rolls back.
+ * One pooled connection of `PipelinedDialect`. A transaction's BEGIN waits for its first statement
+ * and goes out with it, in one write: PostgreSQL runs them in order and answers both at once. A
+ * statement marked with `commitWithNext` carries the COMMIT behind it the same way: a transaction
+ * of one statement is one round trip where it was three. Its client is in pg's pipeline mode,
+ * which sends a query without waiting for the answer to the one before; each query keeps its own
+ * answer, and a failed statement leaves the transaction aborted: the COMMIT behind it rolls back.
  */
 export class PipelinedConnection implements DatabaseConnection {
   readonly #client: pg.PoolClient;
@@ -37,14 +36,26 @@ export class PipelinedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const [result] = await this.executeTogether<R>([query]);
+    return result as QueryResult<R>;
+  }
+
+  /**
+   * Sends `queries` in one write, the transaction's BEGIN before them when it is still to be sent
+   * and its COMMIT after them when the next statement was marked last; answers each query's
+   * result once all are answered (the first failure is the one thrown).
+   */
+  async executeTogether<R>(queries: readonly CompiledQuery[]): Promise<QueryResult<R>[]> {
     if (this.#discarded) throw new Error('the PostgreSQL connection was discarded');
     if (this.#ended) throw new Error('the transaction has ended: its last statement carried its COMMIT');
     const begin = this.#begin;
     const commit = this.#commitNext;
     this.#begin = null;
     this.#commitNext = false;
-    const parameters = [...query.parameters];
-    if (begin === null && !commit) return resultOf<R>(await this.#client.query(query.sql, parameters));
+    const [only] = queries;
+    if (begin === null && !commit && only && queries.length === 1) {
+      return [resultOf<R>(await this.#client.query(only.sql, [...only.parameters]))];
+    }
     if (commit) this.#ended = true;
     const { stream } = this.#client.connection;
     // The queries are written into the socket's buffer and leave it together, in one write.
@@ -52,17 +63,18 @@ export class PipelinedConnection implements DatabaseConnection {
     const sent: Promise<pg.QueryResult>[] = [];
     try {
       if (begin !== null) sent.push(this.#client.query(begin));
-      sent.push(this.#client.query(query.sql, parameters));
+      for (const query of queries) sent.push(this.#client.query(query.sql, [...query.parameters]));
       if (commit) sent.push(this.#client.query('commit'));
     } finally {
       stream.uncork();
     }
-    // Every answer is awaited, so none is left to reject unheard; the first failure is the one thrown.
+    // Every answer is awaited, so none is left to reject unheard.
     const answers = await Promise.allSettled(sent);
     for (const answer of answers) if (answer.status === 'rejected') throw answer.reason;
     const values = answers.map((answer) => (answer as PromiseFulfilledResult<pg.QueryResult>).value);
     if (commit && values.at(-1)?.command === 'ROLLBACK') throw new AbortedTransactionError();
-    return resultOf<R>(values[begin === null ? 0 : 1] as pg.QueryResult);
+    const first = begin === null ? 0 : 1;
+    return values.slice(first, first + queries.length).map((value) => resultOf<R>(value));
   }
 
   // biome-ignore lint/correctness/useYield: no cursor is configured; Kysely's own driver refuses the same way.
@@ -84,9 +96,7 @@ export class PipelinedConnection implements DatabaseConnection {
 
   /** Kysely's COMMIT: nothing to send when the last statement carried it, or when no statement ran. */
   async commit(): Promise<void> {
-    const sent = !this.#ended && this.#begin === null;
-    this.#reset();
-    if (!sent) return;
+    if (!this.#endsHere()) return;
     const { command } = await this.#client.query('commit');
     // PostgreSQL completes COMMIT with a ROLLBACK tag if an earlier statement left the transaction aborted.
     if (command === 'ROLLBACK') throw new AbortedTransactionError();
@@ -94,9 +104,7 @@ export class PipelinedConnection implements DatabaseConnection {
 
   /** Kysely's ROLLBACK: nothing to send when the transaction already ended or never began. */
   async rollback(): Promise<void> {
-    const sent = !this.#ended && this.#begin === null;
-    this.#reset();
-    if (!sent) return;
+    if (!this.#endsHere()) return;
     try {
       await this.#client.query('rollback');
     } catch (error) {
@@ -108,6 +116,13 @@ export class PipelinedConnection implements DatabaseConnection {
   release(): void {
     this.#reset();
     this.#client.release(this.#discarded);
+  }
+
+  /** Ends the transaction's state; true when PostgreSQL has it open, to be ended by a statement. */
+  #endsHere(): boolean {
+    const open = !this.#ended && this.#begin === null;
+    this.#reset();
+    return open;
   }
 
   #reset(): void {
@@ -126,8 +141,6 @@ function resultOf<R>(result: pg.QueryResult): QueryResult<R> {
   return { ...(writes ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}), rows: (rows ?? []) as R[] };
 }
 
-const asPipelined = (connection: DatabaseConnection) => connection as PipelinedConnection;
-
 /** The driver of `PipelinedDialect`: a pool of pipelined clients, each wrapped once. */
 class PipelinedDriver implements Driver {
   readonly #pool: pg.Pool;
@@ -142,13 +155,12 @@ class PipelinedDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const client = await this.#pool.connect();
-    if (this.#destroyed) {
+    const refused = this.#destroyed
+      ? 'the PostgreSQL driver has been destroyed'
+      : !client.pipeline && "PipelinedDialect needs a pool of clients in pg's pipeline mode";
+    if (refused) {
       client.release();
-      throw new Error('the PostgreSQL driver has been destroyed');
-    }
-    if (!client.pipeline) {
-      client.release();
-      throw new Error("PipelinedDialect needs a pool of clients in pg's pipeline mode");
+      throw new Error(refused);
     }
     let connection = this.#connections.get(client);
     if (!connection) {
@@ -158,24 +170,24 @@ class PipelinedDriver implements Driver {
     return connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  async beginTransaction(connection: PipelinedConnection, settings: TransactionSettings): Promise<void> {
     const mode = [
       ...(settings.isolationLevel ? [`isolation level ${settings.isolationLevel}`] : []),
       ...(settings.accessMode ? [settings.accessMode] : []),
     ];
-    asPipelined(connection).begin(mode.length > 0 ? `start transaction ${mode.join(' ')}` : 'begin');
+    connection.begin(mode.length > 0 ? `start transaction ${mode.join(' ')}` : 'begin');
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return asPipelined(connection).commit();
+  commitTransaction(connection: PipelinedConnection): Promise<void> {
+    return connection.commit();
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return asPipelined(connection).rollback();
+  rollbackTransaction(connection: PipelinedConnection): Promise<void> {
+    return connection.rollback();
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    asPipelined(connection).release();
+  async releaseConnection(connection: PipelinedConnection): Promise<void> {
+    connection.release();
   }
 
   async destroy(): Promise<void> {
@@ -213,4 +225,26 @@ export async function commitWithNext(trx: Pick<Kysely<unknown>, 'isTransaction' 
   await trx.getExecutor().provideConnection(async (connection) => {
     if (connection instanceof PipelinedConnection) connection.commitWithNext();
   });
+}
+
+/**
+ * Runs `queries` in `trx` in their order, none shaped by another's answer: on PostgreSQL they are
+ * sent in one write and PostgreSQL runs each as the one before it has ended (a statement after a
+ * lock runs once the lock is taken, and reads what was committed before it). Elsewhere, and on a
+ * database with Kysely plugins (which see each query), one after another. Answers each one's rows.
+ */
+export async function executeTogether<R>(
+  trx: Pick<Kysely<unknown>, 'getExecutor'>,
+  queries: readonly CompiledQuery[],
+): Promise<QueryResult<R>[]> {
+  const executor = trx.getExecutor();
+  if (executor.plugins.length === 0) {
+    const together = await executor.provideConnection(async (connection) =>
+      connection instanceof PipelinedConnection ? connection.executeTogether<R>(queries) : undefined,
+    );
+    if (together) return together;
+  }
+  const results: QueryResult<R>[] = [];
+  for (const query of queries) results.push(await executor.executeQuery<R>(query));
+  return results;
 }

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
+import { executeTogether } from '../../db/postgres-driver.js';
 import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
 
@@ -39,17 +40,18 @@ interface Spent {
 }
 
 /**
- * SMS and SMS parts counted for each number: of one account's proven or link-only alerts since
- * `mineSince` (`mine`), and of all accounts and links since `allSince` (`all`), in one read.
+ * The read of the SMS and SMS parts counted for each number: of one account's proven or
+ * link-only alerts since `mineSince` (`mine_*`), and of all accounts and links since `allSince`
+ * (`all_*`), in one statement.
  */
-async function spent(
+function spentRead(
   db: Db,
   phones: string[],
   window: { mineSince: number; allSince: number },
   of: { userId: string; proven: boolean },
-): Promise<{ mine: Map<string, Spent>; all: Map<string, Spent> }> {
+) {
   const { mineSince, allSince } = window;
-  const rows = await db
+  return db
     .selectFrom('deliveries')
     .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
     .select((eb) => {
@@ -79,8 +81,13 @@ async function spent(
     .where('deliveries.phone_number', 'in', phones)
     .where('deliveries.created_at', '>', Math.min(mineSince, allSince))
     .where('deliveries.status', '!=', 'withheld')
-    .groupBy('deliveries.phone_number')
-    .execute();
+    .groupBy('deliveries.phone_number');
+}
+
+type SpentRow = Awaited<ReturnType<ReturnType<typeof spentRead>['execute']>>[number];
+
+/** What `spentRead` counted, per number. */
+function tallied(rows: SpentRow[]): { mine: Map<string, Spent>; all: Map<string, Spent> } {
   const tally = (messages: unknown, parts: unknown): Spent => ({ messages: Number(messages), parts: Number(parts) });
   return {
     mine: new Map(rows.map((row) => [row.phone, tally(row.mine_n, row.mine_p)])),
@@ -148,22 +155,27 @@ export async function budgetDecisions(
   const phones = [...new Set(request.phones)].sort();
   const decisions = new Map<string, WithheldReason | null>();
   if (phones.length === 0) return decisions;
-  if (dialect === 'postgres') {
-    // All the numbers' locks in one round trip, taken in the sorted order of `phones` (unnest
-    // keeps the array's order), so two alerts never hold one each and wait for the other's.
-    await sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`.execute(
-      trx,
-    );
-  }
   const { perAccountNumber, perNumber } = SMS_BUDGET;
   const proven = request.proven ?? false;
   const parts = Math.max(1, request.parts ?? 1);
-  const { mine, all } = await spent(
+  const read = spentRead(
     trx,
     phones,
     { mineSince: request.now - perAccountNumber.windowMs, allSince: request.now - perNumber.windowMs },
     { userId: request.userId, proven },
   );
+  let rows: SpentRow[];
+  if (dialect === 'postgres') {
+    // All the numbers' locks, taken in the sorted order of `phones` (unnest keeps the array's
+    // order), so two alerts never hold one each and wait for the other's; the count sent with
+    // them runs once they are held, and reads what was committed until then.
+    const locks = sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`;
+    const [, counted] = await executeTogether<SpentRow>(trx, [locks.compile(trx), read.compile()]);
+    rows = counted?.rows ?? [];
+  } else {
+    rows = await read.execute();
+  }
+  const { mine, all } = tallied(rows);
   const exempt = proven ? await inTouch(trx, request.userId, phones, request.now - perNumber.windowMs) : new Set();
   for (const phone of phones) {
     if (!fits(mine.get(phone), perAccountNumber, parts)) decisions.set(phone, 'recently_alerted');
