@@ -3,7 +3,6 @@ import {
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
-  type Kysely,
   PostgresDialect,
   type QueryResult,
   type TransactionSettings,
@@ -75,6 +74,20 @@ export class PipelinedConnection implements DatabaseConnection {
     if (commit && values.at(-1)?.command === 'ROLLBACK') throw new AbortedTransactionError();
     const first = begin === null ? 0 : 1;
     return values.slice(first, first + queries.length).map((value) => resultOf<R>(value));
+  }
+
+  /** Outside a transaction: sends `queries` in one write, each a statement of its own, and answers each one's outcome. */
+  async executeEach<R>(queries: readonly CompiledQuery[]): Promise<PromiseSettledResult<QueryResult<R>>[]> {
+    if (this.#discarded || this.#inTransaction) throw new Error('executeEach runs outside a transaction');
+    const { stream } = this.#client.connection;
+    stream.cork();
+    const sent: Promise<QueryResult<R>>[] = [];
+    try {
+      for (const query of queries) sent.push(this.#client.query(query.sql, [...query.parameters]).then(resultOf<R>));
+    } finally {
+      stream.uncork();
+    }
+    return Promise.allSettled(sent);
   }
 
   // biome-ignore lint/correctness/useYield: no cursor is configured; Kysely's own driver refuses the same way.
@@ -212,39 +225,4 @@ export class PipelinedDialect extends PostgresDialect {
   override createDriver(): Driver {
     return new PipelinedDriver(this.#pool);
   }
-}
-
-/**
- * Marks the next statement of `trx` as its last: on PostgreSQL its COMMIT is sent with it and
- * the statement resolves once both are answered (it rejects if either fails, the transaction
- * rolled back); a statement after it is refused. Elsewhere it changes nothing: the transaction
- * commits as usual when its callback returns.
- */
-export async function commitWithNext(trx: Pick<Kysely<unknown>, 'isTransaction' | 'getExecutor'>): Promise<void> {
-  if (!trx.isTransaction) throw new Error('commitWithNext outside a transaction');
-  await trx.getExecutor().provideConnection(async (connection) => {
-    if (connection instanceof PipelinedConnection) connection.commitWithNext();
-  });
-}
-
-/**
- * Runs `queries` in `trx` in their order, none shaped by another's answer: on PostgreSQL they are
- * sent in one write and PostgreSQL runs each as the one before it has ended (a statement after a
- * lock runs once the lock is taken, and reads what was committed before it). Elsewhere, and on a
- * database with Kysely plugins (which see each query), one after another. Answers each one's rows.
- */
-export async function executeTogether<R>(
-  trx: Pick<Kysely<unknown>, 'getExecutor'>,
-  queries: readonly CompiledQuery[],
-): Promise<QueryResult<R>[]> {
-  const executor = trx.getExecutor();
-  if (executor.plugins.length === 0) {
-    const together = await executor.provideConnection(async (connection) =>
-      connection instanceof PipelinedConnection ? connection.executeTogether<R>(queries) : undefined,
-    );
-    if (together) return together;
-  }
-  const results: QueryResult<R>[] = [];
-  for (const query of queries) results.push(await executor.executeQuery<R>(query));
-  return results;
 }

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -8,37 +7,15 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { benchAlert, seedOwners } from '../../bench/fixtures.js';
 import { loadConfig } from '../../server/config.js';
 import { migrateToLatest } from '../../server/db/index.js';
-import { commitWithNext, executeTogether } from '../../server/db/postgres-driver.js';
 import type { Database } from '../../server/db/schema.js';
+import { commitWithNext, executeTogether } from '../../server/db/sent-together.js';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { storeAlert } from '../../server/features/alerts/service.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import type { SmsPort } from '../../server/providers/sms/port.js';
 import { describeOn, freshDatabase } from './helper.js';
-
-/**
- * The writes this process makes to PostgreSQL's port while `work` runs: each is one trip of the
- * client's messages to the server (a corked socket sends what was written meanwhile in one).
- */
-async function writesDuring<T>(work: () => Promise<T>, ignored?: pg.Client): Promise<{ writes: number; result: T }> {
-  const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
-  const originals = { _write: socket._write, _writev: socket._writev };
-  let writes = 0;
-  for (const name of ['_write', '_writev'] as const) {
-    const original = originals[name];
-    socket[name] = function (this: net.Socket, ...args: unknown[]) {
-      if (this.remotePort === 5432 && this !== ignored?.connection.stream) writes += 1;
-      return original.apply(this, args);
-    };
-  }
-  try {
-    const result = await work();
-    return { writes, result };
-  } finally {
-    Object.assign(socket, originals);
-  }
-}
+import { writesDuring } from './pg-writes.js';
 
 describeOn('postgres')('transactions written with fewer round trips (PostgreSQL)', () => {
   let dataDir: string;

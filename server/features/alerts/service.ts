@@ -5,8 +5,8 @@ import { alertMessage, isTestContact, type LocationError } from '../../../common
 import type { Config } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
-import { commitWithNext } from '../../db/postgres-driver.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import { commitWithNext } from '../../db/sent-together.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { orderedId, randomToken } from '../../lib/ids.js';

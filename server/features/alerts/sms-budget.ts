@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
-import { executeTogether } from '../../db/postgres-driver.js';
 import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
+import { executeTogether } from '../../db/sent-together.js';
 import { MINUTE } from '../../lib/time.js';
 
 /**
