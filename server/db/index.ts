@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { PipelinedDialect } from './postgres-driver.js';
+import { PipelinedDialect } from './postgres-dialect.js';
 import { preparingClient } from './prepared-statements.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpoints.js';

@@ -1,13 +1,6 @@
-import {
-  AbortedTransactionError,
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  PostgresDialect,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { AbortedTransactionError, type CompiledQuery, type DatabaseConnection, type QueryResult } from 'kysely';
 import type pg from 'pg';
+import pgUtils from 'pg/lib/utils.js';
 
 /**
  * One pooled connection of `PipelinedDialect`. A transaction's BEGIN waits for its first statement
@@ -27,7 +20,9 @@ export class PipelinedConnection implements DatabaseConnection {
   #commitNext = false;
   /** The transaction has ended with its last statement: Kysely's COMMIT or ROLLBACK after it sends nothing. */
   #ended = false;
-  /** A ROLLBACK failed: the connection's state is unknown and the pool drops it. */
+  /** Why the COMMIT the last statement carried did not commit: Kysely's COMMIT after it throws this. */
+  #notCommitted: unknown = null;
+  /** A BEGIN or a ROLLBACK failed: the connection's state is unknown and the pool drops it. */
   #discarded = false;
 
   constructor(client: pg.PoolClient) {
@@ -47,13 +42,17 @@ export class PipelinedConnection implements DatabaseConnection {
   async executeTogether<R>(queries: readonly CompiledQuery[]): Promise<QueryResult<R>[]> {
     if (this.#discarded) throw new Error('the PostgreSQL connection was discarded');
     if (this.#ended) throw new Error('the transaction has ended: its last statement carried its COMMIT');
+    // Each value is tried as pg will send it before anything is sent: a value pg cannot send would
+    // fail its statement on this side alone, and the COMMIT behind it would commit.
+    for (const query of queries) for (const value of query.parameters) pgUtils.prepareValue(value);
+    const values = queries.map((query) => [...query.parameters]);
     const begin = this.#begin;
     const commit = this.#commitNext;
     this.#begin = null;
     this.#commitNext = false;
     const [only] = queries;
     if (begin === null && !commit && only && queries.length === 1) {
-      return [resultOf<R>(await this.#client.query(only.sql, [...only.parameters]))];
+      return [resultOf<R>(await this.#client.query(only.sql, values[0]))];
     }
     if (commit) this.#ended = true;
     const { stream } = this.#client.connection;
@@ -62,18 +61,28 @@ export class PipelinedConnection implements DatabaseConnection {
     const sent: Promise<pg.QueryResult>[] = [];
     try {
       if (begin !== null) sent.push(this.#client.query(begin));
-      for (const query of queries) sent.push(this.#client.query(query.sql, [...query.parameters]));
+      for (const [i, query] of queries.entries()) sent.push(this.#client.query(query.sql, values[i]));
       if (commit) sent.push(this.#client.query('commit'));
     } finally {
       stream.uncork();
     }
     // Every answer is awaited, so none is left to reject unheard.
     const answers = await Promise.allSettled(sent);
-    for (const answer of answers) if (answer.status === 'rejected') throw answer.reason;
-    const values = answers.map((answer) => (answer as PromiseFulfilledResult<pg.QueryResult>).value);
-    if (commit && values.at(-1)?.command === 'ROLLBACK') throw new AbortedTransactionError();
+    // A BEGIN refused: the statements behind it ran on their own; the connection is not reused.
+    if (begin !== null && answers[0]?.status === 'rejected') this.#discarded = true;
+    const failed = answers.find((answer) => answer.status === 'rejected');
+    const last = answers.at(-1);
+    const committed = commit && last?.status === 'fulfilled' && last.value.command === 'COMMIT';
+    if (commit && !committed) this.#notCommitted = failed ? failed.reason : new AbortedTransactionError();
+    if (failed && committed) {
+      throw new Error(`the transaction committed, but an answer could not be read: ${String(failed.reason)}`);
+    }
+    if (failed) throw failed.reason;
+    if (commit && !committed) throw this.#notCommitted;
     const first = begin === null ? 0 : 1;
-    return values.slice(first, first + queries.length).map((value) => resultOf<R>(value));
+    return answers
+      .slice(first, first + queries.length)
+      .map((answer) => resultOf<R>((answer as PromiseFulfilledResult<pg.QueryResult>).value));
   }
 
   /** Outside a transaction: sends `queries` in one write, each a statement of its own, and answers each one's outcome. */
@@ -101,15 +110,27 @@ export class PipelinedConnection implements DatabaseConnection {
     this.#commitNext = true;
   }
 
-  /** Kysely's BEGIN: sent with the transaction's first statement. */
-  begin(sql: string): void {
+  /**
+   * Kysely's BEGIN: a plain one is sent with the transaction's first statement; one with an
+   * isolation level or access mode, which PostgreSQL may refuse (a standby refuses read write),
+   * is sent at once, so that no statement runs outside the transaction it asked for.
+   */
+  async begin(sql: string): Promise<void> {
+    if (sql !== 'begin') await this.#client.query(sql);
     this.#inTransaction = true;
-    this.#begin = sql;
+    this.#begin = sql === 'begin' ? sql : null;
   }
 
-  /** Kysely's COMMIT: nothing to send when the last statement carried it, or when no statement ran. */
+  /**
+   * Kysely's COMMIT: nothing to send when no statement ran, or when the last statement carried it
+   * (whose failure to commit it answers again, should the caller have caught it).
+   */
   async commit(): Promise<void> {
-    if (!this.#endsHere()) return;
+    const notCommitted = this.#notCommitted;
+    if (!this.#endsHere()) {
+      if (notCommitted) throw notCommitted;
+      return;
+    }
     const { command } = await this.#client.query('commit');
     // PostgreSQL completes COMMIT with a ROLLBACK tag if an earlier statement left the transaction aborted.
     if (command === 'ROLLBACK') throw new AbortedTransactionError();
@@ -128,7 +149,8 @@ export class PipelinedConnection implements DatabaseConnection {
 
   release(): void {
     this.#reset();
-    this.#client.release(this.#discarded);
+    // A connection left inside a transaction is not handed to the next caller.
+    this.#client.release(this.#discarded || this.#client.getTransactionStatus() !== 'I');
   }
 
   /** Ends the transaction's state; true when PostgreSQL has it open, to be ended by a statement. */
@@ -142,6 +164,7 @@ export class PipelinedConnection implements DatabaseConnection {
     this.#begin = null;
     this.#commitNext = false;
     this.#ended = false;
+    this.#notCommitted = null;
     this.#inTransaction = false;
   }
 }
@@ -152,77 +175,4 @@ function resultOf<R>(result: pg.QueryResult): QueryResult<R> {
   if (command === 'COMMIT' || command === 'ROLLBACK') return { rows: [{ command } as R] };
   const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
   return { ...(writes ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}), rows: (rows ?? []) as R[] };
-}
-
-/** The driver of `PipelinedDialect`: a pool of pipelined clients, each wrapped once. */
-class PipelinedDriver implements Driver {
-  readonly #pool: pg.Pool;
-  readonly #connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
-  #destroyed = false;
-
-  constructor(pool: pg.Pool) {
-    this.#pool = pool;
-  }
-
-  async init(): Promise<void> {}
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const client = await this.#pool.connect();
-    const refused = this.#destroyed
-      ? 'the PostgreSQL driver has been destroyed'
-      : !client.pipeline && "PipelinedDialect needs a pool of clients in pg's pipeline mode";
-    if (refused) {
-      client.release();
-      throw new Error(refused);
-    }
-    let connection = this.#connections.get(client);
-    if (!connection) {
-      connection = new PipelinedConnection(client);
-      this.#connections.set(client, connection);
-    }
-    return connection;
-  }
-
-  async beginTransaction(connection: PipelinedConnection, settings: TransactionSettings): Promise<void> {
-    const mode = [
-      ...(settings.isolationLevel ? [`isolation level ${settings.isolationLevel}`] : []),
-      ...(settings.accessMode ? [settings.accessMode] : []),
-    ];
-    connection.begin(mode.length > 0 ? `start transaction ${mode.join(' ')}` : 'begin');
-  }
-
-  commitTransaction(connection: PipelinedConnection): Promise<void> {
-    return connection.commit();
-  }
-
-  rollbackTransaction(connection: PipelinedConnection): Promise<void> {
-    return connection.rollback();
-  }
-
-  async releaseConnection(connection: PipelinedConnection): Promise<void> {
-    connection.release();
-  }
-
-  async destroy(): Promise<void> {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    await this.#pool.end();
-  }
-}
-
-/**
- * Kysely's PostgreSQL dialect with `PipelinedDriver`: the same SQL, adapter and introspection,
- * over a pool whose clients are in pg's pipeline mode (`pipeline: true`).
- */
-export class PipelinedDialect extends PostgresDialect {
-  readonly #pool: pg.Pool;
-
-  constructor(pool: pg.Pool) {
-    super({ pool });
-    this.#pool = pool;
-  }
-
-  override createDriver(): Driver {
-    return new PipelinedDriver(this.#pool);
-  }
 }

@@ -104,6 +104,36 @@ describeOn('postgres')('transactions written with fewer round trips (PostgreSQL)
     expect(await seenByOthers()).toEqual([{ id: 3 }]);
   });
 
+  it('answers a last statement’s failure again at the commit, when the callback caught it', async () => {
+    const caught = db()
+      .transaction()
+      .execute(async (trx) => {
+        await insert(trx, 1);
+        await commitWithNext(trx);
+        await insert(trx, 1).catch(() => 'never mind');
+      });
+    await expect(caught).rejects.toMatchObject({ code: '23505' });
+    expect(await seenByOthers()).toEqual([]);
+  });
+
+  it('sends nothing of a last statement with a value pg cannot send: nothing commits', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const unsendable = db()
+      .transaction()
+      .execute(async (trx) => {
+        await insert(trx, 1);
+        await commitWithNext(trx);
+        await sql`insert into probe (id) values (${circular})`.execute(trx);
+      });
+    await expect(unsendable).rejects.toThrow(/circular/i);
+    expect(await seenByOthers()).toEqual([]);
+    await db()
+      .transaction()
+      .execute((trx) => insert(trx, 2));
+    expect(await seenByOthers()).toEqual([{ id: 2 }]);
+  });
+
   it('refuses a statement after the last one, which never runs', async () => {
     const late = db()
       .transaction()
