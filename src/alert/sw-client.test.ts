@@ -66,6 +66,16 @@ describe('the page knows when it is not available offline', () => {
     expect(heard).toEqual([true]);
   });
 
+  it('tells a part of the page that listens only after the refusal', async () => {
+    register = () => Promise.reject(new Error('this worker cannot start'));
+    fakeContainer(async () => undefined);
+    const { client } = await startedClient();
+    await vi.advanceTimersByTimeAsync(0);
+    const late: boolean[] = [];
+    client.onOfflineUnavailable((unavailable) => late.push(unavailable));
+    expect(late).toEqual([true]);
+  });
+
   it('says so when a registration that never settles leaves a worker installing for ever, and takes it back if it starts', async () => {
     register = never;
     fakeContainer(async () => ({ installing: { state: 'installing' }, waiting: null, active: null }));

@@ -78,9 +78,16 @@ function setFailed(value: boolean): void {
 
 /** True when this browser will not keep the page offline (no service worker, or it failed). */
 export const offlineUnavailable = () => workerFailed;
-/** Calls `listener` with true when the service worker turns out not to work here, with false if it starts after all. */
+/**
+ * Calls `listener` with true when the service worker turns out not to work here, with false if it
+ * starts after all; at once with true when it already has failed. A part of the page reads
+ * `offlineUnavailable()` as it is drawn and listens a moment later (after the paint): a failure
+ * in between was missed, and in a hidden tab (WebKit's timers and frames wait there) the
+ * registration's refusal came in that moment, so the note never showed.
+ */
 export function onOfflineUnavailable(listener: (unavailable: boolean) => void): () => void {
   failureListeners.add(listener);
+  if (workerFailed) listener(true);
   return () => failureListeners.delete(listener);
 }
 
