@@ -12,14 +12,14 @@ import pgUtils from 'pg/lib/utils.js';
  */
 export class PipelinedConnection implements DatabaseConnection {
   readonly #client: pg.PoolClient;
-  /** Kysely began a transaction on the connection and has not ended it. */
-  #inTransaction = false;
-  /** The BEGIN that goes out with the transaction's first statement. */
-  #begin: string | null = null;
+  /**
+   * Where the connection's transaction stands: none; begun by Kysely, its BEGIN waiting for the
+   * first statement; open on PostgreSQL; or ended by a last statement that carried its COMMIT
+   * (Kysely's COMMIT or ROLLBACK after it sends nothing).
+   */
+  #transaction: 'none' | 'pending' | 'open' | 'ended' = 'none';
   /** The next statement is the transaction's last: its COMMIT goes with it. */
   #commitNext = false;
-  /** The transaction has ended with its last statement: Kysely's COMMIT or ROLLBACK after it sends nothing. */
-  #ended = false;
   /** Why the COMMIT the last statement carried did not commit: Kysely's COMMIT after it throws this. */
   #notCommitted: unknown = null;
   /** A BEGIN or a ROLLBACK failed: the connection's state is unknown and the pool drops it. */
@@ -30,6 +30,10 @@ export class PipelinedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#transaction !== 'pending' && !this.#commitNext) {
+      this.#usable();
+      return resultOf<R>(await this.#client.query(query.sql, query.parameters as unknown[]));
+    }
     const [result] = await this.executeTogether<R>([query]);
     return result as QueryResult<R>;
   }
@@ -40,36 +44,20 @@ export class PipelinedConnection implements DatabaseConnection {
    * result once all are answered (the first failure is the one thrown).
    */
   async executeTogether<R>(queries: readonly CompiledQuery[]): Promise<QueryResult<R>[]> {
-    if (this.#discarded) throw new Error('the PostgreSQL connection was discarded');
-    if (this.#ended) throw new Error('the transaction has ended: its last statement carried its COMMIT');
+    this.#usable();
+    const begin = this.#transaction === 'pending';
+    const commit = this.#commitNext;
     // Each value is tried as pg will send it before anything is sent: a value pg cannot send would
     // fail its statement on this side alone, and the COMMIT behind it would commit.
-    for (const query of queries) for (const value of query.parameters) pgUtils.prepareValue(value);
-    const values = queries.map((query) => [...query.parameters]);
-    const begin = this.#begin;
-    const commit = this.#commitNext;
-    this.#begin = null;
+    if (commit) for (const query of queries) for (const value of query.parameters) pgUtils.prepareValue(value);
     this.#commitNext = false;
-    const [only] = queries;
-    if (begin === null && !commit && only && queries.length === 1) {
-      return [resultOf<R>(await this.#client.query(only.sql, values[0]))];
-    }
-    if (commit) this.#ended = true;
-    const { stream } = this.#client.connection;
-    // The queries are written into the socket's buffer and leave it together, in one write.
-    stream.cork();
-    const sent: Promise<pg.QueryResult>[] = [];
-    try {
-      if (begin !== null) sent.push(this.#client.query(begin));
-      for (const [i, query] of queries.entries()) sent.push(this.#client.query(query.sql, values[i]));
-      if (commit) sent.push(this.#client.query('commit'));
-    } finally {
-      stream.uncork();
-    }
-    // Every answer is awaited, so none is left to reject unheard.
-    const answers = await Promise.allSettled(sent);
+    if (begin) this.#transaction = 'open';
+    if (commit) this.#transaction = 'ended';
+    const answers = await Promise.allSettled(
+      this.#sent([...(begin ? [BEGIN] : []), ...queries, ...(commit ? [COMMIT] : [])]),
+    );
     // A BEGIN refused: the statements behind it ran on their own; the connection is not reused.
-    if (begin !== null && answers[0]?.status === 'rejected') this.#discarded = true;
+    if (begin && answers[0]?.status === 'rejected') this.#discarded = true;
     const failed = answers.find((answer) => answer.status === 'rejected');
     const last = answers.at(-1);
     const committed = commit && last?.status === 'fulfilled' && last.value.command === 'COMMIT';
@@ -79,7 +67,7 @@ export class PipelinedConnection implements DatabaseConnection {
     }
     if (failed) throw failed.reason;
     if (commit && !committed) throw this.#notCommitted;
-    const first = begin === null ? 0 : 1;
+    const first = begin ? 1 : 0;
     return answers
       .slice(first, first + queries.length)
       .map((answer) => resultOf<R>((answer as PromiseFulfilledResult<pg.QueryResult>).value));
@@ -87,16 +75,8 @@ export class PipelinedConnection implements DatabaseConnection {
 
   /** Outside a transaction: sends `queries` in one write, each a statement of its own, and answers each one's outcome. */
   async executeEach<R>(queries: readonly CompiledQuery[]): Promise<PromiseSettledResult<QueryResult<R>>[]> {
-    if (this.#discarded || this.#inTransaction) throw new Error('executeEach runs outside a transaction');
-    const { stream } = this.#client.connection;
-    stream.cork();
-    const sent: Promise<QueryResult<R>>[] = [];
-    try {
-      for (const query of queries) sent.push(this.#client.query(query.sql, [...query.parameters]).then(resultOf<R>));
-    } finally {
-      stream.uncork();
-    }
-    return Promise.allSettled(sent);
+    if (this.#discarded || this.#transaction !== 'none') throw new Error('executeEach runs outside a transaction');
+    return Promise.allSettled(this.#sent(queries).map((answer) => answer.then(resultOf<R>)));
   }
 
   // biome-ignore lint/correctness/useYield: no cursor is configured; Kysely's own driver refuses the same way.
@@ -106,7 +86,7 @@ export class PipelinedConnection implements DatabaseConnection {
 
   /** The next statement ends the transaction (see the class). */
   commitWithNext(): void {
-    if (!this.#inTransaction) throw new Error('commitWithNext outside a transaction');
+    if (this.#transaction === 'none') throw new Error('commitWithNext outside a transaction');
     this.#commitNext = true;
   }
 
@@ -116,9 +96,8 @@ export class PipelinedConnection implements DatabaseConnection {
    * is sent at once, so that no statement runs outside the transaction it asked for.
    */
   async begin(sql: string): Promise<void> {
-    if (sql !== 'begin') await this.#client.query(sql);
-    this.#inTransaction = true;
-    this.#begin = sql === 'begin' ? sql : null;
+    if (sql !== BEGIN.sql) await this.#client.query(sql);
+    this.#transaction = sql === BEGIN.sql ? 'pending' : 'open';
   }
 
   /**
@@ -131,7 +110,7 @@ export class PipelinedConnection implements DatabaseConnection {
       if (notCommitted) throw notCommitted;
       return;
     }
-    const { command } = await this.#client.query('commit');
+    const { command } = await this.#client.query(COMMIT.sql);
     // PostgreSQL completes COMMIT with a ROLLBACK tag if an earlier statement left the transaction aborted.
     if (command === 'ROLLBACK') throw new AbortedTransactionError();
   }
@@ -148,26 +127,43 @@ export class PipelinedConnection implements DatabaseConnection {
   }
 
   release(): void {
-    this.#reset();
+    this.#endsHere();
     // A connection left inside a transaction is not handed to the next caller.
     this.#client.release(this.#discarded || this.#client.getTransactionStatus() !== 'I');
   }
 
-  /** Ends the transaction's state; true when PostgreSQL has it open, to be ended by a statement. */
-  #endsHere(): boolean {
-    const open = !this.#ended && this.#begin === null;
-    this.#reset();
-    return open;
+  /** Refuses a statement on a discarded connection, or after the one that carried the COMMIT. */
+  #usable(): void {
+    if (this.#discarded) throw new Error('the PostgreSQL connection was discarded');
+    if (this.#transaction === 'ended') {
+      throw new Error('the transaction has ended: its last statement carried its COMMIT');
+    }
   }
 
-  #reset(): void {
-    this.#begin = null;
+  /** Writes `queries` into the socket's buffer, which sends them together, in one write. */
+  #sent(queries: readonly Pick<CompiledQuery, 'sql' | 'parameters'>[]): Promise<pg.QueryResult>[] {
+    const { stream } = this.#client.connection;
+    stream.cork();
+    try {
+      return queries.map((query) => this.#client.query(query.sql, query.parameters as unknown[]));
+    } finally {
+      stream.uncork();
+    }
+  }
+
+  /** Forgets the transaction; true when PostgreSQL has it open, to be ended by a statement. */
+  #endsHere(): boolean {
+    const open = this.#transaction === 'open';
+    this.#transaction = 'none';
     this.#commitNext = false;
-    this.#ended = false;
     this.#notCommitted = null;
-    this.#inTransaction = false;
+    return open;
   }
 }
+
+/** The statements the connection adds around a transaction's own. */
+const BEGIN = { sql: 'begin', parameters: [] } as const;
+const COMMIT = { sql: 'commit', parameters: [] } as const;
 
 /** A pg result as Kysely's own PostgreSQL driver answers it. */
 function resultOf<R>(result: pg.QueryResult): QueryResult<R> {

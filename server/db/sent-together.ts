@@ -44,7 +44,7 @@ export function withTurn<R>(db: Kysely<Database>, query: CompiledQuery<R>): Prom
   });
 }
 
-/** Sends `batch` on one pooled connection: in one write when it is pipelined, else one by one. */
+/** Sends `batch` on one pooled connection: in one write when it is pipelined, else each as Kysely runs it. */
 async function sendTogether(db: Kysely<Database>, batch: Waiting[]): Promise<void> {
   try {
     await db.connection().execute((one) =>

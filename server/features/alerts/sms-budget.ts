@@ -164,18 +164,19 @@ export async function budgetDecisions(
     { mineSince: request.now - perAccountNumber.windowMs, allSince: request.now - perNumber.windowMs },
     { userId: request.userId, proven },
   );
-  let rows: SpentRow[];
-  if (dialect === 'postgres') {
-    // All the numbers' locks, taken in the sorted order of `phones` (unnest keeps the array's
-    // order), so two alerts never hold one each and wait for the other's; the count sent with
-    // them runs once they are held, and reads what was committed until then.
-    const locks = sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`;
-    const [, counted] = await executeTogether<SpentRow>(trx, [locks.compile(trx), read.compile()]);
-    rows = counted?.rows ?? [];
-  } else {
-    rows = await read.execute();
-  }
-  const { mine, all } = tallied(rows);
+  // On PostgreSQL, all the numbers' locks first, taken in the sorted order of `phones` (unnest
+  // keeps the array's order), so two alerts never hold one each and wait for the other's; the
+  // count sent with them runs once they are held, and reads what was committed until then.
+  const locks =
+    dialect === 'postgres'
+      ? [
+          sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`.compile(
+            trx,
+          ),
+        ]
+      : [];
+  const answers = await executeTogether<SpentRow>(trx, [...locks, read.compile()]);
+  const { mine, all } = tallied(answers.at(-1)?.rows ?? []);
   const exempt = proven ? await inTouch(trx, request.userId, phones, request.now - perNumber.windowMs) : new Set();
   for (const phone of phones) {
     if (!fits(mine.get(phone), perAccountNumber, parts)) decisions.set(phone, 'recently_alerted');
