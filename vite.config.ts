@@ -2,13 +2,20 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { prerenderPages } from './scripts/prerender-pages.js';
-import { inlineEmergencyCss, preactForEmergencyPage, precompress, sharedHead } from './scripts/vite-plugins.js';
+import {
+  emergencyPageAlone,
+  inlineEmergencyCss,
+  preactForEmergencyPage,
+  precompress,
+  sharedHead,
+} from './scripts/vite-plugins.js';
 
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
 export default defineConfig({
   plugins: [
     sharedHead(),
+    emergencyPageAlone(),
     preactForEmergencyPage(),
     react(),
     inlineEmergencyCss(),
@@ -34,8 +41,18 @@ export default defineConfig({
   ],
   build: {
     sourcemap: false,
+    // Every browser the pages support preloads modules itself; the polyfill would be one more
+    // script shared by every page, the emergency page's only one (emergencyPageAlone).
+    modulePreload: { polyfill: false },
     rollupOptions: {
       input: { main: 'index.html', alert: 'alert.html', live: 'live.html' },
+      onwarn(warning, warn) {
+        // The app loads workbox-window with its first script (src/components/ReloadPrompt.tsx
+        // imports src/alert/sw-client.ts); that vite-plugin-pwa's registration imports it lazily
+        // changes nothing, and is not worth a line in every build.
+        if (warning.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && warning.message.includes('workbox-window')) return;
+        warn(warning);
+      },
     },
   },
   server: {

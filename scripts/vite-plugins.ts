@@ -45,6 +45,32 @@ export function preactForEmergencyPage(): Plugin {
   };
 }
 
+/** The query that marks the emergency page's own copy of a module (emergencyPageAlone). */
+const OWN_COPY = '?emergency';
+
+/**
+ * Bundles the emergency page into one script of its own. Every module its entry imports, down
+ * to Preact, is resolved to the page's own copy, so nothing it runs is shared with the app or
+ * the live page. Shared, those modules went into five more files the page fetched as it
+ * opened; on a new tab offline, the fetches kept the processor from the page's HTML, and the
+ * countdown the HTML carries showed about 10 ms later (docs/PERFORMANCE.md).
+ */
+export function emergencyPageAlone(): Plugin {
+  const entry = path.join(root, 'src', 'alert', 'main.tsx');
+  return {
+    name: 'alerta:emergency-page-alone',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || !(importer === entry || importer.endsWith(OWN_COPY))) return null;
+      const from = importer.endsWith(OWN_COPY) ? importer.slice(0, -OWN_COPY.length) : importer;
+      const resolved = await this.resolve(source, from, { ...options, skipSelf: true });
+      if (!resolved || resolved.external || !/^[^\0?]+\.[cm]?[jt]sx?$/.test(resolved.id)) return resolved;
+      return { ...resolved, id: `${resolved.id}${OWN_COPY}` };
+    },
+  };
+}
+
 /** Writes a gzip and a Brotli copy beside the file `full` (nothing for a file under 1 kB). */
 export async function compressBeside(full: string): Promise<void> {
   const content = await readFile(full);

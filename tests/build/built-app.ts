@@ -1,7 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
+import { buildInto } from '../../bench/weight.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -25,4 +27,18 @@ export async function buildApp(): Promise<string> {
     process.env.NODE_ENV = nodeEnv;
   }
   return outDir;
+}
+
+/**
+ * Builds the web app once for the calling file's tests, as the bench does (`vite build
+ * --manifest`, bench/weight.ts), and removes the build after them; returns where it is.
+ */
+export function withBuild(): () => string {
+  let outDir = '';
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-build-'));
+    await buildInto(outDir);
+  }, 180_000);
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  return () => outDir;
 }

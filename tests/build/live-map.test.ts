@@ -1,21 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInto, measureEntry } from '../../bench/weight.js';
+import { describe, expect, it } from 'vitest';
+import { measureEntry } from '../../bench/weight.js';
+import { withBuild } from './built-app.js';
 
 /** The live page opens from an SMS on any phone and network: its own weight before the map, gzip. */
 const LIVE_PAGE_BUDGET_GZIP = 25_000;
 
 describe('live page weight (production build)', () => {
-  let outDir: string;
-  beforeAll(async () => {
-    outDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-live-build-'));
-    await buildInto(outDir);
-  }, 180_000);
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  const built = withBuild();
 
   it('loads Leaflet only in a lazy chunk of its own, and stays small without it', () => {
+    const outDir = built();
     const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
       string,
       { file: string; isDynamicEntry?: boolean; dynamicImports?: string[]; css?: string[] }
