@@ -125,7 +125,11 @@ const transferred = (page: Page) =>
  * (a) the worker's smallest file in a new tab, offline; (b) one static file of the page's
  * size, written into `distDir`, over the same link.
  */
-export async function measurePageLoad(server: BenchServer, runs: number, distDir: string): Promise<PageLoadResult> {
+export async function measurePageLoad(
+  server: BenchServer,
+  runs: { cold: number; warm: number },
+  distDir: string,
+): Promise<PageLoadResult> {
   const token = await server.seed({ countdown: 10 });
   const link = await startLink(Number(new URL(server.url).port));
   const browser = await chromium.launch({ executablePath, args: chromiumArgs });
@@ -148,7 +152,7 @@ export async function measurePageLoad(server: BenchServer, runs: number, distDir
     const cold: number[] = [];
     const bytes: number[] = [];
     const coldFloor: number[] = [];
-    for (let i = 0; i < runs; i += 1) {
+    for (let i = 0; i < runs.cold; i += 1) {
       const { ms, sent } = await coldPage();
       cold.push(ms);
       bytes.push(sent);
@@ -170,7 +174,7 @@ export async function measurePageLoad(server: BenchServer, runs: number, distDir
     const warm: number[] = [];
     const sameTab: number[] = [];
     const warmFloor: number[] = [];
-    for (let i = 0; i < runs; i += 1) {
+    for (let i = 0; i < runs.warm; i += 1) {
       // A new tab, as when the link is opened from the home screen: its renderer process starts too.
       const page = await context.newPage();
       warm.push(await countdownAfterNavigation(page, url));

@@ -35,7 +35,7 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
     const out = path.join(dir, 'results.json');
     const fanOut = { alerts: 4, contacts: 5, delayMs: 20 };
     const results = await runBench({
-      pageRuns: 1,
+      pageRuns: { cold: 1, warm: 1 },
       alerts: 2,
       durationS: 1,
       connections: 2,
