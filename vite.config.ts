@@ -41,8 +41,10 @@ export default defineConfig({
   ],
   build: {
     sourcemap: false,
-    // Every browser the pages support preloads modules itself; the polyfill would be one more
-    // script shared by every page, the emergency page's only one (emergencyPageAlone).
+    // The polyfill would be one more script shared by every page, the emergency page's only one
+    // (emergencyPageAlone), which preloads nothing. Safari before 17 and Firefox before 115 do
+    // not preload modules: there the app and the live page fetch their shared chunks once the
+    // entry names them, a round trip later; nothing else changes.
     modulePreload: { polyfill: false },
     rollupOptions: {
       input: { main: 'index.html', alert: 'alert.html', live: 'live.html' },
