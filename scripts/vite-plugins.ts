@@ -62,8 +62,8 @@ export function emergencyPageAlone(): Plugin {
     apply: 'build',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!importer || !(importer === entry || importer.endsWith(OWN_COPY))) return null;
-      const from = importer.endsWith(OWN_COPY) ? importer.slice(0, -OWN_COPY.length) : importer;
+      const from = importer?.endsWith(OWN_COPY) ? importer.slice(0, -OWN_COPY.length) : importer;
+      if (!from || (from === importer && importer !== entry)) return null;
       const resolved = await this.resolve(source, from, { ...options, skipSelf: true });
       if (!resolved || resolved.external || !/^[^\0?]+\.[cm]?[jt]sx?$/.test(resolved.id)) return resolved;
       return { ...resolved, id: `${resolved.id}${OWN_COPY}` };

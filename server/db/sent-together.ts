@@ -26,22 +26,23 @@ const turns = new WeakMap<object, Waiting[]>();
  */
 export function withTurn<R>(db: Kysely<Database>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
   if (db.isTransaction || db.getExecutor().plugins.length > 0) return db.executeQuery(query);
-  let batch = turns.get(db);
-  if (!batch) {
-    const waiting: Waiting[] = [];
-    batch = waiting;
-    turns.set(db, waiting);
-    setImmediate(() => {
-      turns.delete(db);
-      for (let start = 0; start < waiting.length; start += MOST_PER_WRITE) {
-        void sendTogether(db, waiting.slice(start, start + MOST_PER_WRITE));
-      }
-    });
-  }
-  const joined = batch;
+  const batch = turns.get(db) ?? newTurn(db);
   return new Promise<QueryResult<R>>((resolve, reject) => {
-    joined.push({ query, resolve: resolve as Waiting['resolve'], reject });
+    batch.push({ query, resolve: resolve as Waiting['resolve'], reject });
   });
+}
+
+/** The statements of this turn on `db`, sent together once the turn ends. */
+function newTurn(db: Kysely<Database>): Waiting[] {
+  const batch: Waiting[] = [];
+  turns.set(db, batch);
+  setImmediate(() => {
+    turns.delete(db);
+    for (let start = 0; start < batch.length; start += MOST_PER_WRITE) {
+      void sendTogether(db, batch.slice(start, start + MOST_PER_WRITE));
+    }
+  });
+  return batch;
 }
 
 /** Sends `batch` on one pooled connection: in one write when it is pipelined, else each as Kysely runs it. */

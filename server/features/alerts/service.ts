@@ -225,9 +225,9 @@ export async function storeAlert(
         row.escalation_at != null
           ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
           : undefined;
-      // PostgreSQL writes the alert in one statement, which carries the COMMIT: one round trip
-      // from here to the stored alert.
-      if (deps.dialect === 'postgres') await commitWithNext(trx);
+      // The alert is one statement: on PostgreSQL it carries the COMMIT, one round trip from
+      // here to the stored alert (elsewhere the marking changes nothing).
+      await commitWithNext(trx);
       const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
       return { alert, created: true as const, deliveries: rows };
     });
