@@ -80,12 +80,15 @@ export const ERROR_CODES = [
   'alert_resolved',
   'tracking_over',
   'too_many_responders',
+  // Lowering an alarm (ending, postponing, moving, quieting) without the owner's proof.
+  'owner_proof_required',
   // Check-ins.
   'checkin_running',
   'checkin_ended',
   'checkin_fired',
   'checkin_too_long',
   'wrong_pin',
+  'pin_locked',
   // Escalation calls (the dev outbox's keys).
   'invalid_digits',
   'invalid_pin',

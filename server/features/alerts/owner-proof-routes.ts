@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
+import { detailError } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
 import { tokenHash } from './limits.js';
 import {
@@ -77,4 +78,16 @@ export default async function deviceKeyRoutes(fastify: FastifyInstance) {
     onRequest: app.authenticate,
     handler: async (request, reply) => reply.code(201).send({ device_key: await issueDeviceKey(app, request.user.id) }),
   });
+}
+
+const PROOF_REQUIRED =
+  "Only the owner can do this: sign in once on this phone (the emergency page's sign-in) and try again.";
+
+/**
+ * Refuses with 403 `owner_proof_required` unless the request carries a verified proof of
+ * `userId`: what every route that ends, postpones, moves or quiets an alarm asks first
+ * (a link can raise the alarm; only the owner can lower it).
+ */
+export async function requireOwnerProof(app: ProofDeps, request: FastifyRequest, userId: string): Promise<void> {
+  if (!(await carriesOwnerProof(app, request, userId))) throw detailError(403, PROOF_REQUIRED, 'owner_proof_required');
 }
