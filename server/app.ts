@@ -194,7 +194,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Named so other plugins can declare they need the clock.
   await app.register(fp(async () => {}, { name: 'clock' }));
 
-  const database = options.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database =
+    options.database ??
+    openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      onConnectionError: (error) => app.log.error({ err: error }, 'database connection error'),
+    });
   await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
   app.decorate('timers', createTimers({ db: app.db, dialect: app.dialect, clock, log: app.log }));
   // Due timers run within a second of their time, and at once when the server starts.

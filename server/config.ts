@@ -172,12 +172,19 @@ export function settleAppUrl(config: Config, boundPort: number): void {
 
 /**
  * Refuses provider pairings that give something away: real SMS with simulated payments (anyone
- * could "pay" at /dev/checkout and send real SMS for free), or real payments with SMS only
- * captured in the dev outbox (paying customers whose alerts go nowhere). Checked at start.
+ * could "pay" at /dev/checkout and send real SMS for free), real payments with SMS only
+ * captured in the dev outbox (paying customers whose alerts go nowhere), or the benchmarks'
+ * switch beside either. Checked at start.
  */
 export function checkProviders(config: Config): void {
   const realSms = Boolean(config.TWILIO_ACCOUNT_SID);
   const realPayments = Boolean(config.STRIPE_SECRET_KEY);
+  // The benchmarks' switch lifts every limit and SMS budget: never where the sends are real.
+  if (config.BENCH_NO_RATE_LIMIT && (realSms || realPayments)) {
+    throw new ConfigError(
+      'Refusing to start: BENCH_NO_RATE_LIMIT lifts every rate limit and SMS budget, for benchmarks only; remove it where Twilio or Stripe is set',
+    );
+  }
   if (realSms && !realPayments) {
     throw new ConfigError(
       'Refusing to start: Twilio sends real SMS but payments are simulated (set STRIPE_SECRET_KEY and its settings, or remove the Twilio settings)',

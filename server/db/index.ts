@@ -42,6 +42,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use instead of public (tests use one schema per run). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /** Told of a PostgreSQL connection's error (the server logs it); the query that meets it fails on its own. */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Opens the database: PostgreSQL when a URL is given, otherwise SQLite in dataDir. */
@@ -56,12 +58,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       connectionTimeoutMillis: 5_000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    // An idle client losing its connection must not crash the process.
-    pool.on('error', () => {});
-    // Nor one in use: pg emits 'error' on a checked-out client with no listener when the
-    // server goes away between queries (a restart); the next query fails instead (a 503)
-    // and the pool drops the broken client.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    // An idle client losing its connection must not crash the process, nor one in use: pg
+    // emits 'error' on a checked-out client with no listener when the server goes away between
+    // queries (a restart); the next query fails instead (a 503) and the pool drops the broken
+    // client. Either is logged: an operator sees the database going away.
+    const onError = options.onConnectionError ?? (() => {});
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Database>({ dialect: new PipelinedDialect(pool) });
     const url = new URL(options.databaseUrl);
     return {

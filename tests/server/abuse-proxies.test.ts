@@ -75,12 +75,14 @@ describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, (
     expect((await t.app.inject({ method: 'POST', url: `${page}/pay` })).json()).toMatchObject({ status: 'paid' });
   });
 
-  it('refuses to start with real SMS and simulated payments, real payments and captured SMS, or a hop count on an open HOST', () => {
+  it("refuses to start with real SMS and simulated payments, real payments and captured SMS, the benchmarks' switch beside real sends, or a hop count on an open HOST", () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-providers-'));
     try {
       for (const [env, expected] of [
         [TWILIO, /^alerta: Refusing to start: Twilio sends real SMS but payments are simulated/],
         [STRIPE, /^alerta: Refusing to start: Stripe takes real payments but SMS only go to the dev outbox/],
+        // The benchmarks' switch would lift every SMS budget on real sends.
+        [{ ...TWILIO, ...STRIPE, BENCH_NO_RATE_LIMIT: '1' }, /^alerta: Refusing to start: BENCH_NO_RATE_LIMIT lifts/],
         // A hop count on an address clients reach directly would believe their forged X-Forwarded-For.
         [HOP_COUNT_EXPOSED, /^alerta: Invalid configuration: TRUST_PROXY=2 \(a hop count\).* HOST=0\.0\.0\.0 /],
       ] as const) {

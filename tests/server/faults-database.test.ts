@@ -98,6 +98,8 @@ describeOn('postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (
   let clock: ManualClock;
   let dataDir: string;
   let close: () => Promise<void>;
+  /** What the pool told of its connections' errors (the server logs each). */
+  const connectionErrors: Error[] = [];
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -109,7 +111,13 @@ describeOn('postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (
     viaProxy.port = String(proxy.port);
     viaProxy.searchParams.set('application_name', appName);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-pgfault-'));
-    const handle = openDatabase({ databaseUrl: viaProxy.toString(), dataDir, pgSchema: schema, pgPoolSize: 5 });
+    const handle = openDatabase({
+      databaseUrl: viaProxy.toString(),
+      dataDir,
+      pgSchema: schema,
+      pgPoolSize: 5,
+      onConnectionError: (error) => connectionErrors.push(error),
+    });
     clock = new ManualClock(Date.now());
     app = await buildApp({
       config: loadConfig({
@@ -167,6 +175,8 @@ describeOn('postgres')(`PostgreSQL restarted under load (PostgreSQL pass only) (
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [appName]);
     await admin.end();
     const terminatedAt = Date.now();
+    // The sessions ended under the pool were told, not swallowed.
+    await waitFor(() => expect(connectionErrors.some((e) => /terminat/i.test(e.message))).toBe(true));
     // Recovered by itself: a full second of traffic after the sessions were dropped, all answered.
     await waitFor(() => {
       const recent = outcomes.filter((o) => o.startedAt > Math.max(terminatedAt, Date.now() - 1000));
