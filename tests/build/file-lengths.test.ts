@@ -3,9 +3,10 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { projectRoot } from '../../server/lib/root.js';
 
-// A file that does one job stays short enough to read whole: none of the product's own code
-// (the server, the app and its pages, the service worker, the shared contract) is over 250 lines.
-const LIMIT = 250;
+// A smell check, not a rule to split by: modules are split where their concept splits, and a
+// product file (the server, the app and its pages, the service worker, the shared contract)
+// past 400 lines has almost always grown a second concept.
+const LIMIT = 400;
 const PRODUCT = ['server', 'src', 'sw', 'common'];
 
 function sources(dir: string): string[] {
