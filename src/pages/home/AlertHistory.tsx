@@ -7,11 +7,15 @@ import { dateTime } from '../../lib/time';
 /** How many of the server's last alerts the home page lists. */
 const SHOWN = 10;
 
-/** One alert: when, why (pressed, a missed check-in or the duress PIN), real or test, and its SMS. */
+/**
+ * One alert: when, why (pressed, a missed check-in or the duress PIN), real or test, and its SMS.
+ * Its values go in data attributes, never in its class: a reason such as `button` would take the
+ * app's class of that name.
+ */
 function AlertRow({ alert }: { alert: OwnerAlert }) {
   const { t, i18n } = useTranslation();
   return (
-    <li className={`alert-row ${alert.reason}`}>
+    <li className="alert-row" data-reason={alert.reason} data-mode={alert.mode}>
       <time dateTime={alert.created_at}>{dateTime(alert.created_at, i18n.language)}</time>{' '}
       <span className="reason">
         <span className="visually-hidden">{t('checkins.reasonLabel')}: </span>

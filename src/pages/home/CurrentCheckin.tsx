@@ -39,7 +39,7 @@ export function CurrentCheckin({ token }: { token: string }) {
   const active = checkin.status === 'running' || checkin.status === 'overdue';
   const ended = checkin.ended_at ?? checkin.fires_at;
   return (
-    <section className={`banner checkin ${checkin.status}`} aria-labelledby="checkin-title">
+    <section className="banner checkin" data-status={checkin.status} aria-labelledby="checkin-title">
       <h2 id="checkin-title">{t('checkins.currentTitle')}</h2>
       {active ? (
         <>
