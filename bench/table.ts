@@ -9,7 +9,7 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const mark = (ok: boolean) => (ok ? 'ok' : '**over**');
 const times = (s: Summary) => `${spread(s, 1)} ms`;
 
-/** The Markdown table README.md carries, and the budgets that failed. */
+/** The Markdown table docs/PERFORMANCE.md carries, and the budgets that failed. */
 export function renderTable(r: BenchResults): { table: string; failed: string[] } {
   const failed: string[] = [];
   const rows: string[][] = [];

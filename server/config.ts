@@ -4,7 +4,7 @@ import { PLAN_CONTACT_LIMITS, PLAN_PRICES_EUR, SMS_PRICE_EUR, TRIAL_DAYS } from 
 import { euros, flag, HEAP_LIMIT_MB, positiveInt, threshold, trustProxy, url } from './config-fields.js';
 import { keptSecret } from './lib/kept-secret.js';
 
-/** Every setting, read from the environment once at start. README.md and .env.example list them. */
+/** Every setting, read from the environment once at start. docs/CONFIGURATION.md and .env.example list them. */
 const schema = z.object({
   PORT: z.coerce
     .number({ message: 'must be a port number' })
@@ -80,6 +80,12 @@ const schema = z.object({
     .string()
     .min(16, 'must be at least 16 characters')
     .regex(/^[A-Za-z0-9._~-]+$/, 'must be letters, digits, "-", ".", "_" or "~" (it goes in a URL)')
+    .optional(),
+  /** The bearer token `GET /metrics` asks for; unset, the route answers 404. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces (it goes in a header)')
     .optional(),
   /** `production` turns the dev outbox off, whatever else is set. */
   NODE_ENV: z.string().optional(),
