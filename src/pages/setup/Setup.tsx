@@ -95,12 +95,18 @@ export default function Setup() {
         profile={profile}
         onAdded={(contact) => setContacts((list) => [...list, contact])}
       />
-      {fetchError && (
-        <p className="form-error" role="alert">
-          {t('setup.error_fetch')}
-        </p>
-      )}
-      {loading && contacts.length === 0 ? (
+      {fetchError ? (
+        // Unknown, not empty: a count or "no contacts yet" here would say the contacts are gone.
+        <section className="contacts" aria-labelledby="contacts-title">
+          <h2 id="contacts-title">{t('setup.contactsTitle')}</h2>
+          <p className="form-error" role="alert">
+            {t('setup.error_fetch')}
+          </p>
+          <button type="button" className="button secondary" disabled={loading} onClick={() => void load()}>
+            {t('home.retry')}
+          </button>
+        </section>
+      ) : loading && contacts.length === 0 ? (
         <p role="status">{t('common.loading')}</p>
       ) : (
         <ContactList

@@ -165,14 +165,29 @@ describe('Setup', () => {
     expect(screen.getByRole('button', { name: 'Alert Luís instead of the last alerted' })).toBeInTheDocument();
   });
 
-  it('says when contacts cannot be fetched, and treats a non-array answer as none', async () => {
+  it('after a failed contacts load says so with a retry, never "no contacts", and the retry loads them, in both languages', async () => {
     signIn();
-    fakeApi({
+    let fail = true;
+    const { calls } = fakeApi({
       'GET /api/users/me/': { body: user(PREMIUM) },
-      'GET /api/emergency/contacts/': { status: 500, body: {} },
+      'GET /api/emergency/contacts/': () => (fail ? { status: 500, body: {} } : { body: [ANA] }),
     });
     renderApp('/setup');
-    expect(await screen.findByText('Não foi possível carregar os contactos.')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível carregar os contactos.');
+    expect(screen.queryByText('Ainda não tem contactos.')).toBeNull();
+    expect(screen.queryByText(/de 10 contactos/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Tentar de novo' })).toBeEnabled();
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to fetch your contacts.');
+    expect(screen.queryByText('You have no contacts yet.')).toBeNull();
+    expect(screen.queryByText(/of 10 contacts/)).toBeNull();
+
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('+351912345678')).toBeInTheDocument();
+    expect(screen.getByText('1 of 10 contacts')).toBeInTheDocument();
+    expect(screen.queryByText('Failed to fetch your contacts.')).toBeNull();
+    expect(calls.filter((call) => call.path === '/api/emergency/contacts/')).toHaveLength(2);
   });
 
   it('treats a non-array contacts answer as empty', async () => {
