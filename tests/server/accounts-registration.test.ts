@@ -136,6 +136,24 @@ describe(`accounts: registration and e-mail verification (${dbLabel})`, () => {
     expect(Number(count.n)).toBe(1);
   });
 
+  it('writes the notice of a sign-up with a taken address in its holder’s saved language, not the typist’s', async () => {
+    const english = { headers: { 'accept-language': 'en-GB,en;q=0.9' } };
+    const portuguese = { headers: { 'accept-language': 'pt-PT,pt;q=0.9' } };
+    expect((await registerUser(t, { username: 'holderen', email: 'holder.en@example.com' }, english)).statusCode).toBe(
+      201,
+    );
+    expect(
+      (await registerUser(t, { username: 'holderpt', email: 'holder.pt@example.com' }, portuguese)).statusCode,
+    ).toBe(201);
+
+    const onEnglish = await registerUser(t, { username: 'typistpt', email: 'Holder.En@example.com' }, portuguese);
+    expect(onEnglish.statusCode).toBe(201);
+    expect(lastMailTo(t, 'holder.en@example.com').subject).toBe('Someone tried to sign up to Alerta with your e-mail');
+    const onPortuguese = await registerUser(t, { username: 'typisten', email: 'holder.pt@example.com' }, english);
+    expect(onPortuguese.statusCode).toBe(201);
+    expect(lastMailTo(t, 'holder.pt@example.com').subject).toBe('Tentativa de registo com o seu e-mail no Alerta');
+  });
+
   it('refuses usernames with an @, spaces or more than 30 characters', async () => {
     for (const username of ['bob@example.com', 'two words', 'x'.repeat(31)]) {
       const res = await registerUser(t, { username });

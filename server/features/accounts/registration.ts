@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { ACCOUNT_TEXTS, type registrationRequest } from '../../../common/api/accounts.js';
 import { pathOf } from '../../../common/api/paths.js';
 import { accountsRoutes } from '../../../common/api/routes.js';
-import type { Language } from '../../../common/constants.js';
-import { DEFAULT_COUNTDOWN_SECONDS } from '../../../common/constants.js';
+import { asLanguage, DEFAULT_COUNTDOWN_SECONDS, type Language } from '../../../common/constants.js';
 import { isCommonPassword, PASSWORD_ERROR_CODES, PASSWORD_ERRORS } from '../../../common/password-rules.js';
 import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
@@ -74,7 +73,7 @@ export async function register(
   const passwordHash = await hashPassword(input.password1);
   if (taken.email) {
     // Awaited like the verification e-mail of a new account, so both answers take as long.
-    await noticeTakenEmail(deps, input.email, language);
+    await noticeTakenEmail(deps, input.email);
     return SENT;
   }
   const now = deps.clock.now();
@@ -109,11 +108,12 @@ export async function register(
 }
 
 /**
- * Tells the holder of an address that someone tried to register it again: the first attempt of
- * a burst at once, the others in one summary 10 minutes after, at most 20 a day
- * (mail-bursts.ts). A failure is logged, never said.
+ * Tells the holder of an address that someone tried to register it again, in the holder's saved
+ * language (not the language of whoever typed the address): the first attempt of a burst at once,
+ * the others in one summary 10 minutes after, at most 20 a day (mail-bursts.ts). A failure is
+ * logged, never said.
  */
-async function noticeTakenEmail(deps: MailingDeps, email: string, language: Language): Promise<void> {
+async function noticeTakenEmail(deps: MailingDeps, email: string): Promise<void> {
   try {
     const user = await findByEmail(deps.db, email);
     if (!user?.email) return;
@@ -124,7 +124,9 @@ async function noticeTakenEmail(deps: MailingDeps, email: string, language: Lang
       now: deps.clock.now(),
     });
     if (decision !== 'send') return;
-    await deps.mail.send(registrationNoticeMail(language, user.email, user.username, `${deps.config.APP_URL}/login`));
+    await deps.mail.send(
+      registrationNoticeMail(asLanguage(user.language), user.email, user.username, `${deps.config.APP_URL}/login`),
+    );
   } catch (error) {
     deps.log.error({ reason: (error as Error).message }, 'registration notice could not be sent');
   }
@@ -133,7 +135,7 @@ async function noticeTakenEmail(deps: MailingDeps, email: string, language: Lang
 /** The summary the sweep sends of the registration attempts gathered on an address, in its holder's language. */
 export function registrationSummary(deps: Pick<Deps, 'config'>, user: User, count: number, since: number) {
   if (!user.email) return null;
-  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  const language = asLanguage(user.language);
   return registrationSummaryMail(
     language,
     user.email,
