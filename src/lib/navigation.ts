@@ -1,3 +1,5 @@
+import { isAppRoute } from '../../common/app-routes';
+
 /** Lets code outside React (the API client) change route through the router. */
 type Navigate = (to: string, options?: { replace?: boolean }) => void;
 
@@ -12,4 +14,20 @@ export function setNavigator(navigate: Navigate | null) {
 export function goTo(to: string, options?: { replace?: boolean }) {
   if (navigator) navigator(to, options);
   else window.location.assign(to);
+}
+
+/** The login page, asked to come back to `path` (one of the app's pages) once the person is in. */
+export const loginThenBack = (path: string): string => `/login?next=${encodeURIComponent(path)}`;
+
+/**
+ * Where the login page goes once the person is in: `next` when it names one of the app's pages
+ * (never another site, nor the login page again), else home.
+ */
+export function afterLogin(next: string | null): string {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  const url = new URL(next, 'http://app.invalid');
+  if (url.origin !== 'http://app.invalid' || !isAppRoute(url.pathname) || /^\/login\/?$/i.test(url.pathname)) {
+    return '/';
+  }
+  return url.pathname + url.search;
 }

@@ -1,16 +1,18 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeFailure } from '../../api/client';
 import { Field } from '../../components/Field';
 import { StatusForm } from '../../components/StatusForm';
 import { useForm } from '../../lib/form';
+import { afterLogin } from '../../lib/navigation';
 import { logIn } from '../../store/actions';
 
-/** Login with username (or e-mail) and password; success replaces history with /. */
+/** Login with username (or e-mail) and password; success replaces history with / (or the page that sent the person here). */
 export function Login() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const { values, field, busy, setBusy, error, showFailure, clearErrors } = useForm({
     username: '',
     password: '',
@@ -22,7 +24,7 @@ export function Login() {
     clearErrors();
     try {
       await logIn(values.username, values.password);
-      void navigate('/', { replace: true });
+      void navigate(afterLogin(params.get('next')), { replace: true });
     } catch (failure) {
       showFailure(await describeFailure(failure));
       setBusy(false);

@@ -1,23 +1,27 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useServerConfig } from '../../api/config';
 import { changePlan } from '../../api/endpoints';
 import type { Plan } from '../../api/types';
 import { useMessageText } from '../../lib/message';
 import { useEuro } from '../../lib/money';
+import { loginThenBack } from '../../lib/navigation';
 import { useStore } from '../../store';
 import { loadUser } from '../../store/actions';
+import { trialState } from './TrialInfo';
 import { checkoutError, useCheckout } from './useCheckout';
 
 const PLANS: Plan[] = ['basic', 'premium'];
 
 /**
  * The two plans and the note on SMS cost, with the server's prices and limits. Without a subscription each button opens a checkout;
- * a subscriber's current plan is marked and the other one is a plan change at the provider.
+ * a subscriber's current plan is marked and the other one is a plan change at the provider. A
+ * visitor who is not logged in is sent to log in first, and brought back here.
  */
 export function Pricing() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const text = useMessageText();
   const euro = useEuro();
   const { plans, sms_price_eur, trial_days } = useServerConfig();
@@ -27,6 +31,8 @@ export function Pricing() {
   const { checkout, pending, error, setError } = useCheckout('pricing.error');
   const [changing, setChanging] = useState<Plan | null>(null);
   const current = profile?.has_premium ? profile.plan : null;
+  // Unknown while a logged-in person's account loads.
+  const trial = loggedIn && !profile ? null : trialState(profile);
 
   async function switchTo(plan: Plan) {
     setChanging(plan);
@@ -40,6 +46,12 @@ export function Pricing() {
     } finally {
       setChanging(null);
     }
+  }
+
+  function choose(plan: Plan) {
+    if (!loggedIn) void navigate(loginThenBack('/pricing'));
+    else if (current) void switchTo(plan);
+    else void checkout(plan);
   }
 
   const label = (plan: Plan) => {
@@ -60,7 +72,7 @@ export function Pricing() {
       )}
       {!loggedIn && (
         <p className="note">
-          {t('pricing.loginFirst')} <Link to="/login">{t('home.login')}</Link>
+          {t('pricing.loginFirst')} <Link to={loginThenBack('/pricing')}>{t('home.login')}</Link>
         </p>
       )}
       {current && <p className="note">{t('pricing.changeNote', { count: plans.basic.contact_limit })}</p>}
@@ -77,7 +89,7 @@ export function Pricing() {
               type="button"
               className={`button ${plan === 'premium' ? 'primary' : 'secondary'} wide`}
               disabled={pending !== null || changing !== null || plan === current}
-              onClick={() => void (current ? switchTo(plan) : checkout(plan))}
+              onClick={() => choose(plan)}
             >
               {label(plan)}
             </button>
@@ -86,7 +98,9 @@ export function Pricing() {
       </div>
       <p className="note">{t('pricing.smsNote', { price: euro(sms_price_eur) })}</p>
       <p className="note">{t('pricing.callNote', { price: euro(sms_price_eur) })}</p>
-      <p className="note">{t('pricing.trialNote', { count: trial_days })}</p>
+      {/* The trial is promised only to whoever can still have it. */}
+      {trial === 'available' && <p className="note">{t('pricing.trialNote', { count: trial_days })}</p>}
+      {trial === 'used' && <p className="note">{t('trial.used', { price: euro(plans.premium.price_eur) })}</p>}
     </section>
   );
 }

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useServerConfig } from '../../api/config';
 import type { Profile } from '../../api/types';
 import { useMessageText } from '../../lib/message';
 import { useEuro } from '../../lib/money';
+import { loginThenBack } from '../../lib/navigation';
 import { useStore } from '../../store';
 import { useCheckout } from './useCheckout';
 
@@ -21,13 +22,16 @@ export function trialState(profile: Profile | undefined): TrialState {
 /**
  * The trial explained, saying what will happen for this person: a free trial (its start button is
  * a premium checkout), the trial already running, a trial used up (Premium is charged at once),
- * or a subscription already active.
+ * or a subscription already active. A visitor who is not logged in is offered the login, which
+ * brings them back here.
  */
 export function TrialInfo() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const text = useMessageText();
   const euro = useEuro();
   const { plans, sms_price_eur, trial_days } = useServerConfig();
+  const loggedIn = useStore((state) => state.access !== null);
   const profile = useStore((state) => state.user?.profile);
   const { checkout, pending, error } = useCheckout('trial.error');
   const state = trialState(profile);
@@ -42,7 +46,10 @@ export function TrialInfo() {
       type="button"
       className="button primary"
       disabled={pending !== null}
-      onClick={() => void checkout('premium')}
+      onClick={() => {
+        if (loggedIn) void checkout('premium');
+        else void navigate(loginThenBack('/trial-info'));
+      }}
     >
       {pending ? t('pricing.redirecting') : label}
     </button>
@@ -67,6 +74,11 @@ export function TrialInfo() {
       {state === 'used' && <p role="status">{t('trial.used', { price })}</p>}
       {state === 'subscribed' && (
         <p role="status">{t('trial.subscribed', { plan: t(`plans.${profile?.plan ?? 'premium'}`) })}</p>
+      )}
+      {!loggedIn && (
+        <p className="note">
+          {t('pricing.loginFirst')} <Link to={loginThenBack('/trial-info')}>{t('home.login')}</Link>
+        </p>
       )}
       {error && (
         <p className="form-error" role="alert">

@@ -43,6 +43,7 @@ describe('Pricing', () => {
   });
 
   it('shows the answer’s error field, else the spec message', async () => {
+    signIn();
     fakeApi({ 'POST /api/billing/checkout/': { status: 400, body: { error: 'Plano desconhecido.' } } });
     renderApp('/pricing');
     fireEvent.click(screen.getByRole('button', { name: 'Escolher Básico' }));
@@ -50,7 +51,8 @@ describe('Pricing', () => {
   });
 
   it('says "Payment error! Are you logged in?" in English when the call fails without an error field', async () => {
-    fakeApi({ 'POST /api/billing/checkout/': { status: 401, body: { detail: 'x' } } });
+    signIn();
+    fakeApi({ 'POST /api/billing/checkout/': { status: 400, body: { detail: 'x' } } });
     renderApp('/pricing');
     fireEvent.click(screen.getByRole('button', { name: 'English' }));
     fireEvent.click(screen.getByRole('button', { name: 'Choose Basic' }));
@@ -95,6 +97,7 @@ describe('Pricing for a subscriber', () => {
     ['en', 'no_subscription', 'You have no subscription yet. Choose a plan first.'],
   ])('says the server’s %s %s in the person’s language, never its English text', async (language, code, text) => {
     await i18n.changeLanguage(language);
+    signIn();
     fakeApi({ 'POST /api/billing/checkout/': { status: 400, body: { error: 'English server text.', code } } });
     renderApp('/pricing');
     fireEvent.click(screen.getByRole('button', { name: language === 'pt' ? 'Escolher Básico' : 'Choose Basic' }));
@@ -163,6 +166,7 @@ describe('Trial info', () => {
   });
 
   it('explains the trial; its start button is a premium checkout', async () => {
+    signIn();
     const assign = stubAssign();
     const { calls } = fakeApi({ 'POST /api/billing/checkout/': { body: { url: '/dev/checkout/t1' } } });
     renderApp('/trial-info');
@@ -175,6 +179,7 @@ describe('Trial info', () => {
   });
 
   it('says "Failed to activate trial." in English', async () => {
+    signIn();
     fakeApi({ 'POST /api/billing/checkout/': { status: 500, body: {} } });
     renderApp('/trial-info');
     fireEvent.click(screen.getByRole('button', { name: 'English' }));
