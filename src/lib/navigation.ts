@@ -31,3 +31,18 @@ export function afterLogin(next: string | null): string {
   }
   return url.pathname + url.search;
 }
+
+/**
+ * The address a checkout or portal answer sends the browser to: its `url` when that is an http(s)
+ * address (absolute or on this site), else null, so a broken answer is said instead of opened.
+ */
+export function redirectTarget(answer: unknown): string | null {
+  const url = typeof answer === 'object' && answer !== null ? (answer as { url?: unknown }).url : undefined;
+  if (typeof url !== 'string' || url.trim() === '') return null;
+  try {
+    const { protocol } = new URL(url, window.location.origin);
+    return protocol === 'https:' || protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
+}

@@ -3,6 +3,7 @@ import { failureOf } from '../../api/client';
 import { startCheckout } from '../../api/endpoints';
 import { type Message, mapApiError, messageForCode } from '../../api/errors';
 import type { Plan } from '../../api/types';
+import { redirectTarget } from '../../lib/navigation';
 
 /**
  * What a failed billing call says: the app's words for a known code (in the person's language),
@@ -17,7 +18,10 @@ export async function checkoutError(failure: unknown, fallbackKey: string): Prom
   return typeof text === 'string' && text ? { text } : { key: fallbackKey };
 }
 
-/** Starts a checkout: a loading state, then the browser goes to the returned url; errors show the answer's `error` or `fallbackKey`. */
+/**
+ * Starts a checkout: a loading state, then the browser goes to the returned url; errors show the
+ * answer's `error` or `fallbackKey`, an answer without a usable url the provider's error.
+ */
 export function useCheckout(fallbackKey: string) {
   const [pending, setPending] = useState<Plan | null>(null);
   const [error, setError] = useState<Message | null>(null);
@@ -26,8 +30,13 @@ export function useCheckout(fallbackKey: string) {
     setPending(plan);
     setError(null);
     try {
-      const { url } = await startCheckout(plan);
-      window.location.assign(url);
+      const target = redirectTarget(await startCheckout(plan));
+      if (!target) {
+        setError({ key: 'billing.provider_error' });
+        setPending(null);
+        return;
+      }
+      window.location.assign(target);
     } catch (failure) {
       setError(await checkoutError(failure, fallbackKey));
       setPending(null);

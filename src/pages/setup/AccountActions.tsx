@@ -7,7 +7,7 @@ import type { Message } from '../../api/errors';
 import { Confirm } from '../../components/Confirm';
 import { forgetDeviceKey } from '../../lib/device-key';
 import { useMessageText } from '../../lib/message';
-import { goTo } from '../../lib/navigation';
+import { goTo, redirectTarget } from '../../lib/navigation';
 import { useStore } from '../../store';
 
 /** Manage subscription (the provider's portal) and, at the bottom, delete the account after confirmation. */
@@ -23,8 +23,13 @@ export function AccountActions() {
     setPortalBusy(true);
     setError(null);
     try {
-      const { url } = await openPortal();
-      window.location.assign(url);
+      const target = redirectTarget(await openPortal());
+      if (!target) {
+        setError({ key: 'setup.portalError' });
+        setPortalBusy(false);
+        return;
+      }
+      window.location.assign(target);
     } catch (failure) {
       setError((await describeFailure(failure)).message ?? { key: 'setup.portalError' });
       setPortalBusy(false);

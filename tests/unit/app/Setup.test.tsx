@@ -361,6 +361,19 @@ describe('Setup', () => {
     expect(localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('access-1');
   });
 
+  it('says so when the portal answer has no url, in both languages, and the browser stays', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: window.location.origin });
+    const fake = await openSetup();
+    fake.fetch.mockImplementationOnce(async () => new Response(JSON.stringify({})));
+    fireEvent.click(screen.getByRole('button', { name: 'Gerir subscrição' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível abrir a gestão da subscrição.');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not open subscription management.');
+    expect(screen.getByRole('button', { name: 'Manage subscription' })).toBeEnabled();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
   it('opens the subscription portal', async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign, origin: window.location.origin });

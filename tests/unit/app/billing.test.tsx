@@ -58,6 +58,24 @@ describe('Pricing', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Choose Basic' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Payment error! Are you logged in?');
   });
+
+  it.each([[{}], [{ url: '' }], [{ url: 'javascript:alert(1)' }]])(
+    'an answer %j without a usable url is said, in both languages, and the browser stays',
+    async (body) => {
+      signIn();
+      const assign = stubAssign();
+      fakeApi({ 'GET /api/users/me/': { body: user() }, 'POST /api/billing/checkout/': { body } });
+      renderApp('/pricing');
+      fireEvent.click(await screen.findByRole('button', { name: 'Escolher Premium' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'O serviço de pagamentos não está disponível. Tente novamente.',
+      );
+      expect(screen.getByRole('button', { name: 'Escolher Premium' })).toBeEnabled();
+      await act(() => i18n.changeLanguage('en'));
+      expect(screen.getByRole('alert')).toHaveTextContent('The payment service is unavailable. Please try again.');
+      expect(assign).not.toHaveBeenCalled();
+    },
+  );
 });
 
 describe('Pricing for a subscriber', () => {
