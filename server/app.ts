@@ -20,6 +20,7 @@ import emergencyPageRoutes from './features/emergency-page/routes.js';
 import escalationFeature from './features/escalation/index.js';
 import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
+import metricsFeature from './features/metrics/routes.js';
 import { Background } from './lib/background.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { createPeriodicJobs, type PeriodicJobs } from './lib/periodic.js';
@@ -213,6 +214,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { secret: options.jwtSecret });
 
   await app.register(healthRoutes);
+  // Before the features: it counts what their provider ports do (features/metrics/instrument.ts).
+  await app.register(metricsFeature);
   await app.register(configRoutes);
   await app.register(accountRoutes);
   await app.register(emergencyPageRoutes);

@@ -46,7 +46,7 @@ export const contactsRoutes = {
   remove: at('DELETE', '/api/emergency/contacts/:id/'),
 } as const;
 
-export const healthRoutes = { get: at('GET', '/api/health') } as const;
+export const healthRoutes = { get: at('GET', '/api/health'), ready: at('GET', '/api/ready') } as const;
 
 export const liveRoutes = {
   position: at('POST', '/api/emergency/public/:token/alerts/:id/location/'),

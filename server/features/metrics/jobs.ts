@@ -1,0 +1,66 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** Work waiting in the database, by kind (`sms:alert`, `timer:checkin-deadline`…). */
+export interface JobsReading {
+  /** Jobs not done yet: waiting for their time, due, or being run. */
+  queued: Map<string, number>;
+  /** Jobs given up on after their last attempt, kept where operators see them. */
+  failed: Map<string, number>;
+  /** For each kind with a due job: how long the longest-waiting one has been due (ms). */
+  oldestDueMs: Map<string, number>;
+}
+
+/**
+ * Reads the work the server still has to do, as the metrics report it. Everything that reads
+ * the job tables goes through here, so a new job engine changes this function and nothing
+ * else: today an SMS is a `deliveries` row (`queued`, or `sending` under a lease, until it is
+ * handed over; `failed` once no retry is left) and every other scheduled job a `timers` row,
+ * removed when it has run (timers are retried without end, so none is failed).
+ */
+export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsReading> {
+  const [sms, timers] = await Promise.all([
+    db
+      .selectFrom('deliveries')
+      .select(['kind', 'status'])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        sql<number | null>`min(case when next_attempt_at <= ${now} then next_attempt_at end)`.as('oldest_due'),
+      ])
+      .where('status', 'in', ['queued', 'sending', 'failed'])
+      .groupBy(['kind', 'status'])
+      .execute(),
+    db
+      .selectFrom('timers')
+      .select('kind')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        sql<number | null>`min(case when due_at <= ${now} then due_at end)`.as('oldest_due'),
+      ])
+      .groupBy('kind')
+      .execute(),
+  ]);
+  const reading: JobsReading = { queued: new Map(), failed: new Map(), oldestDueMs: new Map() };
+  const add = (into: Map<string, number>, kind: string, count: number) =>
+    into.set(kind, (into.get(kind) ?? 0) + Number(count));
+  const due = (kind: string, oldest: number | null) => {
+    if (oldest === null) return;
+    const waited = Math.max(0, now - Number(oldest));
+    reading.oldestDueMs.set(kind, Math.max(reading.oldestDueMs.get(kind) ?? 0, waited));
+  };
+  for (const row of sms) {
+    const kind = `sms:${row.kind}`;
+    if (row.status === 'failed') {
+      add(reading.failed, kind, row.count);
+      continue;
+    }
+    add(reading.queued, kind, row.count);
+    due(kind, row.oldest_due);
+  }
+  for (const row of timers) {
+    const kind = `timer:${row.kind}`;
+    add(reading.queued, kind, row.count);
+    due(kind, row.oldest_due);
+  }
+  return reading;
+}

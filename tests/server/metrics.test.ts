@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { uuidV7Time } from '../../server/features/metrics/instrument.js';
+import { orderedId } from '../../server/lib/ids.js';
+import { timerRow } from '../../server/lib/timers.js';
+import { alertRow, ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { buildTestApp, dbLabel, suiteApp, type TestApp } from './helper.js';
+
+const METRICS_TOKEN = 'metrics-token-for-the-tests-0123456789';
+
+const scrape = (t: TestApp, token: string | null = METRICS_TOKEN) =>
+  t.app.inject({ url: '/metrics', headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+
+/** The value of one sample of the exposition text (`name{labels} value`), or undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = match[2] ? match[2].split(',') : [];
+    if (wanted.every((pair) => have.includes(pair)) && have.length === wanted.length) return Number(match[3]);
+  }
+  return undefined;
+}
+
+const metricsText = async (t: TestApp) => {
+  const res = await scrape(t);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain('text/plain');
+  return res.body;
+};
+
+describe(`GET /metrics without METRICS_TOKEN (${dbLabel})`, () => {
+  const t = suiteApp({}, undefined, { pages: true });
+
+  it('answers 404 like an unknown path, with or without a token, and never the app page', async () => {
+    for (const token of [null, METRICS_TOKEN]) {
+      const res = await scrape(t, token);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'not_found' });
+    }
+  });
+});
+
+describe(`GET /metrics behind METRICS_TOKEN (${dbLabel})`, () => {
+  const t = suiteApp({ METRICS_TOKEN });
+
+  it('refuses no token and a wrong one with 401, and answers the right one in the Prometheus format', async () => {
+    expect((await scrape(t, null)).statusCode).toBe(401);
+    expect((await scrape(t, `${METRICS_TOKEN}x`)).statusCode).toBe(401);
+    const basic = await t.app.inject({
+      url: '/metrics',
+      headers: { authorization: `Basic ${Buffer.from(`x:${METRICS_TOKEN}`).toString('base64')}` },
+    });
+    expect(basic.statusCode).toBe(401);
+    const text = await metricsText(t);
+    expect(text).toContain('# TYPE alerta_press_to_sms_handed_over_seconds histogram');
+    // The event-loop delay, from prom-client's default metrics.
+    expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts alerts stored by mode, the SMS handed over and how long each waited since the press', async () => {
+    const owner = await ownerWithContacts(t.app, {
+      contacts: [
+        ['TEST Ana', '+351912345678'],
+        ['Rui Costa', '+351913456789'],
+      ],
+    });
+    const key = randomUUID();
+    expect(
+      (await postAlert(t.app, owner.token, { mode: 'real', location: null, location_error: 'unavailable' }, key))
+        .statusCode,
+    ).toBe(201);
+    // The same press again is the same alert: not counted twice.
+    expect(
+      (await postAlert(t.app, owner.token, { mode: 'real', location: null, location_error: 'unavailable' }, key))
+        .statusCode,
+    ).toBe(200);
+    const test = await postAlert(t.app, owner.token, { mode: 'test', location: null, location_error: 'unavailable' });
+    expect(test.statusCode, test.body).toBe(201);
+    await t.app.dispatcher.drain();
+
+    const text = await metricsText(t);
+    expect(sample(text, 'alerta_alerts_stored_total', { mode: 'real' })).toBe(1);
+    expect(sample(text, 'alerta_alerts_stored_total', { mode: 'test' })).toBe(1);
+    // Two contacts for the real alert, and the test alert's one.
+    const handedOver = sample(text, 'alerta_sms_sends_total', { outcome: 'handed_over' });
+    expect(handedOver).toBe(3);
+    expect(sample(text, 'alerta_press_to_sms_handed_over_seconds_count')).toBe(handedOver);
+    expect(sample(text, 'alerta_press_to_sms_handed_over_seconds_bucket', { le: '+Inf' })).toBe(handedOver);
+    expect(sample(text, 'alerta_provider_errors_total', { provider: 'sms' })).toBeUndefined();
+  });
+
+  it('counts a provider failure as a failed send and a provider error', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana Silva', '+351912345678']] });
+    const before = sample(await metricsText(t), 'alerta_sms_sends_total', { outcome: 'failed' }) ?? 0;
+    t.sms.failNext(1);
+    expect(
+      (await postAlert(t.app, owner.token, { mode: 'real', location: null, location_error: 'unavailable' })).statusCode,
+    ).toBe(201);
+    await t.app.dispatcher.drain();
+    const text = await metricsText(t);
+    expect(sample(text, 'alerta_sms_sends_total', { outcome: 'failed' })).toBe(before + 1);
+    expect(sample(text, 'alerta_provider_errors_total', { provider: 'sms' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts rate-limit refusals by route', async () => {
+    const url = '/api/users/resend-verification/';
+    let refused = 0;
+    for (let i = 0; i < 8; i += 1) {
+      const res = await t.app.inject({ method: 'POST', url, payload: { email: 'x' }, remoteAddress: '10.9.8.7' });
+      if (res.statusCode === 429) refused += 1;
+    }
+    expect(refused).toBeGreaterThan(0);
+    expect(sample(await metricsText(t), 'alerta_rate_limited_total', { route: url })).toBe(refused);
+  });
+});
+
+describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
+  it('reports queued and failed SMS and timers by kind, and how long the oldest due one has waited', async () => {
+    const t = await buildTestApp({ METRICS_TOKEN });
+    try {
+      // Nothing claims or runs the rows below while the test reads them.
+      await t.app.periodic.stop();
+      const owner = await ownerWithContacts(t.app);
+      const now = t.clock.now();
+      const alert = alertRow(owner.user.id, { created_at: now - 60_000 });
+      await t.app.db.insertInto('alerts').values(alert).execute();
+      const sms = (at: number, phone: string) =>
+        queuedDelivery({
+          alertId: alert.id,
+          recipient: { contact_name: 'Ana', phone_number: phone },
+          body: 'help',
+          now: at,
+        });
+      const failed = { ...sms(now - 50_000, '+351910000003'), status: 'failed' as const };
+      await t.app.db
+        .insertInto('deliveries')
+        .values([
+          sms(now - 45_000, '+351910000001'),
+          sms(now - 5_000, '+351910000002'),
+          // Waiting for its retry: queued, not yet due.
+          sms(now + 30_000, '+351910000004'),
+          failed,
+          { ...sms(now - 1_000, '+351910000005'), kind: 'all_clear' },
+        ])
+        .execute();
+      await t.app.db
+        .insertInto('timers')
+        .values([
+          timerRow({ kind: 'metrics-test', subject: 'a', dueAt: now - 12_000, now }),
+          timerRow({ kind: 'metrics-test', subject: 'b', dueAt: now + 60_000, now }),
+        ])
+        .execute();
+
+      const text = await metricsText(t);
+      expect(sample(text, 'alerta_jobs_queued', { kind: 'sms:alert' })).toBe(3);
+      expect(sample(text, 'alerta_jobs_queued', { kind: 'sms:all_clear' })).toBe(1);
+      expect(sample(text, 'alerta_jobs_failed', { kind: 'sms:alert' })).toBe(1);
+      expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:alert' })).toBe(45);
+      expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:all_clear' })).toBe(1);
+      expect(sample(text, 'alerta_jobs_queued', { kind: 'timer:metrics-test' })).toBe(2);
+      expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'timer:metrics-test' })).toBe(12);
+
+      // Handed over: no longer queued, and the next oldest is the one reported.
+      await t.app.db
+        .updateTable('deliveries')
+        .set({ status: 'sent' })
+        .where('phone_number', '=', '+351910000001')
+        .execute();
+      const after = await metricsText(t);
+      expect(sample(after, 'alerta_jobs_queued', { kind: 'sms:alert' })).toBe(2);
+      expect(sample(after, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:alert' })).toBe(5);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the time a delivery id carries', () => {
+  it('reads the millisecond of a UUIDv7, and nothing from any other id', () => {
+    const before = Date.now();
+    const at = uuidV7Time(orderedId());
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect(uuidV7Time(randomUUID())).toBeNull();
+    expect(uuidV7Time('SM123')).toBeNull();
+  });
+});
