@@ -6,13 +6,22 @@ const LINES: (keyof PasswordChecks)[] = ['minLength', 'hasDigit', 'notCommon', '
 /**
  * The live password checklist of the register and reset pages: one line per rule, ticked when
  * it passes. An empty password ticks nothing: "not common" and "not only digits" say nothing yet.
+ * `refused` holds the passwords the server has called too common.
  */
-export function PasswordChecklist({ password, id }: { password: string; id?: string }) {
+export function PasswordChecklist({
+  password,
+  id,
+  refused,
+}: {
+  password: string;
+  id?: string;
+  refused?: ReadonlySet<string>;
+}) {
   const { t } = useTranslation();
   const checks: PasswordChecks =
     password === ''
       ? { minLength: false, hasDigit: false, notCommon: false, notAllDigits: false }
-      : passwordChecks(password);
+      : passwordChecks(password, refused);
   return (
     <ul className="checklist" id={id} aria-label={t('register.checklist')}>
       {LINES.map((line) => (

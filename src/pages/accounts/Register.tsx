@@ -7,7 +7,7 @@ import { describeFailure } from '../../api/client';
 import { register } from '../../api/endpoints';
 import type { Message } from '../../api/errors';
 import { Field } from '../../components/Field';
-import { PasswordFields } from '../../components/PasswordFields';
+import { PasswordFields, useRefusedPasswords } from '../../components/PasswordFields';
 import { StatusForm } from '../../components/StatusForm';
 import { useForm } from '../../lib/form';
 
@@ -20,10 +20,11 @@ export function Register() {
   const { values, field, fieldError, busy, setBusy, error, setFieldErrors, showFailure, clearErrors } = useForm(EMPTY);
   const [terms, setTerms] = useState(false);
   const [done, setDone] = useState(false);
+  const { refused, learn } = useRefusedPasswords();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const canSubmit = terms && passwordAcceptable(passwordChecks(values.password1)) && !busy && !done;
+  const canSubmit = terms && passwordAcceptable(passwordChecks(values.password1, refused)) && !busy && !done;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -44,6 +45,7 @@ export function Register() {
       timer.current = setTimeout(() => void navigate('/verify-email'), REGISTER_REDIRECT_MS);
     } catch (failure) {
       const { message, fields } = await describeFailure(failure);
+      learn(values.password1, [message, fields.password1, fields.password2]);
       const hasFields = Object.keys(fields).length > 0;
       showFailure({ fields, message: message ?? (hasFields ? null : { key: 'register.failed' }) });
     } finally {
@@ -71,6 +73,7 @@ export function Register() {
         />
         <PasswordFields
           checklistId="password-checklist"
+          refused={refused}
           first={field('password1', t('register.password1'))}
           second={field('password2', t('register.password2'))}
         />

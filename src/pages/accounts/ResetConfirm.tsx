@@ -5,7 +5,7 @@ import { RESET_REDIRECT_MS } from '../../../common/constants';
 import { failureOf } from '../../api/client';
 import { confirmPasswordReset } from '../../api/endpoints';
 import { mapApiError } from '../../api/errors';
-import { PasswordFields } from '../../components/PasswordFields';
+import { PasswordFields, useRefusedPasswords } from '../../components/PasswordFields';
 import { StatusForm } from '../../components/StatusForm';
 import { useForm } from '../../lib/form';
 
@@ -16,6 +16,7 @@ export function ResetConfirm() {
   const { uid = '', token = '' } = useParams();
   const { values, field, busy, setBusy, error, setError } = useForm({ new_password1: '', new_password2: '' });
   const [done, setDone] = useState(false);
+  const { refused, learn } = useRefusedPasswords();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -34,6 +35,7 @@ export function ResetConfirm() {
       const { status, data } = await failureOf(failure);
       const mapped = mapApiError(status, data);
       const first = mapped.message ?? Object.values(mapped.fields)[0] ?? null;
+      learn(new_password1, [mapped.message, ...Object.values(mapped.fields)]);
       setError(first && !('key' in first && first.key === 'errors.unknown') ? first : { key: 'reset.confirm_error' });
       setBusy(false);
     }
@@ -51,6 +53,7 @@ export function ResetConfirm() {
       >
         <PasswordFields
           checklistId="reset-checklist"
+          refused={refused}
           first={field('new_password1', t('reset.newPassword'))}
           second={field('new_password2', t('reset.repeatPassword'))}
         />

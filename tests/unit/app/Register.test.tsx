@@ -153,6 +153,47 @@ describe('Register', () => {
     expect(screen.getByLabelText('Nome de utilizador')).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('a password only the server’s list holds: the checklist agrees with the server’s "too common", in both languages', async () => {
+    const tooCommon = {
+      status: 400,
+      body: {
+        password1: ['This password is too common.'],
+        code: 'password_too_common',
+        codes: { password1: 'password_too_common' },
+      },
+    };
+    const { calls } = fakeApi({ 'POST /api/users/registration/': tooCommon });
+    renderApp('/register');
+    const line = () =>
+      within(screen.getByRole('list', { name: 'Requisitos da palavra-passe' }))
+        .getByText('Não é uma palavra-passe comum')
+        .closest('li')!;
+    fill('Benfica1904');
+    fireEvent.click(screen.getByRole('checkbox'));
+    // The page's own short list does not know it.
+    expect(line()).toHaveClass('ok');
+    fireEvent.click(submit());
+    expect(await screen.findByText('Esta palavra-passe é demasiado comum.')).toBeInTheDocument();
+    expect(line()).toHaveClass('todo');
+    expect(line()).toHaveTextContent('○');
+    expect(line()).toHaveTextContent('por cumprir');
+    expect(submit()).toBeDisabled();
+    await act(() => i18n.changeLanguage('en'));
+    const english = within(screen.getByRole('list', { name: 'Password requirements' }))
+      .getByText('Not a common password')
+      .closest('li')!;
+    expect(english).toHaveClass('todo');
+    expect(english).toHaveTextContent('not met yet');
+    // Written otherwise it is the same common password; another one is judged afresh.
+    type('Password', ' BENFICA1904 ');
+    expect(english).toHaveClass('todo');
+    type('Password', 'Benfica1904!');
+    type('Repeat password', 'Benfica1904!');
+    expect(english).toHaveClass('ok');
+    expect(screen.getByRole('button', { name: 'Create account' })).toBeEnabled();
+    expect(calls).toHaveLength(1);
+  });
+
   it('says registration failed when the answer has no usable error', async () => {
     fakeApi({ 'POST /api/users/registration/': { status: 400, body: null } });
     renderApp('/register');

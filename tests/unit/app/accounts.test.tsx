@@ -192,6 +192,26 @@ describe('Password reset', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Guardar palavra-passe' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(text);
   });
+  it('confirm: after the server’s "too common" the checklist no longer ticks "not a common password"', async () => {
+    fakeApi({
+      'POST /api/users/reset-password-confirm/': {
+        status: 400,
+        body: {
+          new_password1: ['This password is too common.'],
+          code: 'password_too_common',
+          codes: { new_password1: 'password_too_common' },
+        },
+      },
+    });
+    renderApp('/reset-password-confirm/u1/tok');
+    const line = () => screen.getByText('Não é uma palavra-passe comum').closest('li')!;
+    type('Nova palavra-passe', 'Benfica1904');
+    type('Repetir nova palavra-passe', 'Benfica1904');
+    expect(line()).toHaveClass('ok');
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar palavra-passe' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Esta palavra-passe é demasiado comum.');
+    expect(line()).toHaveClass('todo');
+  });
 });
 
 describe('Notices', () => {
