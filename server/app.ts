@@ -22,7 +22,7 @@ import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
 import metricsFeature from './features/metrics/routes.js';
 import { Background } from './lib/background.js';
-import { type Clock, systemClock } from './lib/clock.js';
+import { type Clock, DatabaseClock, ManualClock, systemClock } from './lib/clock.js';
 import { createPeriodicJobs, type PeriodicJobs } from './lib/periodic.js';
 import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js';
 import { normaliseTarget } from './lib/request-target.js';
@@ -31,7 +31,7 @@ import { SECOND } from './lib/time.js';
 import { createTimers, type Timers } from './lib/timers.js';
 import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
-import databasePlugin from './plugins/database.js';
+import databasePlugin, { followDatabaseClock } from './plugins/database.js';
 import errorsPlugin from './plugins/errors.js';
 import overloadPlugin, { type LoadProbe } from './plugins/overload.js';
 import securityPlugin from './plugins/security.js';
@@ -133,7 +133,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
-  const clock = options.clock ?? systemClock;
+  // A clock tests move by hand stands for the database's too; any other follows the database's.
+  const clock: Clock =
+    options.clock instanceof ManualClock ? options.clock : new DatabaseClock(options.clock ?? systemClock);
   const outbox = new DevOutbox();
   const now = () => clock.now();
 
@@ -203,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onConnectionError: (error) => app.log.error({ err: error }, 'database connection error'),
     });
   await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
+  if (clock instanceof DatabaseClock) await followDatabaseClock(app, clock);
   app.decorate('timers', createTimers({ db: app.db, dialect: app.dialect, clock, log: app.log }));
   // Due timers run within a second of their time, and at once when the server starts.
   app.periodic.every('timers', SECOND, () => app.timers.runDue());

@@ -105,6 +105,17 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   };
 }
 
+/** The database's own time, in epoch milliseconds: the clock every process's schedule follows. */
+export async function databaseNow(db: Kysely<Database>, dialect: Dialect): Promise<number> {
+  const query =
+    dialect === 'postgres'
+      ? sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::float8 as now`
+      : sql<{ now: number }>`select (julianday('now') - 2440587.5) * 86400000.0 as now`;
+  const row = (await query.execute(db)).rows[0];
+  if (!row) throw new Error('the database did not tell its time');
+  return Number(row.now);
+}
+
 /** True when the database answers a trivial query. */
 export async function pingDatabase(db: Kysely<Database>): Promise<boolean> {
   try {

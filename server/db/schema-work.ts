@@ -3,8 +3,8 @@
  * job runs from (server/lib/timers.ts).
  */
 
-/** Which e-mails go out one per burst: the owner's alert receipts and registration notices. */
-export type MailBurstKind = 'alert_receipt' | 'registration_notice';
+/** Which e-mails go out one per burst: the owner's alert receipts, registration notices, check-in reminders and password resets. */
+export type MailBurstKind = 'alert_receipt' | 'registration_notice' | 'checkin_reminder' | 'password_reset';
 
 /**
  * One row per (kind, address): the e-mails strangers can set off go out one per burst, at most
@@ -28,9 +28,10 @@ export interface MailBurstsTable {
 }
 
 /**
- * One scheduled job (migration 2026112601-timers): at `due_at` the handler of `kind` runs for
- * `subject` (a row id of its feature), in one process, under `lease_until`; a timer whose
- * process died is taken again when the lease lapses. One timer per (kind, subject).
+ * One job of the job engine (server/lib/timers.ts; migrations 2026112601-timers and
+ * 2026112810-job-engine): at `due_at` the handler of `kind` runs for `subject` (a row id of its
+ * feature), in one process, under `lease_until`, renewed while it runs; a job whose process
+ * died is taken again when the lease lapses. One job per (kind, subject).
  */
 export interface TimersTable {
   id: string;
@@ -40,5 +41,11 @@ export interface TimersTable {
   /** Runs started, failed ones included: the retry backoff grows with it. */
   attempts: number;
   lease_until: number | null;
+  /** Which run holds the lease (a random id per claim): only that run renews it or removes the row. */
+  lease_token: string | null;
+  /** Set when the job ran out of attempts: it is kept, not run again, until set anew. */
+  failed_at: number | null;
+  /** The last failure's message, for the operator. */
+  last_error: string | null;
   created_at: number;
 }

@@ -1,0 +1,24 @@
+import { MINUTE, SECOND } from './time.js';
+
+/**
+ * The numbers later work depends on, in one place, each with its unit: how long a process holds
+ * a job before another may take it over, how often it renews that hold, how it backs off and
+ * when it gives up, and how often its clock is set to the database's.
+ */
+
+/** A claimed job is another process's to take once this long has passed without a renewal (ms). */
+export const JOB_LEASE_MS = 6 * SECOND;
+/** A running job's lease is renewed this often (ms): three renewals fit in one lease. */
+export const JOB_LEASE_RENEW_MS = 2 * SECOND;
+/** The wait after a job's first failure (ms), doubled after each further one… */
+export const JOB_RETRY_MS = 5 * SECOND;
+/** …up to this (ms). */
+export const JOB_MAX_RETRY_MS = 5 * MINUTE;
+/** Runs of a job before it is parked as failed, where operators see it (about 40 minutes of retries). */
+export const JOB_MAX_ATTEMPTS = 12;
+/** Jobs one process takes at once. */
+export const JOB_BATCH = 20;
+/** How often each process sets its clock to the database's again (ms). */
+export const CLOCK_SYNC_MS = 30 * SECOND;
+/** An offset from the database's clock beyond this is logged (ms): the machine's clock needs care. */
+export const CLOCK_OFF_WARNING_MS = SECOND;
