@@ -32,7 +32,7 @@ import { createTimers, type Timers } from './lib/timers.js';
 import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
 import databasePlugin, { followDatabaseClock } from './plugins/database.js';
-import errorsPlugin from './plugins/errors.js';
+import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import overloadPlugin, { type LoadProbe } from './plugins/overload.js';
 import securityPlugin from './plugins/security.js';
 import staticPlugin from './plugins/static.js';
@@ -130,6 +130,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: (request) => normaliseTarget(request.url ?? '/'),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // The router's and Node's parser's refusals in the API's error shape (plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });

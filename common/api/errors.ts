@@ -26,6 +26,9 @@ export const ERROR_CODES = [
   'bad_url',
   'payload_too_large',
   'unsupported_media_type',
+  'uri_too_long',
+  'headers_too_large',
+  'request_timeout',
   'invalid_characters',
   // Authentication and accounts.
   'not_authenticated',

@@ -73,6 +73,14 @@ export default fp(
   async function api(app: FastifyInstance) {
     app.setValidatorCompiler(zodValidatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
+    // Clients that send `Content-Type: application/json` on every call (as generated ones do)
+    // send it on a DELETE or a logout with no body too: an empty body is no body, and the route's
+    // schema decides (a required body names its missing fields). Anything else parses as Fastify's
+    // own parser does, prototype poisoning refused.
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) =>
+      body.length === 0 ? done(null, undefined) : parseJson(request, body, done),
+    );
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

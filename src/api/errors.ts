@@ -48,6 +48,9 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   bad_url: null,
   payload_too_large: null,
   unsupported_media_type: null,
+  uri_too_long: null,
+  headers_too_large: null,
+  request_timeout: null,
   invalid_characters: 'errors.invalidCharacters',
   // Authentication and accounts.
   not_authenticated: 'errors.sessionExpired',

@@ -11,12 +11,20 @@ export interface RawResponse {
  * would tidy the request target before the server saw it.
  */
 export function rawGet(port: number, target: string, from = '127.0.0.1'): Promise<RawResponse> {
+  return rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: alerta.test\r\nConnection: close\r\n\r\n`, from);
+}
+
+/** `request` written as it is (a broken one too), and the answer read until the server closes. */
+export function rawRequest(port: number, request: string, from = '127.0.0.1'): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress: from });
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
+    // A server that refuses a request may reset the connection after its answer: the answer counts.
+    socket.on('error', (error) => {
+      if (chunks.length === 0) reject(error);
+    });
+    socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
@@ -25,6 +33,6 @@ export function rawGet(port: number, target: string, from = '127.0.0.1'): Promis
       );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) });
     });
-    socket.write(`GET ${target} HTTP/1.1\r\nHost: alerta.test\r\nConnection: close\r\n\r\n`);
+    socket.write(request);
   });
 }
