@@ -1,6 +1,7 @@
 /** The escalation calls' rows, and the alert columns that say how far an escalation got. */
-import type { Insertable } from 'kysely';
-import type { CallStatus, Db, EscalationCall } from '../../db/schema.js';
+import { type Insertable, sql, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/index.js';
+import type { CallStatus, Database, Db, EscalationCall } from '../../db/schema.js';
 import type { EscalationCallsTable } from '../../db/schema-escalation.js';
 
 /** The calls of these alerts, in the order they were made. */
@@ -89,6 +90,32 @@ export function unansweredContacts(db: Db, alertId: string) {
     .orderBy('d.created_at')
     .orderBy('d.id')
     .execute();
+}
+
+/**
+ * Holds, until the transaction ends, the right to phone on behalf of `userId`'s link-only
+ * alerts: two such escalations, in any processes, decide one after the other which numbers
+ * were already rung. PostgreSQL takes a transaction lock per account; SQLite's single writer
+ * already serialises them (the escalation has written its status before it asks).
+ */
+export async function lockLinkOnlyCalls(trx: Transaction<Database>, dialect: Dialect, userId: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`calls:${userId}`}))`.execute(trx);
+}
+
+/** Which of `phones` a call of one of `userId`'s link-only alerts was queued to since `since`. */
+export async function rungForLinkOnly(db: Db, userId: string, phones: string[], since: number): Promise<Set<string>> {
+  if (phones.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('escalation_calls as c')
+    .innerJoin('alerts as a', 'a.id', 'c.alert_id')
+    .select('c.phone_number')
+    .distinct()
+    .where('c.phone_number', 'in', phones)
+    .where('c.created_at', '>', since)
+    .where('a.user_id', '=', userId)
+    .where('a.proven', '=', 0)
+    .execute();
+  return new Set(rows.map((row) => row.phone_number));
 }
 
 /** Adds the queued calls; a call already there for the same contact (a run taken over) stays as it is. */

@@ -1,14 +1,18 @@
 /**
  * Escalation: a real alert nobody has answered by its `escalation_at` phones every contact it
  * reached who has not answered, all at once, and sends them a second SMS. The alert's durable
- * timer (server/lib/timers.ts) runs it once across processes and restarts.
+ * timer (server/lib/timers.ts) runs it once across processes and restarts. An alert sent with
+ * the link alone escalates to a number at most once an hour for its account, however many
+ * such alerts are sent: whoever holds the link can raise the alarm, not ring a phone on end.
  */
+import type { Transaction } from 'kysely';
 import { CALL_VOICE_LANGUAGE, callScript, escalationSms } from '../../../common/escalation-text.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
-import type { Alert, EscalationCall, User } from '../../db/schema.js';
+import type { Alert, Database, EscalationCall, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { orderedId } from '../../lib/ids.js';
+import { HOUR } from '../../lib/time.js';
 import type { TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
 import { queueWithinBudgets } from '../alerts/all-clear.js';
@@ -21,13 +25,18 @@ import {
   callsOf,
   claimPlacement,
   insertCalls,
+  lockLinkOnlyCalls,
   moveCall,
+  rungForLinkOnly,
   settleEscalation,
   unansweredContacts,
 } from './repository.js';
 
 /** The durable timer of each real alert's escalation, by the alert's id. */
 export const ESCALATION_TIMER = 'escalation';
+
+/** A number an account's link-only alerts had phoned in this window is not phoned (nor sent the second SMS) again for them. */
+export const LINK_ONLY_CALL_WINDOW_MS = HOUR;
 
 /** When a real alert stored at `now` escalates: the owner's own delay, else the server's; null for never. */
 export function escalationAt(
@@ -45,10 +54,29 @@ export type EscalationDeps = Pick<
 >;
 
 /**
+ * The contacts a link-only alert escalates to: those whose number none of the account's
+ * link-only alerts phoned within LINK_ONLY_CALL_WINDOW_MS, decided under the account's lock so
+ * that concurrent escalations (in any processes) count each other's calls.
+ */
+async function notRungForLinkOnly<C extends { phone_number: string }>(
+  deps: EscalationDeps,
+  trx: Transaction<Database>,
+  alert: Alert,
+  contacts: C[],
+  now: number,
+): Promise<C[]> {
+  await lockLinkOnlyCalls(trx, deps.dialect, alert.user_id);
+  const phones = contacts.map((contact) => contact.phone_number);
+  const rung = await rungForLinkOnly(trx, alert.user_id, phones, now - LINK_ONLY_CALL_WINDOW_MS);
+  return contacts.filter((contact) => !rung.has(contact.phone_number));
+}
+
+/**
  * In one transaction, only while the escalation still waits: cancelled when a contact answered
  * or the owner said they are safe; else `calling`, one queued call per contact who has not
- * answered, and the second SMS to the numbers within the SMS budgets. False when nothing is to
- * be placed (cancelled, or another run already moved it).
+ * answered (for a link-only alert, whose number its account's link-only alerts did not phone
+ * within the hour), and the second SMS to those numbers within the SMS budgets. False when
+ * nothing is to be placed (cancelled, or another run already moved it).
  */
 async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Promise<boolean> {
   const now = deps.clock.now();
@@ -60,7 +88,8 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
       return false;
     }
     if (!(await settleEscalation(trx, alert.id, 'calling'))) return false;
-    const contacts = await unansweredContacts(trx, alert.id);
+    const unanswered = await unansweredContacts(trx, alert.id);
+    const contacts = current.proven === 1 ? unanswered : await notRungForLinkOnly(deps, trx, current, unanswered, now);
     await insertCalls(
       trx,
       contacts.map((contact) => ({

@@ -12,7 +12,8 @@ export function escalationView(alert: Alert, calls: EscalationCall[]): Escalatio
   const status =
     alert.escalation_status === null
       ? 'waiting'
-      : alert.escalation_status === 'calling' && calls.length > 0 && calls.every((call) => OVER.has(call.status))
+      : // No call at all (every contact withheld, or already phoned for a link-only alert within the hour) is done too.
+        alert.escalation_status === 'calling' && calls.every((call) => OVER.has(call.status))
         ? 'done'
         : alert.escalation_status;
   return {
