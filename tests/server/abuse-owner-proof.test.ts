@@ -368,9 +368,12 @@ describe(`budgets: strangers cannot use up a number against the owner's proven a
       number_busy: true,
       deliveries: [{ status: 'failed', withheld: true, withheld_reason: 'number_busy' }],
     });
-    // ...a stranger's own signed-in alert (proof alone does not pass the ceiling for a number just added)...
+    // ...a stranger's own signed-in alerts beyond their first to a number just added (each
+    // account's first proven alert to a number in the hour passes the ceiling)...
     const signedIn = await alertFrom(t, late.token, { proof: late.headers });
-    expect(signedIn.json()).toMatchObject({ proven: true, number_busy: true, recently_alerted: false });
+    expect(signedIn.json()).toMatchObject({ proven: true, number_busy: false, recently_alerted: false });
+    const signedInAgain = await alertFrom(t, late.token, { proof: late.headers });
+    expect(signedInAgain.json()).toMatchObject({ proven: true, number_busy: true, recently_alerted: false });
     // ...and the owner's link used without proof: truthfully "number busy", not "alerted recently".
     const linkOnly = await alertFrom(t, owner.token);
     expect(linkOnly.json()).toMatchObject({ proven: false, recently_alerted: false, number_busy: true });
@@ -394,7 +397,7 @@ describe(`budgets: strangers cannot use up a number against the owner's proven a
     const again = await alertFrom(t, owner.token, { proof: { authorization: `Bearer ${access}` } });
     expect(again.json()).toMatchObject({ proven: true, number_busy: false, deliveries: [{ status: 'sending' }] });
     await t.app.dispatcher.drain();
-    expect(smsTo(mother)).toHaveLength(SMS_BUDGET.perNumber.max + 2);
+    expect(smsTo(mother)).toHaveLength(SMS_BUDGET.perNumber.max + 3);
     // The history says why the link-only one was not sent.
     const history = await t.app.inject({
       method: 'GET',
@@ -442,10 +445,12 @@ describe(`budgets: strangers cannot use up a number against the owner's proven a
     expect(smsTo(sister)).toHaveLength(2 * max);
   });
 
-  it('counts a contact added within the hour as not yet in touch: the ceiling applies to its proven alerts', async () => {
+  it('counts a contact added within the hour as not yet in touch: the ceiling applies to its proven alerts beyond the first', async () => {
     const friend = '+351963300003';
     await strangersSend(friend, SMS_BUDGET.perNumber.max);
     const newcomer = await ownerWithContacts(t.app, { contacts: [['Amiga', friend]] });
+    const first = await alertFrom(t, newcomer.token, { proof: newcomer.headers });
+    expect(first.json()).toMatchObject({ proven: true, number_busy: false, recently_alerted: false });
     const res = await alertFrom(t, newcomer.token, { proof: newcomer.headers });
     expect(res.json()).toMatchObject({ proven: true, number_busy: true, recently_alerted: false });
   });

@@ -15,7 +15,9 @@ import { MINUTE } from '../../lib/time.js';
  *   ones, so a stranger holding the link never spends what the owner's own alert may send.
  * - `perNumber`: to one number from all accounts and links together. It throttles link-only
  *   alerts, and proven alerts of an account that is not yet in touch with the number (see
- *   `inTouch`): strangers' accounts cannot use it up against the owner's alert to their mother.
+ *   `inTouch`) beyond the account's first proven real alert to it in the window, which it
+ *   never holds back: no set of other accounts can keep the owner's alert from a contact, and
+ *   each account adds at most one SMS an hour to what the ceiling lets through.
  */
 export const SMS_BUDGET = {
   perAccountNumber: { max: 10, maxParts: 20, windowMs: 10 * MINUTE },
@@ -28,7 +30,7 @@ export const WITHHELD_REASON =
 
 /** The reason kept on a delivery withheld by the number's ceiling for all accounts and links. */
 export const NUMBER_BUSY_REASON =
-  'Not sent: this number already received the most SMS allowed in an hour from all senders. An alert sent from your signed-in app or your installed emergency button is not held back by this for a contact you have had for over an hour.';
+  'Not sent: this number already received the most SMS allowed in an hour from all senders. An alert sent from your signed-in app or your installed emergency button is not held back by this when it is your first to the number in an hour, nor for a contact you have had for over an hour.';
 
 /** The text kept on a withheld delivery, by its reason. */
 export const withheldText = (reason: WithheldReason) =>
@@ -42,7 +44,8 @@ interface Spent {
 /**
  * The read of the SMS and SMS parts counted for each number: of one account's proven or
  * link-only alerts since `mineSince` (`mine_*`), and of all accounts and links since `allSince`
- * (`all_*`), in one statement.
+ * (`all_*`), in one statement; `alerted_n`: that account's real alerts of the same proof that
+ * reached the number since `allSince` (their own SMS, not tests, all-clears or escalations).
  */
 function spentRead(
   db: Db,
@@ -61,6 +64,13 @@ function spentRead(
         eb('alerts.proven', '=', of.proven ? 1 : 0),
       ]);
       const isAll = eb('deliveries.created_at', '>', allSince);
+      const isMyAlert = eb.and([
+        isAll,
+        eb('alerts.user_id', '=', of.userId),
+        eb('alerts.proven', '=', of.proven ? 1 : 0),
+        eb('alerts.mode', '=', 'real'),
+        eb('deliveries.kind', '=', 'alert'),
+      ]);
       const counted = (when: typeof isAll, value: 'one' | 'parts') =>
         eb.fn.sum<number>(
           eb
@@ -76,6 +86,7 @@ function spentRead(
         counted(isMine, 'parts').as('mine_p'),
         counted(isAll, 'one').as('all_n'),
         counted(isAll, 'parts').as('all_p'),
+        counted(isMyAlert, 'one').as('alerted_n'),
       ];
     })
     .where('deliveries.phone_number', 'in', phones)
@@ -86,12 +97,13 @@ function spentRead(
 
 type SpentRow = Awaited<ReturnType<ReturnType<typeof spentRead>['execute']>>[number];
 
-/** What `spentRead` counted, per number. */
-function tallied(rows: SpentRow[]): { mine: Map<string, Spent>; all: Map<string, Spent> } {
+/** What `spentRead` counted, per number; `alerted`: the numbers the account's own alerts already reached. */
+function tallied(rows: SpentRow[]): { mine: Map<string, Spent>; all: Map<string, Spent>; alerted: Set<string> } {
   const tally = (messages: unknown, parts: unknown): Spent => ({ messages: Number(messages), parts: Number(parts) });
   return {
     mine: new Map(rows.map((row) => [row.phone, tally(row.mine_n, row.mine_p)])),
     all: new Map(rows.map((row) => [row.phone, tally(row.all_n, row.all_p)])),
+    alerted: new Set(rows.filter((row) => Number(row.alerted_n) > 0).map((row) => row.phone)),
   };
 }
 
@@ -135,6 +147,8 @@ export interface BudgetRequest {
   now: number;
   /** Whether the SMS are of an alert that carried the owner's proof. */
   proven?: boolean;
+  /** Whether the SMS are a real alert's own (not a test, an all-clear or an escalation's). */
+  realAlert?: boolean;
   /** SMS parts of each message (the same text to every number). */
   parts?: number;
 }
@@ -142,7 +156,9 @@ export interface BudgetRequest {
 /**
  * For each of `phones`, null when one more SMS of `parts` parts from `userId` fits its
  * budgets now, else why not: `recently_alerted` (this account's own budget for the number,
- * proven and link-only apart) or `number_busy` (the number's ceiling). Call inside the
+ * proven and link-only apart) or `number_busy` (the number's ceiling, which a proven real
+ * alert passes when it is the account's first to the number in the window, or the account
+ * is in touch with the number). Call inside the
  * transaction that inserts the deliveries: on PostgreSQL it takes a transaction lock per
  * number, so concurrent alerts to one number are counted one after the other (SQLite's
  * single writer already serialises them).
@@ -176,11 +192,15 @@ export async function budgetDecisions(
         ]
       : [];
   const answers = await executeTogether<SpentRow>(trx, [...locks, read.compile()]);
-  const { mine, all } = tallied(answers.at(-1)?.rows ?? []);
-  const exempt = proven ? await inTouch(trx, request.userId, phones, request.now - perNumber.windowMs) : new Set();
+  const { mine, all, alerted } = tallied(answers.at(-1)?.rows ?? []);
+  // What other accounts sent never withholds the owner's first proven alert to a number in the window.
+  const first = (phone: string) => proven && request.realAlert === true && !alerted.has(phone);
+  const busy = phones.filter((phone) => !first(phone) && !fits(all.get(phone), perNumber, parts));
+  const exempt =
+    proven && busy.length > 0 ? await inTouch(trx, request.userId, busy, request.now - perNumber.windowMs) : new Set();
   for (const phone of phones) {
     if (!fits(mine.get(phone), perAccountNumber, parts)) decisions.set(phone, 'recently_alerted');
-    else if (!exempt.has(phone) && !fits(all.get(phone), perNumber, parts)) decisions.set(phone, 'number_busy');
+    else if (busy.includes(phone) && !exempt.has(phone)) decisions.set(phone, 'number_busy');
     else decisions.set(phone, null);
   }
   return decisions;
@@ -204,7 +224,7 @@ export async function numbersWithinBudget(
 export async function withinBudgets(
   trx: Transaction<Database>,
   dialect: Dialect,
-  request: { alert: Pick<NewAlert, 'user_id' | 'proven'>; deliveries: NewDelivery[]; now: number },
+  request: { alert: Pick<NewAlert, 'user_id' | 'proven' | 'mode'>; deliveries: NewDelivery[]; now: number },
 ): Promise<NewDelivery[]> {
   const { alert, deliveries, now } = request;
   if (deliveries.length === 0) return deliveries;
@@ -213,6 +233,7 @@ export async function withinBudgets(
     phones: deliveries.map((d) => d.phone_number),
     now,
     proven: alert.proven === 1,
+    realAlert: alert.mode === 'real',
     parts: Math.max(...deliveries.map((d) => d.parts ?? 1)),
   });
   return deliveries.map((d) => {
