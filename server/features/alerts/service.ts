@@ -3,7 +3,7 @@ import type { AlertRequest, AlertView, OwnerAlert } from '../../../common/api/al
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage, isTestContact, type LocationError } from '../../../common/sms-text.js';
 import type { Config } from '../../config.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { commitWithNext } from '../../db/sent-together.js';
@@ -18,7 +18,7 @@ import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
 import { mailOwnerAboutAlert } from './owner-mail.js';
-import { ownerLanguage, ownerOf, type TokenOwner } from './owners.js';
+import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from './owners.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
 import { withinBudgets } from './sms-budget.js';
@@ -198,7 +198,8 @@ export async function sendAlert(
  * committed, with no claim to find them again (one statement and, on PostgreSQL, one round trip
  * less between the press and the SMS); any left queued are claimed by the dispatcher's kick.
  * When the same idempotency key won a concurrent race, the unique index refuses this one and the
- * winner's alert is answered, with `created: false`. `alongside` runs first in the same
+ * winner's alert is answered, with `created: false`; when the account was deleted meanwhile, the
+ * 404 of an unknown link. `alongside` runs first in the same
  * transaction. A stored alert comes back with its deliveries as written (`queued` or `sending`,
  * or `withheld` with its reason).
  */
@@ -233,6 +234,8 @@ export async function storeAlert(
     });
   } catch (error) {
     taken.release();
+    // The account was deleted after its owner was read: its link is gone, as for any request after.
+    if (isForeignKeyViolation(error)) throw unknownToken();
     if (!isUniqueViolation(error)) throw error;
     const existing = await alertByKey(deps.db, row.user_id, row.idempotency_key);
     if (!existing) throw error;
