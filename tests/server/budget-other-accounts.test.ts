@@ -4,7 +4,6 @@ import { SMS_BUDGET } from '../../server/features/alerts/sms-budget.js';
 import { nextIp } from './accounts-helpers.js';
 import { lisbonAt, type Owner, subscriberWithContacts } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
-import { ownerProofOf } from './live-fixtures.js';
 
 // The number's hourly ceiling for all senders keeps a number from being flooded, but never from
 // the owner's own alert: each account's first proven real alert to a number in the hour passes
@@ -37,7 +36,7 @@ describe(`other accounts cannot use up a number against the owner's proven alert
     const mother = '+351964100001';
     // The owner added their mother a moment ago: not yet "in touch" with the number.
     const owner = await subscriberWithContacts(t.app, 'premium', [['Mãe', mother]]);
-    const proof = await ownerProofOf(t.app, owner.token);
+    const proof = owner.headers;
     const ip = '198.51.100.61';
     // A stranger holding the owner's link alerts her once...
     expect((await send(owner.token, ip)).json()).toMatchObject({ proven: false, number_busy: false });

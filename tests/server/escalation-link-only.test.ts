@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { LINK_ONLY_CALL_WINDOW_MS } from '../../server/features/escalation/service.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
-import { ownerProofOf } from './live-fixtures.js';
 import { secondServer } from './second-process.js';
 
 /** The owner's own escalation delay in these tests: the shortest allowed. */
@@ -66,7 +65,7 @@ describe(`escalation calls of link-only alerts (${dbLabel})`, () => {
     expect(views.filter((view) => view.calls.length === 0).map((view) => view.status)).toEqual(Array(14).fill('done'));
 
     // The owner, from the same address right after, with proof: escalates as always.
-    const mine = await send(o, ip, await ownerProofOf(t.app, o.token));
+    const mine = await send(o, ip, o.headers);
     expect(mine.statusCode, mine.body).toBe(201);
     expect(mine.json()).toMatchObject({ proven: true, recently_alerted: false, number_busy: false });
     moveTime(t, DELAY_MS);
