@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { alertHeaders, alertRequest, locationError, tokenAlertParams, tokenParams } from './alert-request.js';
 import { escalationView } from './escalation.js';
 import { alertsRoutes } from './routes.js';
-import { type Contract, errorResponses, noContent } from './shared.js';
+import { type Contract, errorResponses, noContent, operation, SECURITY } from './shared.js';
 
 export {
   type AlertRequest,
@@ -28,7 +28,20 @@ export const emergencyPage = z
     language: z.enum(['pt', 'en']),
     gps_enabled: z.boolean(),
     countdown_seconds: z.number().int(),
-    contacts: z.array(z.object({ id: z.string(), name: z.string(), phone_number: z.string() })),
+    contacts: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        phone_number: z
+          .string()
+          .describe('E.164 with the owner’s proof; without it masked, only the last 3 digits shown: `•••••••678`.'),
+      }),
+    ),
+    numbers_masked: z
+      .boolean()
+      .describe(
+        'True when the request carried no proof of the owner: each `phone_number` is masked (the page cannot text them).',
+      ),
     messages: z
       .object({ real: z.string(), test: z.string() })
       .describe('The SMS texts without a position, for offline use.'),
@@ -162,13 +175,16 @@ const emergency = { tags: ['alerts'] } as const;
 export const alertsApi = {
   page: {
     ...alertsRoutes.page,
+    ...operation('getEmergencyPage', 'Get what the emergency page shows and caches', SECURITY.link),
     ...emergency,
-    description: 'The owner, settings, contacts and SMS texts behind a token: what the emergency page caches.',
+    description:
+      'The owner, settings, contacts and SMS texts behind a token: what the emergency page caches. The contacts’ full numbers only with the owner’s proof (`Authorization: Bearer` of the owner’s session, or `X-Alerta-Device-Key`), which also passes the per-address ceiling; a link alone shows names and masked numbers.',
     params: tokenParams,
     response: { 200: emergencyPage, ...errorResponses(402, 404, 429) },
   },
   send: {
     ...alertsRoutes.send,
+    ...operation('sendAlert', 'Send an alert', SECURITY.link),
     ...emergency,
     description:
       'Sends an alert: one SMS per contact (test alerts: the chosen or TEST contacts), written with its deliveries in one transaction. The same Idempotency-Key again answers 200 with the first alert and sends nothing; with another body (or another `contact_id`), 422. Test alerts: 5 an hour per token; a real alert is never refused by a rate limit. The owner’s proof — `Authorization: Bearer <access>` of the owner’s session, or `X-Alerta-Device-Key: <key>` from `POST /api/users/me/device-keys/` — makes the alert the owner’s: never 429 (neither the per-address ceiling nor the test limit) and its SMS spend a budget of its own. A proof that does not check out is ignored: the alert is link-only.',
@@ -179,6 +195,7 @@ export const alertsApi = {
   },
   get: {
     ...alertsRoutes.get,
+    ...operation('getAlert', 'Get an alert and its deliveries', SECURITY.link),
     ...emergency,
     description: 'An alert with the current status of each delivery, readable by its link even after the plan ends.',
     params: tokenAlertParams,
@@ -186,21 +203,22 @@ export const alertsApi = {
   },
   deviceKey: {
     ...alertsRoutes.deviceKey,
+    ...operation('createDeviceKey', 'Issue a device key to this phone’s emergency page', SECURITY.session),
     tags: ['accounts'],
-    security: [{ bearer: [] }],
     description:
       'Issues a device key to the signed-in owner’s emergency page (on sign-in, or when the page is opened or installed signed in). The page sends it as `X-Alerta-Device-Key` with its alerts: proof that they are the owner’s. Kept hashed; at most 20 per account (a new one drops the oldest); deleted with the account.',
     response: { 201: deviceKeyAnswer, ...errorResponses(401) },
   },
   history: {
     ...alertsRoutes.history,
+    ...operation('listAlerts', 'List the signed-in owner’s alerts', SECURITY.session),
     ...emergency,
-    security: [{ bearer: [] }],
     description: 'The signed-in owner’s last 100 alerts, newest first, with each delivery’s status.',
     response: { 200: z.array(ownerAlert), ...errorResponses(401) },
   },
   smsStatus: {
     ...alertsRoutes.smsStatus,
+    ...operation('receiveSmsStatus', 'Receive an SMS delivery receipt (Twilio)', SECURITY.twilio),
     tags: ['alerts'],
     description:
       'Twilio’s delivery receipts, as a form. The X-Twilio-Signature header is checked against the URL Twilio was given and every form field before anything is read. Answered only when Twilio is configured.',

@@ -8,7 +8,7 @@ import { checkResponderName, RESPONDER_NAME_MESSAGES } from '../responder-name.j
 import { fixTime, tokenAlertParams } from './alert-request.js';
 import type { ErrorCode } from './errors.js';
 import { liveRoutes } from './routes.js';
-import { type Contract, errorResponses } from './shared.js';
+import { type Contract, errorResponses, operation, SECURITY } from './shared.js';
 
 /** A position as shown: the fix time in ISO 8601. */
 export const livePosition = z
@@ -146,33 +146,39 @@ const follower = { tags: ['live'], params: publicIdParams } as const;
 export const liveApi = {
   position: {
     ...liveRoutes.position,
+    ...operation('addAlertPosition', 'Add a position to an alert', SECURITY.link),
     ...sender,
     description:
-      'A position while the emergency page stays open (premium and trial). Refused once the alert is resolved or 60 minutes old; a replayed fix is stored once.',
+      'A position while the emergency page stays open (premium and trial). Refused once the alert is resolved or 60 minutes old, and (400) for a fix dated more than 2 minutes ahead of the server’s clock; a replayed fix is stored once. On an alert with the owner’s proof (`proven`, and every alert the server fired: a missed check-in, the duress PIN) only with that proof, else 403 `owner_proof_required`; on a link-only alert the link is enough.',
     body: positionRequest,
-    response: { 201: livePosition, ...errorResponses(400, 402, 404, 409, 429) },
+    response: { 201: livePosition, ...errorResponses(400, 402, 403, 404, 409, 429) },
   },
   sender: {
     ...liveRoutes.sender,
+    ...operation('getSenderLive', 'Get an alert’s live state for its sender', SECURITY.link),
     ...sender,
     description: 'The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking.',
     response: { 200: senderLive, ...errorResponses(404, 429) },
   },
   resolve: {
     ...liveRoutes.resolve,
+    ...operation('resolveAlert', 'End an alert: “I’m safe”', SECURITY.ownerProof),
     ...sender,
-    description: '"I’m safe": ends the alert; only the first call counts. With `notify`, one all-clear SMS per number.',
+    description:
+      '"I’m safe": ends the alert and cancels its escalation calls; only the first call counts. With `notify`, one all-clear SMS per number. Only with the owner’s proof (`Authorization: Bearer` of the owner’s session or `X-Alerta-Device-Key`), for every alert: else 403 `owner_proof_required` (a link can raise the alarm, only the owner can lower it).',
     body: resolveRequest,
-    response: { 200: resolution, ...errorResponses(400, 404, 429) },
+    response: { 200: resolution, ...errorResponses(400, 403, 404, 429) },
   },
   view: {
     ...liveRoutes.view,
+    ...operation('getLiveView', 'Get what a live link shows', SECURITY.none),
     ...follower,
     description: 'What the live link shows.',
     response: { 200: liveView, ...errorResponses(404, 429) },
   },
   ack: {
     ...liveRoutes.ack,
+    ...operation('acknowledgeAlert', 'Say “I’m on my way”', SECURITY.none),
     ...follower,
     description:
       '"I’m on my way", with an optional name. With the contact key of the SMS’s link: always accepted, once per contact (a second press renames it, 200). Without: at most 3 per address and 50 per alert.',
@@ -181,6 +187,7 @@ export const liveApi = {
   },
   events: {
     ...liveRoutes.events,
+    ...operation('followLiveView', 'Follow a live link’s changes (server-sent events)', SECURITY.none),
     ...follower,
     description:
       'Server-sent events: a `live` event whose data is the LiveView as JSON, at once and after every change. The stream closes once the alert has ended.',

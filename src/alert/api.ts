@@ -8,10 +8,15 @@ import { holdPress, settlePress } from './sw-client';
 
 /**
  * What `GET /api/emergency/public/{token}/` answers: everything the page needs offline. Copies
- * cached before `time_zone`, the contacts' `id` and the check-in fields existed lack them.
+ * cached before `time_zone`, the contacts' `id`, the check-in fields and `numbers_masked` existed
+ * lack them (those all had the full numbers).
  */
-export type PageData = Omit<EmergencyPage, 'time_zone' | 'contacts' | 'checkin_pin' | 'push_public_key'> & {
+export type PageData = Omit<
+  EmergencyPage,
+  'time_zone' | 'contacts' | 'checkin_pin' | 'push_public_key' | 'numbers_masked'
+> & {
   time_zone?: EmergencyPage['time_zone'];
+  numbers_masked?: EmergencyPage['numbers_masked'];
   checkin_pin?: EmergencyPage['checkin_pin'];
   push_public_key?: EmergencyPage['push_public_key'];
   contacts: (Omit<EmergencyPage['contacts'][number], 'id'> & { id?: string })[];

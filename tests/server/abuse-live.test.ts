@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAMS_PER_CLIENT } from '../../server/features/live/events-routes.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, suiteApp, type TestApp } from './helper.js';
-import { moved, sendRealAlert } from './live-fixtures.js';
+import { moved, ownerProofOf, sendRealAlert } from './live-fixtures.js';
 
 /**
  * Live pages against strangers: whoever holds the live link (or the emergency link) from
@@ -82,7 +82,14 @@ describe.each(stores)(`live pages against strangers (${dbLabel}, %s)`, (_store, 
     const reader = await call('GET', `${live}/`, '192.0.2.44');
     expect(reader.statusCode).toBe(200);
     expect(reader.json()).toMatchObject({ state: 'active' });
-    const safe = await call('POST', `${sender}/resolve/`, OWNER, { notify: false });
+    // "I'm safe" is the owner's alone: their page sends its device key.
+    const safe = await t.app.inject({
+      method: 'POST',
+      url: `${sender}/resolve/`,
+      remoteAddress: OWNER,
+      headers: await ownerProofOf(t.app, owner.token),
+      payload: { notify: false },
+    });
     expect(safe.statusCode, safe.body).toBe(200);
     expect(safe.json()).toMatchObject({ state: 'resolved' });
   });

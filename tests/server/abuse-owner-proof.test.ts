@@ -229,7 +229,7 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
     expect(safe.statusCode, safe.body).toBe(200);
   });
 
-  it("lets no link holder move or end the owner's proven alert: a position or \"I'm safe\" without the owner's proof is 404, no all-clear goes", async () => {
+  it("lets no link holder move or end the owner's proven alert: a position or \"I'm safe\" without the owner's proof is 403, no all-clear goes", async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Mãe', '+351963200010']] });
     const key = await issueKey(t, owner.headers);
     const sent = await alertFrom(t, owner.token, { proof: { 'x-alerta-device-key': key } });
@@ -259,8 +259,10 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
       });
     const stranger = await createUser(t.app);
     for (const proof of [{}, { authorization: stranger.headers.authorization }] as Proof[]) {
-      expect((await position(proof)).statusCode).toBe(404);
-      expect((await resolve(proof)).statusCode).toBe(404);
+      for (const refused of [await position(proof), await resolve(proof)]) {
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ code: 'owner_proof_required' });
+      }
     }
     await t.app.dispatcher.drain();
     expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963200010')).toHaveLength(1);
@@ -271,14 +273,32 @@ describe(`the owner's proven alert is never 429 (${dbLabel})`, () => {
     expect(safe.statusCode, safe.body).toBe(200);
     expect(safe.json()).toMatchObject({ all_clear_queued: 1 });
 
-    // A link-only alert stays the link's: its sender may still update and end it.
+    // A link-only alert takes the link's positions (raising), but only the owner ends it.
     const linkOnly = await alertFrom(t, owner.token, { body: { mode: 'real', location: lisbonAt(t.app) } });
-    const ended = await t.app.inject({
+    const linkBase = `/api/emergency/public/${owner.token}/alerts/${linkOnly.json().id}/`;
+    const added = await t.app.inject({
       method: 'POST',
-      url: `/api/emergency/public/${owner.token}/alerts/${linkOnly.json().id}/resolve/`,
-      payload: { notify: false },
+      url: `${linkBase}location/`,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: {
+        latitude: 38.73,
+        longitude: -9.14,
+        accuracy: 5,
+        captured_at: new Date(t.app.clock.now()).toISOString(),
+      },
       remoteAddress: nextIp(),
     });
+    expect(added.statusCode, added.body).toBe(201);
+    const end = (proof: Proof) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${linkBase}resolve/`,
+        headers: proof,
+        payload: { notify: false },
+        remoteAddress: nextIp(),
+      });
+    expect((await end({})).json()).toMatchObject({ code: 'owner_proof_required' });
+    const ended = await end({ 'x-alerta-device-key': key });
     expect(ended.statusCode, ended.body).toBe(200);
   });
 

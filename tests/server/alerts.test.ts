@@ -127,7 +127,19 @@ describe(`alert pipeline (${dbLabel})`, () => {
 
   it('gives the emergency page what it caches: owner, settings, contacts and offline texts', async () => {
     const owner = await ownerWithContacts(t.app, { language: 'en' });
-    const res = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/` });
+    const url = `/api/emergency/public/${owner.token}/`;
+    // The link alone: the contacts' names and masked numbers.
+    const linkOnly = await t.app.inject({ method: 'GET', url });
+    expect(linkOnly.statusCode).toBe(200);
+    expect(linkOnly.json()).toMatchObject({
+      contacts: [
+        { name: 'Ana Silva', phone_number: '•••••••678' },
+        { name: 'Rui Costa', phone_number: '•••••••789' },
+      ],
+      numbers_masked: true,
+    });
+    // The owner's page, signed in: the full numbers, for "send from my phone".
+    const res = await t.app.inject({ method: 'GET', url, headers: owner.headers });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
@@ -140,6 +152,7 @@ describe(`alert pipeline (${dbLabel})`, () => {
         { id: expect.any(String), name: 'Ana Silva', phone_number: '+351912345678' },
         { id: expect.any(String), name: 'Rui Costa', phone_number: '+351913456789' },
       ],
+      numbers_masked: false,
       messages: {
         real: `EMERGENCY: ${owner.user.username} needs help now. Location unavailable.`,
         test: `TEST from Alerta: ${owner.user.username} is testing alerts. This is not an emergency. Location unavailable.`,

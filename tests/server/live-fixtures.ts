@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { issueDeviceKey, tokenOwnerId } from '../../server/features/alerts/owner-proof.js';
 import { LISBON, lisbonAt, postAlert } from './alerts-fixtures.js';
 
 /** A real alert sent for `token`; returns its id and public id. */
@@ -29,11 +30,28 @@ export const postAck = (app: FastifyInstance, publicId: string, body: unknown = 
     remoteAddress: ip,
   });
 
-/** "I'm safe" from the emergency page. */
-export const postResolve = (app: FastifyInstance, token: string, alertId: string, body: unknown) =>
+/** The proof the owner's emergency page sends: a device key issued to the owner of `token`. */
+export async function ownerProofOf(app: FastifyInstance, token: string): Promise<Record<string, string>> {
+  const owner = await tokenOwnerId(app, token);
+  if (!owner) throw new Error('no owner for this token');
+  return { 'x-alerta-device-key': await issueDeviceKey(app, owner) };
+}
+
+/**
+ * "I'm safe" from the owner's emergency page, with its device key (only the owner may end an
+ * alert); `proof` replaces it (`{}` for a link alone). An unknown token goes without one.
+ */
+export const postResolve = async (
+  app: FastifyInstance,
+  token: string,
+  alertId: string,
+  body: unknown,
+  proof?: Record<string, string>,
+) =>
   app.inject({
     method: 'POST',
     url: `/api/emergency/public/${token}/alerts/${alertId}/resolve/`,
+    headers: proof ?? ((await tokenOwnerId(app, token)) ? await ownerProofOf(app, token) : {}),
     payload: body as Record<string, unknown>,
   });
 

@@ -31,6 +31,8 @@ describe(`live page, position updates, responders and the all-clear (${dbLabel})
 
     const now = t.clock.now();
     for (const [i, metres] of [100, 250].entries()) {
+      // Each fix reaches the server as it is taken, 30 s apart.
+      t.clock.set(now + i * 30_000);
       const res = await postPosition(t.app, owner.token, alert.id, moved(metres, now + i * 30_000));
       expect(res.statusCode, res.body).toBe(201);
     }

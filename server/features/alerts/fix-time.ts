@@ -3,8 +3,11 @@ import { HOUR, MINUTE } from '../../lib/time.js';
 
 /** How far a fix time may lie behind the server's clock: a press queued offline is replayed for up to 24 hours. */
 export const FIX_MAX_AGE_MS = PENDING_ALERT_MAX_AGE_MS + HOUR;
-/** How far a fix time may lie ahead of the server's clock (a phone's clock a little fast). */
-export const FIX_MAX_AHEAD_MS = 10 * MINUTE;
+/**
+ * How far a fix time may lie ahead of the server's clock (a phone's clock a little fast). Kept
+ * short: a fix dated ahead would otherwise pass for the newest until its date came.
+ */
+export const FIX_MAX_AHEAD_MS = 2 * MINUTE;
 
 /**
  * The one rule for every fix time (the alert's and the live updates'): within

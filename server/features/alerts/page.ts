@@ -4,10 +4,24 @@ import { alertMessage } from '../../../common/sms-text.js';
 import { alertedContacts } from '../contacts/repository.js';
 import { activeOwner, type OwnerDeps, ownerLanguage } from './owners.js';
 
-/** What the emergency page caches: owner, settings, the contacts alerted and the SMS texts without a position. */
+/** Digits a masked number shows: enough to tell two contacts apart, not to call either. */
+const SHOWN_DIGITS = 3;
+
+/**
+ * A phone number as a link holder sees it: a fixed run of dots and its last 3 digits
+ * ("•••••••678"), whatever its length, so not even the length is told.
+ */
+export const maskedNumber = (phone: string) => `•••••••${phone.replace(/\D/g, '').slice(-SHOWN_DIGITS)}`;
+
+/**
+ * What the emergency page caches: owner, settings, the contacts alerted and the SMS texts
+ * without a position. The contacts' full numbers (for "send from my phone") only with the
+ * owner's proof (`fullNumbers`); anyone else holding the link sees names and masked numbers.
+ */
 export async function emergencyPage(
   deps: OwnerDeps & { push: { publicKey: string } },
   token: string,
+  { fullNumbers = false }: { fullNumbers?: boolean } = {},
 ): Promise<EmergencyPage> {
   const { user, profile } = await activeOwner(deps, token);
   const contacts = await alertedContacts(deps.db, user.id, profile.contact_limit);
@@ -24,7 +38,12 @@ export async function emergencyPage(
     language: ownerLanguage(user),
     gps_enabled: profile.gps_enabled,
     countdown_seconds: user.alert_countdown_seconds,
-    contacts: contacts.map((c) => ({ id: c.id, name: c.name, phone_number: c.phone_number })),
+    contacts: contacts.map((c) => ({
+      id: c.id,
+      name: c.name,
+      phone_number: fullNumbers ? c.phone_number : maskedNumber(c.phone_number),
+    })),
+    numbers_masked: !fullNumbers,
     messages: { real: alertMessage({ ...base, mode: 'real' }), test: alertMessage({ ...base, mode: 'test' }) },
     checkin_pin: user.checkin_pin_hash !== null,
     push_public_key: deps.push.publicKey,

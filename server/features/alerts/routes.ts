@@ -17,9 +17,17 @@ export default async function alertRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...served(alertsApi.page),
-    // Per token and address: a link holder reading it elsewhere never uses up the owner's page.
-    config: { rateLimit: perTokenClient(app, 'page', 60, MINUTE) },
-    handler: async (request, reply) => reply.send(await emergencyPage(app, request.params.token)),
+    // Per token and address: a link holder reading it elsewhere never uses up the owner's page;
+    // the owner's proof passes the ceiling a flooder on their address filled.
+    config: {
+      rateLimit: perTokenClient(app, 'page', 60, MINUTE),
+      passesCeiling: (request) => provenForPathToken(app, request),
+    },
+    // The contacts' full numbers only to the owner: a link holder sees them masked.
+    handler: async (request, reply) =>
+      reply.send(
+        await emergencyPage(app, request.params.token, { fullNumbers: await provenForPathToken(app, request) }),
+      ),
   });
 
   const sending: SendAlertDeps = {

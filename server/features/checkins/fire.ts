@@ -29,7 +29,8 @@ export class CheckinMoved extends Error {}
  * last position; `duress` warns the contacts. One per check-in and reason (the alert's
  * idempotency key). `mark` commits with the alert (the check-in marked fired) or throws
  * `CheckinMoved` to send nothing. The owner is mailed about a missed check-in, never about a
- * duress alert (someone may be watching their mail). Null when nothing was sent now.
+ * duress alert (someone may be watching their mail). Both are stored as the owner's proven
+ * alerts: a link alone cannot end or move them. Null when nothing was sent now.
  */
 export async function sendCheckinAlert(
   deps: FireDeps,
@@ -83,7 +84,8 @@ export async function sendCheckinAlert(
     resolved_at: null,
     last_update_at: null,
     request_hash: null,
-    proven: 0,
+    // The server fired it for the owner: only the owner's proof may end it, move it or quiet it.
+    proven: 1,
     escalation_at: escalationAt(user, deps.config, now),
   };
   const deliveries = contactDeliveries(appUrl, row, contacts, sms, now);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Alert, Database } from '../../db/schema.js';
 import { newId, orderedId } from '../../lib/ids.js';
 import { forgetPositionsBefore, touchAlert } from '../alerts/repository.js';
@@ -29,13 +29,22 @@ export async function addPosition(db: Kysely<Database>, alertId: string, positio
   });
 }
 
+/**
+ * When a stored fix was taken, as far as the server can tell: its own time, but never later than
+ * it was received. A fix dated ahead (a fast clock, or a link holder's made-up date) counts from
+ * its receipt, so no position, however dated, passes for newer than one received after it.
+ */
+const fixedAt = sql<number>`case when captured_at > created_at then created_at else captured_at end`;
+
 /** The alert's positions, newest fix first: the live updates, then the one the alert went out with. */
 export async function trailOf(db: Kysely<Database>, alert: Alert, limit: number): Promise<Position[]> {
   const rows = await db
     .selectFrom('alert_locations')
-    .select(['latitude', 'longitude', 'accuracy', 'captured_at'])
+    .select(['latitude', 'longitude', 'accuracy', fixedAt.as('captured_at')])
     .where('alert_id', '=', alert.id)
-    .orderBy('captured_at', 'desc')
+    .orderBy(fixedAt, 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .limit(limit)
     .execute();
   const trail: Position[] = rows.map((r) => ({ ...r, captured_at: Number(r.captured_at) }));
