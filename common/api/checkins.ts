@@ -1,7 +1,8 @@
 /**
  * Check-in routes: the emergency page starts a timer the server holds, sends its position
  * while open, extends or ends it ("I'm safe", with the PIN when one is set). Not ended by its
- * due time and grace, it sends a real alert by itself. The personal token is the credential.
+ * due time and grace, it sends a real alert by itself. The personal token starts one; only the
+ * owner's proof ends, extends or moves it.
  */
 import { z } from 'zod';
 import { CHECKIN_NOTE_MAX, CHECKIN_SECONDS } from '../constants.js';
@@ -45,13 +46,16 @@ export type CheckinView = z.output<typeof checkinView>;
 
 const tokenCheckinParams = tokenParams.extend({ id: z.string().describe('The check-in’s id.') });
 
+const checkinPin = z.string().max(16).nullish().describe('The check-in PIN, when the owner set one.');
+
 export const checkinExtend = z
-  .object({ seconds: seconds.describe('Seconds added to the due time; a check-in lasts a day at most in all.') })
+  .object({
+    seconds: seconds.describe('Seconds added to the due time; a check-in lasts a day at most in all.'),
+    pin: checkinPin,
+  })
   .meta({ id: 'CheckinExtend' });
 
-export const checkinDone = z
-  .object({ pin: z.string().max(16).nullish().describe('The check-in PIN, when the owner set one.') })
-  .meta({ id: 'CheckinDone' });
+export const checkinDone = z.object({ pin: checkinPin }).meta({ id: 'CheckinDone' });
 
 export const checkinDoneAnswer = z.object({ status: z.literal('done') }).meta({ id: 'CheckinDone' });
 
@@ -89,25 +93,26 @@ export const checkinsApi = {
   location: {
     ...checkinsRoutes.location,
     ...checkins,
-    description: 'The last known position, sent by the page while it is open (at most every 30 s).',
+    description:
+      'The last known position, sent by the page while it is open (at most every 30 s). Needs the owner’s proof (403 `owner_proof_required`). A fix dated more than 2 minutes ahead of the server’s clock is 400; one a little ahead counts as taken now, so none passes for newer than a later one.',
     params: tokenCheckinParams,
     body: alertLocation,
-    response: { 204: noContent, ...errorResponses(400, 404, 409, 429) },
+    response: { 204: noContent, ...errorResponses(400, 403, 404, 409, 429) },
   },
   extend: {
     ...checkinsRoutes.extend,
     ...checkins,
     description:
-      'Moves the due time on (an overdue check-in runs again). 409 `checkin_ended` when it already fired or ended.',
+      'Moves the due time on (an overdue check-in runs again). Needs the owner’s proof (403 `owner_proof_required`) and, with a PIN set, the PIN, counted like "I’m safe"’s. 409 `checkin_ended` when it already fired or ended.',
     params: tokenCheckinParams,
     body: checkinExtend,
-    response: { 200: checkinView, ...errorResponses(400, 404, 409, 429) },
+    response: { 200: checkinView, ...errorResponses(400, 403, 404, 409, 429) },
   },
   done: {
     ...checkinsRoutes.done,
     ...checkins,
     description:
-      '"I’m safe": ends the check-in. With a PIN set it needs the PIN; the fifth wrong one fires the check-in. 409 `checkin_fired` when its alert already went out (then the all-clear is the way to end it).',
+      '"I’m safe": ends the check-in. Needs the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key`; 403 `owner_proof_required`) and, with a PIN set, the PIN as well (403 `wrong_pin`). Wrong PINs are counted per owner: the fifth within an hour, on any of the owner’s check-ins, fires the check-in and PINs are refused until that hour is over (403 `pin_locked`, with Retry-After). 409 `checkin_fired` when its alert already went out (then the all-clear is the way to end it).',
     params: tokenCheckinParams,
     body: checkinDone,
     response: { 200: checkinDoneAnswer, ...errorResponses(400, 403, 404, 409, 429) },
@@ -116,9 +121,9 @@ export const checkinsApi = {
     ...checkinsRoutes.subscribePush,
     ...checkins,
     description:
-      'Registers a browser for the owner’s check-in reminders (Web Push). The endpoint must be https on a public address; at most 5 per owner, the oldest dropped; the same endpoint again updates its keys. Subscriptions the push service says are gone are deleted.',
+      'Registers a browser for the owner’s check-in reminders (Web Push). Needs the owner’s proof (403 `owner_proof_required`) and a device key of theirs (403 `device_key_required`): one subscription per device key, replaced by the device’s next one and removed with the key. The endpoint must be https on a public address; at most 4 devices per owner, a fifth refused (409 `push_subscriptions_full`), none dropped; the same endpoint again updates its keys. Subscriptions the push service says are gone are deleted.',
     params: tokenParams,
     body: pushSubscription,
-    response: { 201: noContent, ...errorResponses(400, 404, 429) },
+    response: { 201: noContent, ...errorResponses(400, 403, 404, 409, 429) },
   },
 } as const satisfies Contract<typeof checkinsRoutes>;

@@ -92,6 +92,8 @@ export const ERROR_CODES = [
   'checkin_too_long',
   'wrong_pin',
   'pin_locked',
+  'device_key_required',
+  'push_subscriptions_full',
   // Escalation calls (the dev outbox's keys).
   'invalid_digits',
   'invalid_pin',

@@ -20,7 +20,10 @@ export interface CheckinsTable {
   longitude: number | null;
   accuracy: number | null;
   captured_at: number | null;
-  /** Wrong PINs given to "I'm safe"; the fifth fires the check-in. */
+  /**
+   * Wrong PINs given to it; at the fifth, or at the owner's fifth within the hour on any of
+   * their check-ins (then set to five), its timer fires it.
+   */
   wrong_pins: number;
   /** 1 when it was ended with the duress PIN: it reads as done, and its timer sends the duress alert. */
   duress: number;
@@ -38,4 +41,16 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   created_at: number;
+  /** The device key that proved the owner when it was made: one per key, removed with it (migration 2026112801-checkin-owner-proof). */
+  device_key_id: string | null;
+}
+
+/**
+ * Wrong check-in PINs per owner (migration 2026112801-checkin-owner-proof): counted from the first
+ * wrong one for an hour; at five, PIN answers are refused until that hour is over.
+ */
+export interface CheckinPinTriesTable {
+  user_id: string;
+  window_started_at: number;
+  wrong_pins: number;
 }

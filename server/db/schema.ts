@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
-import type { CheckinsTable, PushSubscriptionsTable } from './schema-checkins.js';
+import type { CheckinPinTriesTable, CheckinsTable, PushSubscriptionsTable } from './schema-checkins.js';
 import type { EscalationCallsTable, EscalationOutcome } from './schema-escalation.js';
 import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
@@ -229,6 +229,7 @@ export interface Database {
   timers: TimersTable;
   checkins: CheckinsTable;
   push_subscriptions: PushSubscriptionsTable;
+  checkin_pin_tries: CheckinPinTriesTable;
   escalation_calls: EscalationCallsTable;
 }
 

@@ -114,6 +114,8 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   checkin_too_long: null,
   wrong_pin: null,
   pin_locked: null,
+  device_key_required: null,
+  push_subscriptions_full: null,
   invalid_pin: 'checkins.invalid_pin',
   same_pin: 'checkins.same_pin',
   invalid_digits: null,

@@ -41,6 +41,7 @@ describe(`check-in PINs on /me (${dbLabel})`, () => {
       t.app.inject({
         method: 'POST',
         url: `/api/emergency/public/${o.token}/checkins/${started.json().id}/done/`,
+        headers: o.headers,
         payload: pin ? { pin } : {},
       });
     expect((await done()).json().code).toBe('wrong_pin');

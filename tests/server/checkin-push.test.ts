@@ -12,6 +12,7 @@ import { loadConfig } from '../../server/config.js';
 import { isPrivateAddress, outboundUrlProblem, publicLookup } from '../../server/lib/outbound.js';
 import { vapidKeys } from '../../server/providers/push/web-push.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
+import { type DeviceProof, deviceProof } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 // Check-in reminders reach the owner's browsers by Web Push, through the web-push library to a
@@ -77,10 +78,12 @@ describe(`check-in reminders by Web Push (${dbLabel})`, () => {
     ecdh.generateKeys();
     return { ecdh, auth: randomBytes(16).toString('base64url'), p256dh: ecdh.getPublicKey('base64url') };
   };
-  const subscribe = (token: string, endpoint: string, keys = browser()) =>
+  /** Subscribes from the device whose key is `proof` (the owner's page sends it). */
+  const subscribe = (token: string, proof: DeviceProof, endpoint: string, keys = browser()) =>
     t.app.inject({
       method: 'POST',
       url: `/api/emergency/public/${token}/push-subscriptions/`,
+      headers: proof,
       payload: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } },
     });
   const subscriptionsOf = (userId: string) =>
@@ -94,8 +97,9 @@ describe(`check-in reminders by Web Push (${dbLabel})`, () => {
   it('pushes the overdue reminder, encrypted and VAPID-signed, to each browser; a gone one is deleted', async () => {
     const o = await ownerWithContacts(t.app);
     const phone = browser();
-    expect((await subscribe(o.token, `${base}/ok/${o.user.id}`, phone)).statusCode).toBe(201);
-    expect((await subscribe(o.token, `${base}/gone/${o.user.id}`)).statusCode).toBe(201);
+    const [onPhone, onLaptop] = [await deviceProof(t.app, o), await deviceProof(t.app, o)];
+    expect((await subscribe(o.token, onPhone, `${base}/ok/${o.user.id}`, phone)).statusCode).toBe(201);
+    expect((await subscribe(o.token, onLaptop, `${base}/gone/${o.user.id}`)).statusCode).toBe(201);
     const page = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/` });
     expect(page.json(), page.body).toHaveProperty('push_public_key');
     expect(page.json().push_public_key).toMatch(/^[\w-]{80,}$/);
@@ -129,32 +133,50 @@ describe(`check-in reminders by Web Push (${dbLabel})`, () => {
     expect(outbox.json().push[0]).toMatchObject({ title: 'are you OK?', endpoint: expect.stringContaining(base) });
   });
 
-  it('keeps at most 5 browsers per owner (the oldest go) and updates the keys of one seen again', async () => {
+  it('keeps one subscription per device (its next replaces it), updates the keys of one seen again, and removes it with its device key', async () => {
     const o = await ownerWithContacts(t.app);
-    for (let i = 0; i < 7; i += 1) {
-      expect((await subscribe(o.token, `${base}/ok/${i}`)).statusCode).toBe(201);
-      t.clock.advance(1000);
-    }
-    expect((await subscriptionsOf(o.user.id)).map((s) => s.endpoint.slice(-1))).toEqual(['2', '3', '4', '5', '6']);
-    expect((await subscribe(o.token, `${base}/ok/6`)).statusCode).toBe(201);
-    expect(await subscriptionsOf(o.user.id)).toHaveLength(5);
+    const phone = await deviceProof(t.app, o);
+    expect((await subscribe(o.token, phone, `${base}/ok/first`)).statusCode).toBe(201);
+    expect((await subscribe(o.token, phone, `${base}/ok/second`)).statusCode).toBe(201);
+    expect(await subscriptionsOf(o.user.id)).toEqual([{ endpoint: `${base}/ok/second` }]);
+    const again = browser();
+    expect((await subscribe(o.token, phone, `${base}/ok/second`, again)).statusCode).toBe(201);
+    const row = await t.app.db
+      .selectFrom('push_subscriptions')
+      .select('p256dh')
+      .where('user_id', '=', o.user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.p256dh).toBe(again.p256dh);
+    // The device key removed (the owner's list, a logout): its subscription goes with it.
+    const key = await t.app.db
+      .selectFrom('push_subscriptions')
+      .select('device_key_id')
+      .where('user_id', '=', o.user.id)
+      .executeTakeFirstOrThrow();
+    await t.app.db
+      .deleteFrom('device_keys')
+      .where('id', '=', key.device_key_id as string)
+      .execute();
+    expect(await subscriptionsOf(o.user.id)).toEqual([]);
   });
 
   it('refuses endpoints that are not https, carry credentials or are no URL, with a 400 naming the field', async () => {
     const o = await ownerWithContacts(t.app);
+    const proof = await deviceProof(t.app, o);
     for (const endpoint of [
       'http://push.example.com/x',
       'https://user:pw@push.example.com/x',
       'not a url',
       'file:///etc/passwd',
     ]) {
-      const res = await subscribe(o.token, endpoint);
+      const res = await subscribe(o.token, proof, endpoint);
       expect(res.statusCode, endpoint).toBe(400);
       expect(Object.keys(res.json())).toContain('endpoint');
     }
     const bad = await t.app.inject({
       method: 'POST',
       url: `/api/emergency/public/${o.token}/push-subscriptions/`,
+      headers: proof,
       payload: { endpoint: `${base}/ok/x`, keys: { p256dh: 'short', auth: '!' } },
     });
     expect(bad.statusCode).toBe(400);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
+import { checkinCall, type DeviceProof, deviceProof } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
 
@@ -20,16 +21,17 @@ describe(`check-ins (${dbLabel})`, () => {
     n += 1;
     return `+35196${String(n).padStart(7, '0')}`;
   };
-  type Holder = Owner & { phones: string[] };
+  type Holder = Owner & { phones: string[]; proof: DeviceProof };
   const owner = async (count = 2): Promise<Holder> => {
     const phones = Array.from({ length: count }, phone);
     const o = await ownerWithContacts(t.app, { contacts: phones.map((p, i) => [`Contact ${i}`, p]) });
-    return Object.assign(o, { phones });
+    return Object.assign(o, { phones, proof: await deviceProof(t.app, o) });
   };
   const start = (o: Holder, body: object = { duration_seconds: 1800 }, key = randomUUID(), app = t.app) =>
     app.inject({ method: 'POST', url: base(o.token), headers: { 'idempotency-key': key }, payload: body });
-  const call = (o: Holder, id: string, action: string, payload: object = {}) =>
-    t.app.inject({ method: 'POST', url: `${base(o.token)}${id}/${action}/`, payload });
+  // Ending, extending and moving a check-in are the owner's: these calls carry the owner's device key.
+  const call = (o: Holder, id: string, action: 'done' | 'extend' | 'location', payload: object = {}) =>
+    checkinCall(t.app, o.token, id, action, { payload, proof: o.proof });
   const current = (o: Holder) => t.app.inject({ method: 'GET', url: `${base(o.token)}current/` });
   const smsTo = (o: Holder, app: FastifyInstance = t.app) =>
     app.outbox.sms.filter((sms) => o.phones.includes(sms.to)).map((sms) => sms.body);

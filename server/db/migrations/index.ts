@@ -15,6 +15,7 @@ import * as push from './2026112603-push.js';
 import * as escalation from './2026112604-escalation.js';
 import * as unansweredSends from './2026112610-unanswered-sends.js';
 import * as firstRealAlert from './2026112701-first-real-alert.js';
+import * as checkinOwnerProof from './2026112801-checkin-owner-proof.js';
 import * as escalationBudgets from './2026112803-escalation-budgets.js';
 import * as jobEngine from './2026112810-job-engine.js';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '2026112604-escalation': escalation,
   '2026112610-unanswered-sends': unansweredSends,
   '2026112701-first-real-alert': firstRealAlert,
+  '2026112801-checkin-owner-proof': checkinOwnerProof,
   '2026112803-escalation-budgets': escalationBudgets,
   '2026112810-job-engine': jobEngine,
 };

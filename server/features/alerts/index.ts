@@ -4,6 +4,7 @@ import { HOUR, SECOND } from '../../lib/time.js';
 import { MAIL_SUMMARY_TIMER } from '../accounts/mail-bursts.js';
 import { pruneMailBursts, summaryTimer } from '../accounts/mail-summaries.js';
 import { registrationSummary } from '../accounts/registration.js';
+import { reminderSummaryMail } from '../checkins/index.js';
 import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
@@ -37,12 +38,13 @@ export default fp(
     app.decorate('dispatcher', dispatcher);
     // Retries and deliveries whose sender died; a new alert's SMS go at once (kick after commit).
     app.periodic.every('sms-dispatch', SECOND, () => dispatcher.sweep());
-    // The summary e-mails that bursts of receipts and notices gathered, each on its timer.
+    // The summary e-mails that bursts of receipts, notices and reminders gathered, each on its timer.
     app.timers.on(
       MAIL_SUMMARY_TIMER,
       summaryTimer(app, {
         alert_receipt: (user, count, since) => ownerSummaryMail(app, user, count, since),
         registration_notice: (user, count, since) => registrationSummary(app, user, count, since),
+        checkin_reminder: (user, count, since) => reminderSummaryMail(app.config.APP_URL, user, count, since),
       }),
     );
     app.periodic.every('mail-bursts-prune', HOUR, () => pruneMailBursts(app.db, app.clock.now()));

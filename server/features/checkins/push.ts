@@ -1,42 +1,77 @@
 import type { z } from 'zod';
 import type { pushSubscription } from '../../../common/api/checkins.js';
-import { keepNewest } from '../../db/keep-newest.js';
 import type { Deps } from '../../lib/deps.js';
-import { fieldErrors } from '../../lib/errors.js';
+import { detailError, fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { outboundUrlProblem } from '../../lib/outbound.js';
 import type { PushMessage } from '../../providers/push/port.js';
+import { hashSecret } from '../accounts/repository.js';
+import { lockUser } from '../contacts/repository.js';
 
-/** Browsers an owner gets reminders on; a new one past this drops the oldest. */
-export const PUSH_SUBSCRIPTIONS_MAX = 5;
+/** Devices an owner gets reminders on: a fifth is refused (never one of theirs dropped). */
+export const PUSH_SUBSCRIPTIONS_MAX = 4;
+
+const FULL = `Check-in reminders go to ${PUSH_SUBSCRIPTIONS_MAX} devices at most: remove one of your devices in setup first.`;
+const DEVICE_KEY_REQUIRED =
+  "Reminders go to a device: send this device's key (X-Alerta-Device-Key), which a signed-in session issues at POST /api/users/me/device-keys/.";
+/** A device key is 43 characters: anything far longer is not one (owner-proof.ts). */
+const MAX_KEY_LENGTH = 128;
 
 /**
- * Registers a browser for the owner's reminders. The endpoint comes from whoever holds the
- * link, so it is checked like any URL the server will call (https, a public address); the
- * same endpoint again updates its keys.
+ * The id of the owner's device key a request carries (`X-Alerta-Device-Key`); 403
+ * `device_key_required` without one: a subscription belongs to a device the owner can see and
+ * remove, so a session alone makes none.
+ */
+export async function deviceKeyOf(deps: Pick<Deps, 'db'>, userId: string, key: unknown): Promise<string> {
+  const row =
+    typeof key === 'string' && key && key.length <= MAX_KEY_LENGTH
+      ? await deps.db
+          .selectFrom('device_keys')
+          .select('id')
+          .where('key_hash', '=', hashSecret(key))
+          .where('user_id', '=', userId)
+          .executeTakeFirst()
+      : undefined;
+  if (!row) throw detailError(403, DEVICE_KEY_REQUIRED, 'device_key_required');
+  return row.id;
+}
+
+/**
+ * Registers the browser of one of the owner's devices for reminders (the route has checked the
+ * owner's proof). The endpoint is checked like any URL the server will call (https, a public
+ * address); the same endpoint again updates its keys; the device's earlier subscription is
+ * replaced; a new device past PUSH_SUBSCRIPTIONS_MAX is 409 `push_subscriptions_full`.
  */
 export async function subscribePush(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config'>,
   userId: string,
+  deviceKeyId: string,
   subscription: z.output<typeof pushSubscription>,
 ): Promise<void> {
   const problem = outboundUrlProblem(subscription.endpoint, deps.config.PUSH_ALLOW_PRIVATE);
   if (problem) throw fieldErrors({ endpoint: [problem] });
   const { endpoint, keys } = subscription;
   await deps.db.transaction().execute(async (trx) => {
+    // Two devices subscribing at once are counted one after the other.
+    await lockUser(trx, deps.dialect, userId);
+    await trx
+      .deleteFrom('push_subscriptions')
+      .where('device_key_id', '=', deviceKeyId)
+      .where('endpoint', '!=', endpoint)
+      .execute();
+    const others = await trx
+      .selectFrom('push_subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('endpoint', '!=', endpoint)
+      .executeTakeFirstOrThrow();
+    if (Number(others.count) >= PUSH_SUBSCRIPTIONS_MAX) throw detailError(409, FULL, 'push_subscriptions_full');
+    const device = { p256dh: keys.p256dh, auth: keys.auth, device_key_id: deviceKeyId };
     await trx
       .insertInto('push_subscriptions')
-      .values({
-        id: newId(),
-        user_id: userId,
-        endpoint,
-        p256dh: keys.p256dh,
-        auth: keys.auth,
-        created_at: deps.clock.now(),
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet({ p256dh: keys.p256dh, auth: keys.auth }))
+      .values({ id: newId(), user_id: userId, endpoint, created_at: deps.clock.now(), ...device })
+      .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet(device))
       .execute();
-    await keepNewest(trx, 'push_subscriptions', userId, PUSH_SUBSCRIPTIONS_MAX);
   });
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { Checkin, Db } from '../../db/schema.js';
 import type { CheckinsTable } from '../../db/schema-checkins.js';
 
@@ -46,11 +47,19 @@ export async function updateActive(db: Db, id: string, set: Partial<CheckinsTabl
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Counts a wrong PIN; the count after it, or null when the check-in is no longer active. */
-export async function countWrongPin(db: Db, id: string): Promise<number | null> {
+/**
+ * Counts a wrong PIN; with `fires` (the owner's fifth within the hour) at least CHECKIN_WRONG_PINS,
+ * so its timer fires it. The count after it, or null when the check-in is no longer active.
+ */
+export async function countWrongPin(db: Db, id: string, fires: boolean): Promise<number | null> {
+  const counted = sql<number>`wrong_pins + 1`;
   const row = await db
     .updateTable('checkins')
-    .set({ wrong_pins: sql<number>`wrong_pins + 1` })
+    .set({
+      wrong_pins: fires
+        ? sql<number>`case when ${counted} > ${CHECKIN_WRONG_PINS} then ${counted} else ${CHECKIN_WRONG_PINS} end`
+        : counted,
+    })
     .where('id', '=', id)
     .where('status', 'in', ACTIVE)
     .returning('wrong_pins')

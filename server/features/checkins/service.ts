@@ -1,5 +1,5 @@
 import type { CheckinStart, CheckinView } from '../../../common/api/checkins.js';
-import { CHECKIN_SECONDS, CHECKIN_WRONG_PINS } from '../../../common/constants.js';
+import { CHECKIN_SECONDS } from '../../../common/constants.js';
 import type { AlertLocation } from '../../../common/sms-text.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Checkin, User } from '../../db/schema.js';
@@ -8,20 +8,12 @@ import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { HOUR, SECOND } from '../../lib/time.js';
 import { setTimer } from '../../lib/timers.js';
-import { verifyPassword } from '../accounts/passwords.js';
 import { fixTimeProblem } from '../alerts/fix-time.js';
 import type { TokenOwner } from '../alerts/owners.js';
 import { alertOfUser } from '../alerts/repository.js';
 import { digestOf } from '../alerts/request-hash.js';
-import {
-  checkinByKey,
-  checkinOfUser,
-  countWrongPin,
-  currentCheckin,
-  insertCheckin,
-  isActive,
-  updateActive,
-} from './repository.js';
+import { checkPin } from './pins.js';
+import { checkinByKey, checkinOfUser, currentCheckin, insertCheckin, isActive, updateActive } from './repository.js';
 import { CHECKIN_TIMER } from './timer.js';
 import { checkinView } from './views.js';
 
@@ -30,7 +22,6 @@ const KEY_REUSED = 'This Idempotency-Key was already used for a different check-
 const ENDED = 'This check-in has already ended.';
 const FIRED = 'The time was up: your contacts have been alerted. Send the all-clear if you are safe.';
 const TOO_LONG = 'A check-in lasts 24 hours at most, extensions included.';
-const WRONG_PIN = 'Wrong PIN.';
 const NONE = 'There is no current check-in.';
 
 export type CheckinDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
@@ -57,9 +48,16 @@ const settled = (checkin: Checkin) =>
 const settledNow = async (deps: Pick<Deps, 'db'>, checkin: Checkin) =>
   settled((await checkinOfUser(deps.db, checkin.user_id, checkin.id)) ?? checkin);
 
-function checkFix(fix: AlertLocation & { captured_at: number }, now: number) {
+type Fix = AlertLocation & { captured_at: number };
+
+/**
+ * A position as kept: refused (400 on `field`) when dated too far ahead or behind, and a date
+ * still a little ahead counted as now, so no fix can pass for newer than one taken after it.
+ */
+function keptFix(fix: Fix, now: number, field: 'location' | 'captured_at'): Fix {
   const problem = fixTimeProblem(fix.captured_at, now);
-  if (problem) throw fieldErrors({ location: [problem] });
+  if (problem) throw fieldErrors({ [field]: [problem] });
+  return { ...fix, captured_at: Math.min(fix.captured_at, now) };
 }
 
 /**
@@ -83,8 +81,8 @@ export async function startCheckin(
   const replayed = await replay();
   if (replayed) return replayed;
   const now = deps.clock.now();
-  if (body.location) checkFix(body.location, now);
-  const fix = profile.gps_enabled ? (body.location ?? null) : null;
+  const location = body.location ? keptFix(body.location, now, 'location') : null;
+  const fix = profile.gps_enabled ? location : null;
   const row = {
     id: newId(),
     user_id: user.id,
@@ -131,10 +129,10 @@ export async function checkinPosition(
   deps: Pick<Deps, 'db' | 'clock'>,
   owner: TokenOwner,
   id: string,
-  fix: AlertLocation & { captured_at: number },
+  sent: Fix,
 ): Promise<void> {
   const checkin = await ownCheckin(deps, owner.user, id);
-  checkFix(fix, deps.clock.now());
+  const fix = keptFix(sent, deps.clock.now(), 'captured_at');
   if (!owner.profile.gps_enabled) return;
   const { latitude, longitude, accuracy, captured_at } = fix;
   // An older fix arriving late never replaces a newer one.
@@ -142,29 +140,45 @@ export async function checkinPosition(
   if (!(await updateActive(deps.db, id, { latitude, longitude, accuracy, captured_at }))) throw settled(checkin);
 }
 
-/** Moves the due time on by `seconds` (from now when already due); a day at most in all. */
-export async function extendCheckin(deps: CheckinDeps, user: User, id: string, seconds: number): Promise<CheckinView> {
+/** The check-in's duress mark after a PIN: once given, the duress PIN's mark stays (its alert goes once). */
+const duressMark = (checkin: Checkin, duress: boolean) => (duress || Number(checkin.duress) === 1 ? 1 : 0);
+
+/**
+ * Moves the due time on by `seconds` (from now when already due); a day at most in all. With a
+ * PIN set it needs the PIN (checkPin): the duress PIN answers as the right one and marks the
+ * check-in, whose timer, set due now by either, sends the duress alert while it runs on.
+ */
+export async function extendCheckin(
+  deps: CheckinDeps,
+  user: User,
+  id: string,
+  request: { seconds: number; pin?: string | null | undefined },
+): Promise<CheckinView> {
   const checkin = await ownCheckin(deps, user, id);
   if (!isActive(checkin)) throw settled(checkin);
   const now = deps.clock.now();
-  const dueAt = Math.max(Number(checkin.due_at), now) + seconds * SECOND;
+  const dueAt = Math.max(Number(checkin.due_at), now) + request.seconds * SECOND;
   if (dueAt > Number(checkin.created_at) + CHECKIN_SECONDS.max * SECOND) {
     throw detailError(400, TOO_LONG, 'checkin_too_long');
   }
+  const duress = await checkPin(deps, user, checkin, request.pin, () => settledNow(deps, checkin));
   const moved = await deps.db.transaction().execute(async (trx) => {
-    if (!(await updateActive(trx, id, { status: 'running', due_at: dueAt }))) return false;
-    await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt, now });
+    if (!(await updateActive(trx, id, { status: 'running', due_at: dueAt, duress: duressMark(checkin, duress) }))) {
+      return false;
+    }
+    await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
     return true;
   });
   if (!moved) throw await settledNow(deps, checkin);
+  deps.timers.kick();
   return viewOf(deps, { ...checkin, status: 'running', due_at: dueAt });
 }
 
 /**
- * "I'm safe". With a PIN set it needs the PIN. The duress PIN answers exactly as the right
- * one, and does the same work (the check-in marked done, its timer set due now), so neither
- * the answer nor its time tells them apart; the timer then sends the duress alert. A wrong
- * PIN is 403; the fifth fires the check-in. Whichever commits first, this or the firing, wins.
+ * "I'm safe". With a PIN set it needs the PIN (checkPin). The duress PIN answers exactly as the
+ * right one, and does the same work (the check-in marked done, its timer set due now), so
+ * neither the answer nor its time tells them apart; the timer then sends the duress alert.
+ * Whichever commits first, this or the firing, wins.
  */
 export async function endCheckin(
   deps: CheckinDeps,
@@ -174,24 +188,12 @@ export async function endCheckin(
 ): Promise<{ status: 'done' }> {
   const checkin = await ownCheckin(deps, user, id);
   if (!isActive(checkin)) throw settled(checkin);
-  // Both hashes are checked every time: the work is the same whichever PIN it is.
-  const given = pin ?? '';
-  const [right, duress] = await Promise.all([
-    user.checkin_pin_hash ? verifyPassword(user.checkin_pin_hash, given) : Promise.resolve(!user.checkin_pin_hash),
-    user.duress_pin_hash && given ? verifyPassword(user.duress_pin_hash, given) : verifyPassword(undefined, given),
-  ]);
+  const duress = await checkPin(deps, user, checkin, pin, () => settledNow(deps, checkin));
   const now = deps.clock.now();
-  if (!right && !duress) {
-    const wrong = await countWrongPin(deps.db, id);
-    if (wrong === null) throw await settledNow(deps, checkin);
-    if (wrong >= CHECKIN_WRONG_PINS) {
-      await setTimer(deps.db, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
-      deps.timers.kick();
-    }
-    throw detailError(403, WRONG_PIN, 'wrong_pin');
-  }
   const ended = await deps.db.transaction().execute(async (trx) => {
-    if (!(await updateActive(trx, id, { status: 'done', ended_at: now, duress: duress ? 1 : 0 }))) return false;
+    if (!(await updateActive(trx, id, { status: 'done', ended_at: now, duress: duressMark(checkin, duress) }))) {
+      return false;
+    }
     await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
     return true;
   });

@@ -1,11 +1,11 @@
 import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
-import { CHECKIN_REMINDER_HASH } from '../../../common/push.js';
 import type { Checkin } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
+import { noteMailEvent } from '../accounts/mail-bursts.js';
 import { findById } from '../accounts/repository.js';
 import { CheckinMoved, type FireDeps, sendCheckinAlert } from './fire.js';
 import { pushToOwner } from './push.js';
-import { reminderMail, reminderPush } from './reminder.js';
+import { reminderMail, reminderPage, reminderPush } from './reminder.js';
 import { checkinById, updateActive } from './repository.js';
 
 /** The durable timer (server/lib/timers.ts) of each check-in, by its id. */
@@ -19,8 +19,8 @@ export const firesAt = (checkin: Checkin) => Number(checkin.due_at) + Number(che
  * of the grace (or at the fifth wrong PIN) it fires, the check-in marked `fired` in the same
  * transaction as its alert, only while still active, so "I'm safe" or an extension that
  * committed first wins and a run taken over after a crash sends nothing twice. A check-in
- * ended with the duress PIN sends its duress alert. A server that was down past the whole
- * grace fires at once, with the real due time.
+ * ended or extended with the duress PIN sends its duress alert (set due at once by either). A
+ * server that was down past the whole grace fires at once, with the real due time.
  */
 export function checkinTimer(deps: FireDeps): TimerHandler {
   const { db, clock } = deps;
@@ -35,15 +35,20 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
     });
   }
 
-  /** On every browser the owner allowed, and by e-mail to a confirmed address. */
+  /**
+   * On every browser the owner allowed, and by e-mail to a confirmed address: one per burst
+   * (mail-bursts.ts), as anyone holding the link can start check-ins that fall due.
+   */
   async function remind(checkin: Checkin) {
     const user = await findById(db, checkin.user_id);
     if (!user?.token) return;
-    // The page opens without the alert countdown: it is opened to say "I'm safe".
-    const page = `${deps.config.APP_URL}/public/${user.token}/${CHECKIN_REMINDER_HASH}`;
+    const page = reminderPage(deps.config.APP_URL, user.token);
     const mail = async () => {
-      if (!user.email || !user.email_verified) return;
+      const address = user.email;
+      if (!address || !user.email_verified) return;
       try {
+        const event = { kind: 'checkin_reminder' as const, address, userId: user.id, now: clock.now() };
+        if ((await noteMailEvent(db, deps.dialect, event)) !== 'send') return;
         await deps.mail.send(reminderMail(user, checkin, page));
       } catch (error) {
         deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
@@ -56,11 +61,9 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
     const checkin = await checkinById(db, subject);
     if (!checkin) return;
     const now = clock.now();
-    if (checkin.status === 'done') {
-      if (checkin.duress === 1) await sendCheckinAlert(deps, checkin, 'duress');
-      return;
-    }
-    if (checkin.status === 'fired') return;
+    // Ended or extended with the duress PIN: its alert goes once (its key), the check-in runs on.
+    if (checkin.duress === 1) await sendCheckinAlert(deps, checkin, 'duress');
+    if (checkin.status === 'done' || checkin.status === 'fired') return;
     if (now >= firesAt(checkin) || Number(checkin.wrong_pins) >= CHECKIN_WRONG_PINS) return fire(checkin, now);
     if (now < Number(checkin.due_at)) return again(checkin, Number(checkin.due_at));
     if (checkin.status === 'running') {
