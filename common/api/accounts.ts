@@ -17,7 +17,7 @@ import {
 import { withDetail } from './errors.js';
 import { me, meUpdate } from './me.js';
 import { accountsRoutes } from './routes.js';
-import { type Contract, detailAnswer, errorResponses, noContent } from './shared.js';
+import { type Contract, detailAnswer, errorResponses, noContent, operation, SECURITY } from './shared.js';
 
 export { ACCOUNT_TEXTS, emailField, PASSWORD_MAX, USERNAME_MAX } from './account-fields.js';
 
@@ -77,11 +77,11 @@ export { type Me, type MeUpdate, me, meUpdate, PIN_MESSAGES, type Profile, profi
 export const rotatedToken = z.object({ token: z.string() }).meta({ id: 'Token' });
 
 const accounts = { tags: ['accounts'] } as const;
-const signedIn = { tags: ['accounts'], security: [{ bearer: [] }] } as const;
 
 export const accountsApi = {
   register: {
     ...accountsRoutes.register,
+    ...operation('register', 'Create an account', SECURITY.none),
     ...accounts,
     description:
       'Creates an account and mails its verification link. An address already registered gets the same answer (its holder a notice), so nobody learns who is registered.',
@@ -90,6 +90,7 @@ export const accountsApi = {
   },
   verifyEmail: {
     ...accountsRoutes.verifyEmail,
+    ...operation('verifyEmail', 'Verify an e-mail address (the link of the e-mail)', SECURITY.none),
     ...accounts,
     description: 'The link of the verification e-mail: verifies and redirects to `/email-confirmed`.',
     params: z.object({ key: z.string() }),
@@ -97,6 +98,7 @@ export const accountsApi = {
   },
   resend: {
     ...accountsRoutes.resend,
+    ...operation('resendVerification', 'Send the verification e-mail again', SECURITY.none),
     ...accounts,
     description: 'Mails a new verification link if the address waits for one; the same answer either way.',
     body: emailRequest,
@@ -104,6 +106,7 @@ export const accountsApi = {
   },
   login: {
     ...accountsRoutes.login,
+    ...operation('login', 'Log in', SECURITY.none),
     ...accounts,
     description:
       'A new login; a successful one sets the login device cookie (HttpOnly, SameSite=Strict, for /api/users/). Failures are limited per identifier and client address (5 in 15 minutes); past 5 an hour from anywhere the answer waits longer with each, up to 3 s, but is never refused. A browser whose device cookie names this account skips both.',
@@ -112,6 +115,7 @@ export const accountsApi = {
   },
   refresh: {
     ...accountsRoutes.refresh,
+    ...operation('refreshTokens', 'Swap a refresh token for a new pair', SECURITY.none),
     ...accounts,
     description:
       'Swaps a refresh token for a new pair; each works once (a used one presented again within 30 s by the client that used it, by address and User-Agent or device cookie, answers its successor once; anything else ends the login).',
@@ -120,19 +124,27 @@ export const accountsApi = {
   },
   logout: {
     ...accountsRoutes.logout,
-    ...signedIn,
+    ...operation('logout', 'Log out', SECURITY.session),
+    ...accounts,
     description: 'Ends this login: its tokens stop working at once.',
     response: { 204: noContent, ...errorResponses(401) },
   },
-  me: { ...accountsRoutes.me, ...signedIn, response: { 200: me, ...errorResponses(401) } },
+  me: {
+    ...accountsRoutes.me,
+    ...operation('getMe', 'Get the signed-in account', SECURITY.session),
+    ...accounts,
+    response: { 200: me, ...errorResponses(401) },
+  },
   updateMe: {
     ...accountsRoutes.updateMe,
-    ...signedIn,
+    ...operation('updateMe', 'Change the signed-in account’s settings', SECURITY.session),
+    ...accounts,
     body: meUpdate,
     response: { 200: me, ...errorResponses(400, 401) },
   },
   reset: {
     ...accountsRoutes.reset,
+    ...operation('requestPasswordReset', 'Mail a password reset link', SECURITY.none),
     ...accounts,
     description: 'Mails a password reset link if an account uses the address; the same answer either way.',
     body: emailRequest,
@@ -140,6 +152,7 @@ export const accountsApi = {
   },
   resetConfirm: {
     ...accountsRoutes.resetConfirm,
+    ...operation('confirmPasswordReset', 'Set a new password from a reset link', SECURITY.none),
     ...accounts,
     description: 'Sets a new password from a reset link (once, within an hour); every login ends.',
     body: resetConfirmRequest,
@@ -147,13 +160,15 @@ export const accountsApi = {
   },
   deleteAccount: {
     ...accountsRoutes.deleteAccount,
-    ...signedIn,
+    ...operation('deleteAccount', 'Delete the account', SECURITY.session),
+    ...accounts,
     description: 'Cancels the subscription at the provider, then deletes the account and everything of it.',
     response: { 204: noContent, ...errorResponses(401, 502) },
   },
   rotateToken: {
     ...accountsRoutes.rotateToken,
-    ...signedIn,
+    ...operation('rotateLinkToken', 'Replace the personal emergency link', SECURITY.session),
+    ...accounts,
     description: 'A new personal token: the old emergency links stop working at once. 5 an hour.',
     response: { 200: rotatedToken, ...errorResponses(401, 402, 429) },
   },

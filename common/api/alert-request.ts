@@ -11,7 +11,13 @@ export const IDEMPOTENCY_KEY_REQUIRED =
 export const IDEMPOTENCY_KEY_INVALID = 'The Idempotency-Key header must be a UUID.';
 
 /** The personal alert token behind the emergency links (unknown or rotated: 404). */
-export const tokenParams = z.object({ token: z.string().describe('The personal alert token.') });
+export const tokenParams = z.object({
+  token: z
+    .string()
+    .describe(
+      'The token of the owner’s personal emergency link, its credential: whoever holds the link may raise the alarm; lowering it takes the owner’s proof as well.',
+    ),
+});
 /** An alert of the token's owner, by its id or its public id. */
 export const tokenAlertParams = tokenParams.extend({ id: z.string().describe('The alert’s id or public id.') });
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { refusedAs } from './errors.js';
 import { billingRoutes } from './routes.js';
-import { type Contract, errorResponses } from './shared.js';
+import { type Contract, errorResponses, operation, SECURITY } from './shared.js';
 
 export const PLANS = ['basic', 'premium'] as const;
 export const plan = z.enum(PLANS);
@@ -31,11 +31,12 @@ export const webhookReceipt = z
   })
   .meta({ id: 'WebhookReceipt' });
 
-const billing = { tags: ['billing'], security: [{ bearer: [] }] } as const;
+const billing = { tags: ['billing'] } as const;
 
 export const billingApi = {
   checkout: {
     ...billingRoutes.checkout,
+    ...operation('startCheckout', 'Open a checkout for a plan', SECURITY.session),
     ...billing,
     description:
       'Opens a checkout for the plan and answers where to send the browser. A first premium checkout carries the free trial (card required).',
@@ -44,6 +45,7 @@ export const billingApi = {
   },
   changePlan: {
     ...billingRoutes.changePlan,
+    ...operation('changePlan', 'Move a subscription to the other plan', SECURITY.session),
     ...billing,
     description: 'A subscriber moves to the other plan at once (the provider prorates the difference).',
     body: planChoice,
@@ -51,12 +53,14 @@ export const billingApi = {
   },
   portal: {
     ...billingRoutes.portal,
+    ...operation('openBillingPortal', 'Open the page to manage the subscription', SECURITY.session),
     ...billing,
     description: 'Opens the page where a subscriber changes plan or cancels; answers where to send the browser.',
     response: { 200: redirectUrl, ...errorResponses(400, 401, 429, 502) },
   },
   webhook: {
     ...billingRoutes.webhook,
+    ...operation('receivePaymentEvent', 'Receive a payment event (Stripe)', SECURITY.stripe),
     tags: ['billing'],
     description:
       'The payment provider’s events (Stripe). The body is the raw event exactly as sent, verified against its `Stripe-Signature` header before anything is read from it; each event is applied once.',

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CHECKIN_NOTE_MAX, CHECKIN_SECONDS } from '../constants.js';
 import { alertHeaders, alertLocation, tokenParams } from './alert-request.js';
 import { checkinsRoutes } from './routes.js';
-import { type Contract, errorResponses, noContent } from './shared.js';
+import { type Contract, errorResponses, noContent, operation, SECURITY } from './shared.js';
 
 const seconds = z.number().int().min(CHECKIN_SECONDS.min).max(CHECKIN_SECONDS.max);
 
@@ -75,6 +75,7 @@ const checkins = { tags: ['checkins'] } as const;
 export const checkinsApi = {
   start: {
     ...checkinsRoutes.start,
+    ...operation('startCheckin', 'Start a check-in', SECURITY.link),
     ...checkins,
     description:
       'Starts a check-in. The same Idempotency-Key again answers 200 with the same check-in; another body under it, 422. One at a time per owner: 409 `checkin_running`. Needs an active plan (402) and a confirmed e-mail (403), like alerts.',
@@ -85,6 +86,7 @@ export const checkinsApi = {
   },
   current: {
     ...checkinsRoutes.current,
+    ...operation('getCurrentCheckin', 'Get the current check-in', SECURITY.link),
     ...checkins,
     description: 'The latest check-in that is running or overdue, or ended in the last hour; 404 when none.',
     params: tokenParams,
@@ -92,6 +94,7 @@ export const checkinsApi = {
   },
   location: {
     ...checkinsRoutes.location,
+    ...operation('addCheckinPosition', 'Add a position to a check-in', SECURITY.ownerProof),
     ...checkins,
     description:
       'The last known position, sent by the page while it is open (at most every 30 s). Needs the owner’s proof (403 `owner_proof_required`). A fix dated more than 2 minutes ahead of the server’s clock is 400; one a little ahead counts as taken now, so none passes for newer than a later one.',
@@ -101,6 +104,7 @@ export const checkinsApi = {
   },
   extend: {
     ...checkinsRoutes.extend,
+    ...operation('extendCheckin', 'Move a check-in’s due time on', SECURITY.ownerProof),
     ...checkins,
     description:
       'Moves the due time on (an overdue check-in runs again). Needs the owner’s proof (403 `owner_proof_required`) and, with a PIN set, the PIN, counted like "I’m safe"’s. 409 `checkin_ended` when it already fired or ended.',
@@ -110,6 +114,7 @@ export const checkinsApi = {
   },
   done: {
     ...checkinsRoutes.done,
+    ...operation('endCheckin', 'End a check-in: “I’m safe”', SECURITY.ownerProof),
     ...checkins,
     description:
       '"I’m safe": ends the check-in. Needs the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key`; 403 `owner_proof_required`) and, with a PIN set, the PIN as well (403 `wrong_pin`). Wrong PINs are counted per owner: the fifth within an hour, on any of the owner’s check-ins, fires the check-in and PINs are refused until that hour is over (403 `pin_locked`, with Retry-After). 409 `checkin_fired` when its alert already went out (then the all-clear is the way to end it).',
@@ -119,6 +124,7 @@ export const checkinsApi = {
   },
   subscribePush: {
     ...checkinsRoutes.subscribePush,
+    ...operation('subscribeToReminders', 'Receive check-in reminders on this browser (Web Push)', SECURITY.deviceKey),
     ...checkins,
     description:
       'Registers a browser for the owner’s check-in reminders (Web Push). Needs the owner’s proof (403 `owner_proof_required`) and a device key of theirs (403 `device_key_required`): one subscription per device key, replaced by the device’s next one and removed with the key. The endpoint must be https on a public address; at most 4 devices per owner, a fifth refused (409 `push_subscriptions_full`), none dropped; the same endpoint again updates its keys. Subscriptions the push service says are gone are deleted.',

@@ -1,7 +1,7 @@
 /** `GET /api/config/`: the plans' terms as this server is configured, for the app to show. */
 import { z } from 'zod';
 import { configRoutes } from './routes.js';
-import type { Contract } from './shared.js';
+import { type Contract, operation, SECURITY } from './shared.js';
 
 const euros = z.number().min(0);
 
@@ -28,6 +28,7 @@ export type PublicConfig = z.output<typeof publicConfig>;
 export const configApi = {
   get: {
     ...configRoutes.get,
+    ...operation('getConfig', 'Get the plans’ prices and limits', SECURITY.none),
     tags: ['config'],
     description: 'Prices, contact limits and trial length, public and the same for everyone.',
     response: { 200: publicConfig },

@@ -1,7 +1,7 @@
 /** Contacts routes of DESIGN.md §3: request and response schemas. */
 import { z } from 'zod';
 import { contactsRoutes } from './routes.js';
-import { type Contract, errorResponses, idParams, noContent } from './shared.js';
+import { type Contract, errorResponses, idParams, noContent, operation, SECURITY } from './shared.js';
 
 /**
  * What the add form sends. Types only: what each field must contain is decided by the
@@ -33,29 +33,29 @@ const contactList = z.array(contact);
 export const contactsApi = {
   list: {
     ...contactsRoutes.list,
+    ...operation('listContacts', 'List the contacts', SECURITY.session),
     tags: ['contacts'],
-    security: [{ bearer: [] }],
     response: { 200: contactList, ...errorResponses(401) },
   },
   add: {
     ...contactsRoutes.add,
+    ...operation('addContact', 'Add a contact', SECURITY.session),
     tags: ['contacts'],
-    security: [{ bearer: [] }],
     body: contactInput,
     response: { 201: contact, ...errorResponses(400, 401, 402) },
   },
   alertFirst: {
     ...contactsRoutes.alertFirst,
+    ...operation('alertContactFirst', 'Alert a contact first', SECURITY.session),
     tags: ['contacts'],
-    security: [{ bearer: [] }],
     description: 'Makes the contact the first alerted on a plan with a lower limit; answers the list in its new order.',
     params: idParams,
     response: { 200: contactList, ...errorResponses(401, 404) },
   },
   remove: {
     ...contactsRoutes.remove,
+    ...operation('deleteContact', 'Delete a contact', SECURITY.session),
     tags: ['contacts'],
-    security: [{ bearer: [] }],
     params: idParams,
     response: { 204: noContent, ...errorResponses(401, 404) },
   },

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { voiceRoutes } from './routes.js';
-import { type Contract, errorResponses, noContent } from './shared.js';
+import { type Contract, errorResponses, noContent, operation, SECURITY } from './shared.js';
 
 /** Where a call to a contact stands. */
 export const CALL_STATUSES = ['queued', 'ringing', 'answered', 'acknowledged', 'no_answer', 'busy', 'failed'] as const;
@@ -46,6 +46,7 @@ const twilio =
 export const voiceApi = {
   gather: {
     ...voiceRoutes.gather,
+    ...operation('receiveCallKeys', 'Receive the keys a called contact pressed (Twilio)', SECURITY.twilio),
     tags: ['alerts'],
     description: `The keys a called contact pressed: 1 says they will help, recorded as their "I’m on my way". Answers TwiML. ${twilio}`,
     consumes: ['application/x-www-form-urlencoded'],
@@ -55,6 +56,7 @@ export const voiceApi = {
   },
   status: {
     ...voiceRoutes.status,
+    ...operation('receiveCallStatus', 'Receive an escalation call’s status (Twilio)', SECURITY.twilio),
     tags: ['alerts'],
     description: `Twilio’s status callbacks of an escalation call. ${twilio}`,
     consumes: ['application/x-www-form-urlencoded'],

@@ -1,7 +1,7 @@
 /** The health check: whether the server and its database answer. */
 import { z } from 'zod';
 import { healthRoutes } from './routes.js';
-import { type Contract, errorResponses } from './shared.js';
+import { type Contract, errorResponses, operation, SECURITY } from './shared.js';
 
 export const health = z
   .object({
@@ -23,12 +23,14 @@ export const readiness = z
 export const healthApi = {
   get: {
     ...healthRoutes.get,
+    ...operation('getHealth', 'Check that the server and its database answer', SECURITY.none),
     tags: ['health'],
     description: 'Whether the server and its database answer, and the running version.',
     response: { 200: health, ...errorResponses(503) },
   },
   ready: {
     ...healthRoutes.ready,
+    ...operation('getReadiness', 'Check whether this process should be sent traffic', SECURITY.none),
     tags: ['health'],
     description:
       'Whether this process should be sent traffic: its database and, with REDIS_URL, Redis answer. 503 (with `db` and `redis` saying which failed) while either does not; `/api/health` says only whether the process itself lives.',

@@ -25,6 +25,62 @@ const STATUS_MEANINGS: Record<string, string> = {
 
 type Document = ReturnType<typeof jsonSchemaTransformObject>;
 
+/** The schemes the routes' `security` names (common/api/shared.ts, SECURITY). */
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The access token of a session (`POST /api/users/auth/login/`, renewed by `…/auth/refresh/`).',
+  },
+  deviceKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Alerta-Device-Key',
+    description:
+      'A device key the owner’s emergency page was issued while signed in (`POST /api/users/me/device-keys/`): the owner’s proof on that phone, beside the link.',
+  },
+  stripeSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Stripe-Signature',
+    description: 'The payment provider’s signature of the raw event, checked before anything is read.',
+  },
+  twilioSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Twilio-Signature',
+    description: 'Twilio’s signature of the URL it was given and every form field, checked before anything is read.',
+  },
+} as const;
+
+/**
+ * What any route may answer before it runs (server/plugins/errors.ts): the request line, a
+ * header, the URL or the body could not be read. Routes list their own 4xx answers beside it.
+ */
+const REQUEST_REFUSED = {
+  description:
+    'The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`.',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+};
+
+/** Every operation with the answers any request may get, and the server it is served from. */
+function withEveryRequestsAnswers(document: Document, serverUrl: string): Document {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      const responses = (operation as { responses?: Record<string, unknown> }).responses;
+      if (responses && !responses['4XX']) responses['4XX'] = REQUEST_REFUSED;
+    }
+  }
+  // A self-hosted product has no one address: each server names its own APP_URL.
+  const server = {
+    url: '{appUrl}',
+    description: 'This server, at its APP_URL.',
+    variables: { appUrl: { default: serverUrl, description: 'The server’s APP_URL (its public origin).' } },
+  };
+  return { ...document, servers: [server] };
+}
+
 /** The generated document with every answer described by its status. */
 function describeStatuses(document: Document): Document {
   for (const item of Object.values(document.paths ?? {})) {
@@ -90,13 +146,15 @@ export default fp(
           description:
             'One-tap emergency alert. Errors use the Django REST shape (`detail`, `non_field_errors` or field-keyed arrays of texts) and always carry a stable `code`.',
         },
-        components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-        },
+        components: { securitySchemes: SECURITY_SCHEMES },
       },
       hideUntagged: false,
       transform: createJsonSchemaTransform({ skipList: [OPENAPI_PATH] }),
-      transformObject: (document) => withoutUnusedSchemas(describeStatuses(jsonSchemaTransformObject(document))),
+      // Made at the first request for the document: by then APP_URL names the port bound.
+      transformObject: (document) =>
+        withoutUnusedSchemas(
+          withEveryRequestsAnswers(describeStatuses(jsonSchemaTransformObject(document)), app.config.APP_URL),
+        ),
     });
     // Only the API: pages, the dev outbox and checkout simulator are not part of the contract.
     app.addHook('onRoute', (route) => {
