@@ -22,3 +22,14 @@ export const JOB_BATCH = 20;
 export const CLOCK_SYNC_MS = 30 * SECOND;
 /** An offset from the database's clock beyond this is logged (ms): the machine's clock needs care. */
 export const CLOCK_OFF_WARNING_MS = SECOND;
+
+/** An SMS send the provider has not answered in this long counts as failed, and is retried after asking the provider (ms). */
+export const SMS_SEND_TIMEOUT_MS = 30 * SECOND;
+/** Asking the provider whether it already holds an SMS whose send went unanswered gives up after this (ms). */
+export const SMS_LOOKUP_TIMEOUT_MS = 15 * SECOND;
+/** Attempts of one SMS before it fails for good (about 15 minutes of retries). */
+export const SMS_MAX_ATTEMPTS = 7;
+/** The wait after an SMS's first failure (ms), doubled after each further one with ±20 % jitter… */
+export const SMS_RETRY_MS = 15 * SECOND;
+/** …up to this (ms). */
+export const SMS_MAX_RETRY_MS = 10 * MINUTE;

@@ -4,6 +4,7 @@ import { createDispatcher, type Reservation } from '../../server/features/alerts
 import { storeAlert } from '../../server/features/alerts/service.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
+import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
 import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
@@ -106,8 +107,8 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
       if (!stored.created) return;
       expect(stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending', 'queued', 'queued', 'queued']);
       expect(stored.deliveries.slice(0, 2)).toMatchObject([
-        { attempts: 1, claimed_until: a.now + 60_000 },
-        { attempts: 1, claimed_until: a.now + 60_000 },
+        { attempts: 1, claimed_until: a.now + JOB_LEASE_MS },
+        { attempts: 1, claimed_until: a.now + JOB_LEASE_MS },
       ]);
       // Both slots are sending the claimed two: no claim takes the queued three meanwhile.
       await eventually(

@@ -127,7 +127,8 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
     const other = await secondConnection(t);
     const release = fake.holdAnswers();
     try {
-      const first = dispatcher({ sendTimeoutMs: 10_000 });
+      // Stalled: its renewals stop with it.
+      const first = dispatcher({ sendTimeoutMs: 10_000, renewMs: HOUR });
       const claimedAt = clock.now();
       const stalled = first.runOnce();
       await eventually(

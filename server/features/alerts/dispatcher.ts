@@ -5,6 +5,15 @@ import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
+import {
+  JOB_LEASE_MS,
+  JOB_LEASE_RENEW_MS,
+  SMS_LOOKUP_TIMEOUT_MS,
+  SMS_MAX_ATTEMPTS,
+  SMS_MAX_RETRY_MS,
+  SMS_RETRY_MS,
+  SMS_SEND_TIMEOUT_MS,
+} from '../../lib/reliability.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import { type ClaimedDelivery, claimDue } from './deliveries.js';
@@ -23,11 +32,13 @@ export interface DispatcherOptions {
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** SMS handed to the provider at once, per process (default 10). */
   concurrency?: number;
-  /** How long a claim holds a delivery before another dispatcher may take it over (ms). */
+  /** How long a claim holds a delivery without renewal before another dispatcher may take it over (ms). */
   leaseMs?: number;
+  /** How often the leases of the deliveries this dispatcher holds are renewed (ms); below `leaseMs`. */
+  renewMs?: number;
   /**
-   * A send taking longer than this counts as failed and is retried (ms); below the lease. The
-   * provider may have taken it: the retry asks the provider first (unanswered.ts).
+   * A send taking longer than this counts as failed and is retried (ms). The provider may have
+   * taken it: the retry asks the provider first (unanswered.ts).
    */
   sendTimeoutMs?: number;
   /** Attempts before a delivery fails for good (default 7: about 15 minutes of retries). */
@@ -69,16 +80,32 @@ export interface Dispatcher {
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, dialect, sms, clock, log } = options;
   const concurrency = options.concurrency ?? 10;
-  const leaseMs = options.leaseMs ?? 60_000;
-  const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(leaseMs / 2);
-  // A lookup before a send takes half the lease the send leaves (15 s of the default 60 s): both end within it.
-  const lookupTimeoutMs = Math.max(0, (leaseMs - sendTimeoutMs) / 2);
+  const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
+  const renewMs = options.renewMs ?? JOB_LEASE_RENEW_MS;
+  const sendTimeoutMs = options.sendTimeoutMs ?? SMS_SEND_TIMEOUT_MS;
+  const lookupTimeoutMs = SMS_LOOKUP_TIMEOUT_MS;
   const retries = {
-    maxAttempts: options.maxAttempts ?? 7,
-    baseDelayMs: options.baseDelayMs ?? 15_000,
-    maxDelayMs: options.maxDelayMs ?? 10 * 60_000,
+    maxAttempts: options.maxAttempts ?? SMS_MAX_ATTEMPTS,
+    baseDelayMs: options.baseDelayMs ?? SMS_RETRY_MS,
+    maxDelayMs: options.maxDelayMs ?? SMS_MAX_RETRY_MS,
     random: options.random ?? Math.random,
   };
+  /**
+   * The deliveries this dispatcher holds, from its claim (or its alert's commit) until their
+   * outcome is written: their leases are renewed every `renewMs`, so a short lease never lapses
+   * under a live process, and a dead one's are taken over within `leaseMs`.
+   */
+  const holding = new Set<string>();
+  let renewal: NodeJS.Timeout | undefined;
+  async function renewLeases(): Promise<void> {
+    if (holding.size === 0) return;
+    await db
+      .updateTable('deliveries')
+      .set({ claimed_until: clock.now() + leaseMs })
+      .where('id', 'in', [...holding])
+      .where('status', '=', 'sending')
+      .execute();
+  }
 
   /** Sends at the provider, one per slot; then outcomes being written, their slots already free. */
   const inFlight = new Set<Promise<void>>();
@@ -110,14 +137,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * outcome is written meanwhile.
    */
   function launch(delivery: ClaimedDelivery, more: boolean): void {
+    holding.add(delivery.id);
     const task: Promise<void> = handOver(delivery, via)
       .then((write) => {
         const outcome: Promise<void> = write()
           .catch(logged(delivery))
-          .finally(() => writing.delete(outcome));
+          .finally(() => {
+            writing.delete(outcome);
+            holding.delete(delivery.id);
+          });
         writing.add(outcome);
       })
-      .catch(logged(delivery))
+      .catch((error: unknown) => {
+        holding.delete(delivery.id);
+        logged(delivery)(error);
+      })
       .finally(() => {
         inFlight.delete(task);
         if ((more || queuedForSlot) && !stopped) {
@@ -193,8 +227,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       start(claimed, queued) {
         if (!giveBack()) return;
         // Sent even when the dispatcher was stopped meanwhile (a shutdown while the alert
-        // committed): `stop` waits for lent slots as for sends in flight.
-        for (const delivery of claimed.slice(0, slots)) launch(delivery, false);
+        // committed): `stop` waits for lent slots as for sends in flight. A commit so slow that
+        // the lease written with the rows may lapse before its first renewal leaves them to the
+        // sweep's claim once it has: another process may already be taking them.
+        const fresh = claimed.slice(0, slots).filter((d) => Number(d.claimed_until) - clock.now() > renewMs);
+        for (const delivery of fresh) launch(delivery, false);
         if (queued === 0 || stopped) return;
         queuedForSlot = true;
         kick();
@@ -217,6 +254,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start() {
       if (!stopped) return;
       stopped = false;
+      renewal ??= setInterval(() => {
+        renewLeases().catch((error: unknown) => log?.warn({ err: error }, 'SMS leases not renewed'));
+      }, renewMs);
+      renewal.unref();
       kick();
     },
     async stop(waitMs = 10_000) {
@@ -224,6 +265,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       let giveUp: NodeJS.Timeout | undefined;
       await Promise.race([settle(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);
       clearTimeout(giveUp);
+      clearInterval(renewal);
+      renewal = undefined;
     },
     kick() {
       if (!stopped) kick();
