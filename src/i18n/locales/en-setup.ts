@@ -21,6 +21,7 @@ export const setup: typeof pt = {
     relationship: 'Relationship (optional)',
     country: 'Country',
     countrySearch: 'Search country',
+    international: 'International',
     add: 'Add contact',
     adding: 'Adding…',
     fix_errors: 'Please correct the errors below.',

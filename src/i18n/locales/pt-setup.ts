@@ -19,6 +19,7 @@ export const setup = {
     relationship: 'Relação (opcional)',
     country: 'País',
     countrySearch: 'Procurar país',
+    international: 'Internacional',
     add: 'Adicionar contacto',
     adding: 'A adicionar…',
     fix_errors: 'Corrija os erros abaixo.',

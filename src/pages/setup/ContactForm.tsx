@@ -1,9 +1,7 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import PhoneInput, { type Value } from 'react-phone-number-input';
 import flags from 'react-phone-number-input/flags';
-import en from 'react-phone-number-input/locale/en.json';
-import pt from 'react-phone-number-input/locale/pt.json';
 import 'react-phone-number-input/style.css';
 import { contactErrorBody, parseContact } from '../../../common/contact-rules';
 import { failureOf } from '../../api/client';
@@ -12,7 +10,9 @@ import { mapContactError, mapErrorData } from '../../api/errors';
 import type { Contact, Profile } from '../../api/types';
 import { Field } from '../../components/Field';
 import { StatusForm } from '../../components/StatusForm';
+import { countryNames } from '../../lib/countries';
 import { useForm } from '../../lib/form';
+import { intlLocale } from '../../lib/locale';
 import { CountrySelect } from './CountrySelect';
 
 const PHONE_PLACEHOLDER = '1 (702) 123-4567';
@@ -36,6 +36,11 @@ export function ContactForm({ contacts, profile, onAdded }: ContactFormProps) {
     relationship: '',
   });
   const [phone, setPhone] = useState<Value | undefined>();
+  // Country names from Intl in the person's language, sorted in its order.
+  const labels = useMemo(
+    () => ({ ...countryNames(i18n.language), ZZ: t('setup.international'), country: t('setup.country') }),
+    [i18n.language, t],
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -92,7 +97,8 @@ export function ContactForm({ contacts, profile, onAdded }: ContactFormProps) {
           name="phone_number"
           defaultCountry="PT"
           flags={flags}
-          labels={i18n.language === 'en' ? en : pt}
+          labels={labels}
+          locales={intlLocale(i18n.language)}
           countrySelectComponent={CountrySelect}
           placeholder={PHONE_PLACEHOLDER}
           value={phone}

@@ -7,17 +7,18 @@ import { type Message, mapErrorData } from '../../api/errors';
 import type { User } from '../../api/types';
 import { Field } from '../../components/Field';
 import { useMessageText } from '../../lib/message';
+import { namedTimeZones } from '../../lib/time-zones';
 import { useStore } from '../../store';
 
-/** Every IANA zone the browser knows, with the stored and the browser's own among them. */
+/** Every IANA zone the browser knows, with the stored and the browser's own among them (shown by name, not by IANA id). */
 function zoneChoices(...always: (string | null)[]): string[] {
   const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return [...new Set([...known, ...always.filter((z): z is string => Boolean(z)), 'UTC'])].sort();
+  return [...new Set([...known, ...always.filter((z): z is string => Boolean(z)), 'UTC'])];
 }
 
 /** What contacts see about the owner: the name in the SMS and on their pages, and the zone of the SMS times. */
 export function ProfilePanel({ user }: { user: User }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const text = useMessageText();
   const zoneId = useId();
   const setUser = useStore((state) => state.setUser);
@@ -26,7 +27,10 @@ export function ProfilePanel({ user }: { user: User }) {
   const [zone, setZone] = useState(user.time_zone ?? browserTimeZone() ?? 'UTC');
   const [errors, setErrors] = useState<{ display_name?: Message; time_zone?: Message }>({});
   const [busy, setBusy] = useState(false);
-  const zones = useMemo(() => zoneChoices(user.time_zone, browserTimeZone()), [user.time_zone]);
+  const zones = useMemo(
+    () => namedTimeZones(zoneChoices(user.time_zone, browserTimeZone()), i18n.language),
+    [user.time_zone, i18n.language],
+  );
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -72,9 +76,9 @@ export function ProfilePanel({ user }: { user: User }) {
             aria-describedby={`${zoneId}-hint`}
             onChange={(event) => setZone(event.target.value)}
           >
-            {zones.map((name) => (
-              <option key={name} value={name}>
-                {name.replaceAll('_', ' ')}
+            {zones.map(({ zone, name }) => (
+              <option key={zone} value={zone}>
+                {name}
               </option>
             ))}
           </select>
