@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useLocation } from 'react-router';
 import { NavigationBridge } from './components/NavigationBridge';
+import { PageTitle } from './components/PageTitle';
 import { ReloadPrompt } from './components/ReloadPrompt';
 import { Toasts } from './components/Toasts';
 import { TopBar } from './components/TopBar';
@@ -72,6 +73,7 @@ export function App() {
   return (
     <div className="shell">
       <NavigationBridge />
+      <PageTitle />
       <TopBar />
       <main>
         <div key={location.pathname} className={moved ? 'page-transition' : undefined}>
