@@ -5,17 +5,21 @@ import { billingApi } from './billing.js';
 import { checkinsApi } from './checkins.js';
 import { configApi } from './config.js';
 import { contactsApi } from './contacts.js';
+import { devicesApi } from './devices.js';
 import { voiceApi } from './escalation.js';
 import { healthApi } from './health.js';
 import { liveApi } from './live.js';
+import type { ApiRoute } from './paths.js';
 
-export const API_CONTRACT = {
+/** Typed by its routes only: the areas' full types together are more than a declaration file may spell out. */
+export const API_CONTRACT: Readonly<Record<string, Readonly<Record<string, ApiRoute>>>> = {
   accountsApi,
   alertsApi,
   billingApi,
   checkinsApi,
   configApi,
   contactsApi,
+  devicesApi,
   healthApi,
   liveApi,
   voiceApi,

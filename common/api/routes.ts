@@ -21,6 +21,13 @@ export const accountsRoutes = {
   rotateToken: at('POST', '/api/users/token/rotate/'),
 } as const;
 
+/** The owner's devices: the device keys their logins gave emergency pages, and ending every login. */
+export const devicesRoutes = {
+  list: at('GET', '/api/users/me/devices/'),
+  remove: at('DELETE', '/api/users/me/devices/:id/'),
+  logoutEverywhere: at('POST', '/api/users/auth/logout-all/'),
+} as const;
+
 export const alertsRoutes = {
   page: at('GET', '/api/emergency/public/:token/'),
   send: at('POST', '/api/emergency/public/:token/alerts/'),

@@ -208,6 +208,10 @@ export interface DeviceKeysTable {
   key_hash: string;
   created_at: number;
   last_used_at: number | null;
+  /** The device it went to, as the owner's list shows it ("Chrome · Android"; migration 2026112804-device-key-names). */
+  name: string | null;
+  /** The login that issued it: logging out there ends it. Null for keys issued before. */
+  session_id: string | null;
 }
 
 export interface Database {

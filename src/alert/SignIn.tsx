@@ -35,7 +35,10 @@ async function outcomeOf(response: Response): Promise<Outcome> {
 
 /**
  * Signs the owner in from this page and keeps only a device key: the login asks the server for
- * a key for this device, then ends at once. The page itself does it (not the app's /login) so
+ * a key for this device, and its tokens are dropped. The login is not ended: the key lives as
+ * long as it does (logging it out would end the key), until the owner removes this device in
+ * Setup or every key ends (new links, "log out everywhere", a password reset); without a key it
+ * ends at once. The page itself does it (not the app's /login) so
  * the key lands in this page's own storage, which on an iPhone home-screen icon is not Safari's
  * and not reachable from the app (outside the icon's scope). Resolves with the key, or why not.
  */
@@ -48,9 +51,10 @@ export async function signInForKey(identifier: string, password: string): Promis
     const { access } = (await login.json()) as { access: string };
     const issued = await send(alertsRoutes.deviceKey, { body: {}, access });
     const me = await send(accountsRoutes.me, { access });
-    // The key is all this page keeps: the login it came from ends now.
-    void send(accountsRoutes.logout, { body: {}, access }).catch(() => undefined);
-    if (!issued.ok || !me.ok) return 'failed';
+    if (!issued.ok || !me.ok) {
+      void send(accountsRoutes.logout, { body: {}, access }).catch(() => undefined);
+      return 'failed';
+    }
     const { device_key: key } = (await issued.json()) as { device_key: string };
     const { username } = (await me.json()) as { username: string };
     if (!key) return 'failed';

@@ -95,7 +95,7 @@ describe('"Is this your phone?" on the emergency page', () => {
     expect(screen.queryByTestId('owner-sign-in')).toBeNull();
   });
 
-  it('signs in, keeps only the device key issued to the owner, and ends that login', async () => {
+  it('signs in and keeps only the device key issued to the owner; its login stays, or logging out would end the key', async () => {
     answers = {
       'POST /api/users/auth/login/': () => json(200, { access: 'acc-1', refresh: 'ref-1' }),
       'POST /api/users/me/device-keys/': () => json(201, { device_key: KEY }),
@@ -117,9 +117,7 @@ describe('"Is this your phone?" on the emergency page', () => {
     expect(issued).toHaveLength(1);
     expect(issued[0]?.headers.get('authorization')).toBe('Bearer acc-1');
     expect(readDeviceKey()).toEqual({ key: KEY, user: 'ana' });
-    await vi.waitFor(() =>
-      expect(calls.find((c) => c.url === '/api/users/auth/logout/')?.headers.get('authorization')).toBe('Bearer acc-1'),
-    );
+    expect(calls.some((c) => c.url === '/api/users/auth/logout/')).toBe(false);
     // No session is kept on this page: only the key.
     expect(Object.keys(localStorage)).toEqual([DEVICE_KEY_STORAGE_KEY]);
   });

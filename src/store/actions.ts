@@ -1,4 +1,5 @@
 import { failureOf } from '../api/client';
+import { endEverySession } from '../api/devices';
 import { endSession, fetchMe, issueDeviceKey, login } from '../api/endpoints';
 import { forgetDeviceKey, readDeviceKey, saveDeviceKey } from '../lib/device-key';
 import { goTo } from '../lib/navigation';
@@ -32,15 +33,30 @@ export async function loadUser(): Promise<void> {
   }
 }
 
-/** Logs in: stores both tokens, then loads the user. Throws the API's error. */
+/**
+ * Logs in: stores both tokens, then loads the user. Throws the API's error. A key stored from
+ * before is dropped: it may have ended with its login (logout, a password reset), and a key of
+ * this login's own ends when it logs out.
+ */
 export async function logIn(username: string, password: string): Promise<void> {
   const tokens = await login(username, password);
+  forgetDeviceKey();
   useStore.getState().setTokens(tokens.access, tokens.refresh ?? null);
   await loadUser();
   await adoptBrowserTimeZone();
 }
 
-/** Logs out: ends the session on the server (its refresh token stops working), clears both tokens, goes to /login. */
+/** Forgets the session and this device's key here, and goes to /login. */
+function leave(): void {
+  forgetDeviceKey();
+  useStore.getState().clearSession();
+  goTo('/login');
+}
+
+/**
+ * Logs out: ends the session on the server (its refresh token and the device key it issued stop
+ * working), clears both tokens and the key, goes to /login.
+ */
 export async function logOut(): Promise<void> {
   try {
     await endSession();
@@ -48,9 +64,19 @@ export async function logOut(): Promise<void> {
     // Without a network the tokens are still forgotten here; the server session then just expires.
     console.warn('Ending the session on the server failed', error);
   }
+  leave();
+}
+
+/** "Log out everywhere": every login and device key of the account ends on the server, then here. Throws the API's error. */
+export async function logOutEverywhere(): Promise<void> {
+  await endEverySession();
+  leave();
+}
+
+/** A new key for this device, after the server ended them all (new links). */
+export function renewDeviceKey(username: string): Promise<void> {
   forgetDeviceKey();
-  useStore.getState().clearSession();
-  goTo('/login');
+  return ensureDeviceKey(username);
 }
 
 let issuing: Promise<void> | null = null;

@@ -24,6 +24,9 @@ const DOCUMENTED = [
   'POST /api/users/reset-password-confirm/',
   'DELETE /api/users/delete-account/',
   'POST /api/users/token/rotate/',
+  'GET /api/users/me/devices/',
+  'DELETE /api/users/me/devices/{id}/',
+  'POST /api/users/auth/logout-all/',
   'GET /api/config/',
   'GET /api/emergency/contacts/',
   'POST /api/emergency/contacts/',
@@ -47,6 +50,7 @@ const DOCUMENTED = [
 /** Routes that take no JSON body: everything else that writes documents one. */
 const NO_BODY = new Set([
   'POST /api/users/auth/logout/',
+  'POST /api/users/auth/logout-all/',
   'POST /api/users/me/device-keys/',
   'POST /api/users/token/rotate/',
   'POST /api/emergency/contacts/{id}/alert-first/',

@@ -17,6 +17,7 @@ import * as unansweredSends from './2026112610-unanswered-sends.js';
 import * as firstRealAlert from './2026112701-first-real-alert.js';
 import * as checkinOwnerProof from './2026112801-checkin-owner-proof.js';
 import * as escalationBudgets from './2026112803-escalation-budgets.js';
+import * as deviceKeyNames from './2026112804-device-key-names.js';
 import * as jobEngine from './2026112810-job-engine.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026112701-first-real-alert': firstRealAlert,
   '2026112801-checkin-owner-proof': checkinOwnerProof,
   '2026112803-escalation-budgets': escalationBudgets,
+  '2026112804-device-key-names': deviceKeyNames,
   '2026112810-job-engine': jobEngine,
 };

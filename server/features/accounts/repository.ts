@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, NewUser, OneTimeTokensTable, User, UserUpdate } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
+import { endAllDeviceKeys, endSessionDeviceKeys } from './device-keys.js';
 
 /** The database, or a transaction on it: every function here works inside either. */
 export type OneTimePurpose = OneTimeTokensTable['purpose'];
@@ -202,22 +203,32 @@ export async function successorOf(db: Db, sessionId: string, expiresAt: number):
   return rows.length === 1 && only && Number(only.expires_at) === expiresAt ? only.id : undefined;
 }
 
+/** Runs `work` in `db`'s transaction, or in a new one. */
+const inTransaction = (db: Db, work: (trx: Db) => Promise<void>) =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
+/** Ends one login, and the device keys it gave pages (a logout, or a refresh token stolen). */
 export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await inTransaction(db, async (trx) => {
+    await endSessionDeviceKeys(trx, sessionId);
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  });
 }
 
-/** Ends every login of the user and the device keys those logins gave pages: an account recovered from someone else keeps none of theirs. */
+/** Ends every login of the user and every device key: an account recovered from someone else keeps none of theirs. */
 export async function revokeAllSessions(db: Db, userId: string, now: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await db.deleteFrom('device_keys').where('user_id', '=', userId).execute();
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await endAllDeviceKeys(trx, userId);
+  });
 }

@@ -6,6 +6,7 @@ import { served } from '../../../common/api/shared.js';
 import { HOUR, MINUTE, SECOND } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { deleteAccount } from './delete.js';
+import deviceRoutes from './device-routes.js';
 import {
   type Client,
   DEVICE_COOKIE,
@@ -115,6 +116,8 @@ export default async function accountRoutes(fastify: FastifyInstance) {
       return reply.code(204).send();
     },
   });
+
+  await app.register(deviceRoutes);
 
   app.route({
     ...served(accountsApi.me),

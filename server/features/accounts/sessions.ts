@@ -11,6 +11,7 @@ import {
   findByLogin,
   findRefreshToken,
   insertRefreshToken,
+  revokeAllSessions,
   revokeSession,
   spendRefreshGrace,
   successorOf,
@@ -161,7 +162,12 @@ async function graceSuccessor(deps: Pick<Deps, 'db'>, id: string, sessionId: str
   return successor && (await spendRefreshGrace(deps.db, id, now)) ? successor : undefined;
 }
 
-/** Ends one login: its access and refresh tokens stop working at once. */
+/** Ends one login: its access and refresh tokens, and the device keys it issued, stop working at once. */
 export async function logout(deps: Pick<Deps, 'db' | 'clock'>, sessionId: string): Promise<void> {
   await revokeSession(deps.db, sessionId, deps.clock.now());
+}
+
+/** "Log out everywhere": every login of the user ends, this one included, and every device key. */
+export async function logoutEverywhere(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<void> {
+  await revokeAllSessions(deps.db, userId, deps.clock.now());
 }

@@ -4,6 +4,7 @@ import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
 import { detailError } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
+import { deviceName } from '../accounts/device-names.js';
 import { tokenHash } from './limits.js';
 import {
   issueDeviceKey,
@@ -76,7 +77,10 @@ export default async function deviceKeyRoutes(fastify: FastifyInstance) {
   app.route({
     ...served(alertsApi.deviceKey),
     onRequest: app.authenticate,
-    handler: async (request, reply) => reply.code(201).send({ device_key: await issueDeviceKey(app, request.user.id) }),
+    handler: async (request, reply) => {
+      const to = { sessionId: request.sessionId, name: deviceName(request.headers['user-agent']) };
+      return reply.code(201).send({ device_key: await issueDeviceKey(app, request.user.id, to) });
+    },
   });
 }
 

@@ -60,14 +60,35 @@ export async function tokenOwnerId(deps: Pick<Deps, 'db'>, token: string): Promi
   return (await ownerByToken(deps.db, token))?.id ?? null;
 }
 
-/** Issues a device key to `userId`, keeping at most DEVICE_KEYS_PER_USER; the key itself is returned once, never stored. */
-export async function issueDeviceKey(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<string> {
+/** Where a device key goes: the login asking for it (its logout ends the key) and the device's name for the owner's list. */
+export interface IssuedTo {
+  sessionId: string;
+  name: string | null;
+}
+
+/**
+ * Issues a device key to `userId`, keeping at most DEVICE_KEYS_PER_USER; the key itself is
+ * returned once, never stored. Tied to the login `to` names, when given (accounts/device-keys.ts).
+ */
+export async function issueDeviceKey(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  to: IssuedTo | null = null,
+): Promise<string> {
   const key = randomToken(32);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('device_keys')
-      .values({ id: newId(), user_id: userId, key_hash: hashSecret(key), created_at: now, last_used_at: null })
+      .values({
+        id: newId(),
+        user_id: userId,
+        key_hash: hashSecret(key),
+        created_at: now,
+        last_used_at: null,
+        name: to?.name ?? null,
+        session_id: to?.sessionId ?? null,
+      })
       .execute();
     await keepNewest(trx, 'device_keys', userId, DEVICE_KEYS_PER_USER);
   });

@@ -2,6 +2,7 @@ import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { randomToken } from '../../lib/ids.js';
+import { endAllDeviceKeys } from '../accounts/device-keys.js';
 import {
   consumeAllOneTimeTokens,
   consumeOneTimeToken,
@@ -17,13 +18,15 @@ export const ROTATIONS_PER_HOUR = 5;
 /**
  * Replaces a user's personal alert token (when they have one): the old links stop working the
  * moment this commits, and so does every "this wasn't me" link already mailed (whoever holds an
- * old e-mail cannot replace the new links).
+ * old e-mail cannot replace the new links) and every device key (whoever copied the link may
+ * have copied a key beside it; the owner's devices get new ones when signed in again).
  */
 export async function rotateToken(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<string> {
   const token = randomToken(24);
   await deps.db.transaction().execute(async (trx) => {
     await replaceToken(trx, userId, token);
     await consumeAllOneTimeTokens(trx, userId, 'rotate_token', deps.clock.now());
+    await endAllDeviceKeys(trx, userId);
   });
   return token;
 }

@@ -1,4 +1,5 @@
 import { checkins } from './en-checkins';
+import { devices } from './en-devices';
 import { legal } from './en-legal';
 import { setup } from './en-setup';
 import type { Messages } from './pt';
@@ -241,6 +242,7 @@ const en: Messages = {
   ...legal,
   ...setup,
   ...checkins,
+  ...devices,
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
 };
 

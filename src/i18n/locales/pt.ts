@@ -1,4 +1,5 @@
 import { checkins } from './pt-checkins';
+import { devices } from './pt-devices';
 import { legal } from './pt-legal';
 import { setup } from './pt-setup';
 
@@ -242,6 +243,7 @@ const pt = {
   ...legal,
   ...setup,
   ...checkins,
+  ...devices,
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
 };
 

@@ -5,7 +5,7 @@ import { rotateToken, updateMe } from '../../api/endpoints';
 import type { User } from '../../api/types';
 import { Confirm } from '../../components/Confirm';
 import { useStore } from '../../store';
-import { ensureDeviceKey, loadUser } from '../../store/actions';
+import { ensureDeviceKey, loadUser, renewDeviceKey } from '../../store/actions';
 import { EscalationField } from './EscalationField';
 import { IphoneInstall } from './IphoneInstall';
 
@@ -71,7 +71,8 @@ export function EmergencyPanel({ user }: { user: User }) {
     setBusy(true);
     try {
       await rotateToken();
-      await loadUser();
+      // The new links ended every device key, this device's too: it gets a new one.
+      await Promise.all([loadUser(), renewDeviceKey(user.username)]);
       pushToast('success', { key: 'setup.rotated' });
     } catch {
       pushToast('error', { key: 'setup.rotateFailed' });

@@ -8,6 +8,7 @@ import { useStore } from '../../store';
 import { AccountActions } from './AccountActions';
 import { ContactForm } from './ContactForm';
 import { ContactList } from './ContactList';
+import { Devices } from './Devices';
 import { EmergencyPanel } from './EmergencyPanel';
 import { Guide } from './Guide';
 import { PinPanel } from './PinPanel';
@@ -120,6 +121,7 @@ export default function Setup() {
       <ProfilePanel user={user} />
       <EmergencyPanel user={user} />
       <PinPanel user={user} />
+      <Devices />
       <AccountActions />
     </section>
   );

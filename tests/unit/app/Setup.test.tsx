@@ -35,6 +35,7 @@ async function openSetup(
       return { body: { token: 'tok999' } };
     },
     'GET /api/emergency/contacts/': () => ({ body: stored }),
+    'GET /api/users/me/devices/': { body: [] },
     'POST /api/emergency/contacts/': (_request, body) => {
       const created = { id: `c${stored.length + 1}`, ...(body as object) } as Contact;
       stored.push(created);
@@ -171,6 +172,7 @@ describe('Setup', () => {
     const { calls } = fakeApi({
       'GET /api/users/me/': { body: user(PREMIUM) },
       'GET /api/emergency/contacts/': () => (fail ? { status: 500, body: {} } : { body: [ANA] }),
+      'GET /api/users/me/devices/': { body: [] },
     });
     renderApp('/setup');
     expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível carregar os contactos.');
