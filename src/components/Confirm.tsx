@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 interface ConfirmProps {
@@ -22,6 +22,11 @@ export function Confirm({
 }: ConfirmProps) {
   const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
+  const group = useRef<HTMLFieldSetElement>(null);
+  // The question takes the button's place and the focus: read out at once, not missed below.
+  useEffect(() => {
+    if (asking) group.current?.focus();
+  }, [asking]);
   if (!asking) {
     return (
       <button type="button" className={className} onClick={() => setAsking(true)}>
@@ -30,7 +35,7 @@ export function Confirm({
     );
   }
   return (
-    <fieldset className="confirm">
+    <fieldset className="confirm" ref={group} tabIndex={-1}>
       <legend>{question}</legend>
       <div className="actions">
         <button

@@ -110,5 +110,6 @@ export const setup: typeof pt = {
     deleteConfirm:
       'This deletes your account, contacts and alerts, and cancels your subscription. It cannot be undone. Continue?',
     deleteYes: 'Yes, delete my account',
+    accountDeleted: 'Your account has been deleted.',
   },
 };

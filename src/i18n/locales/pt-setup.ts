@@ -110,5 +110,6 @@ export const setup = {
     deleteConfirm:
       'Isto apaga a conta, os contactos e os alertas, e cancela a subscrição. Não pode ser desfeito. Continuar?',
     deleteYes: 'Sim, apagar a conta',
+    accountDeleted: 'A sua conta foi apagada.',
   },
 };

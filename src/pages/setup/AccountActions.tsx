@@ -15,6 +15,7 @@ export function AccountActions() {
   const { t } = useTranslation();
   const text = useMessageText();
   const clearSession = useStore((state) => state.clearSession);
+  const pushToast = useStore((state) => state.pushToast);
   const [portalBusy, setPortalBusy] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<Message | null>(null);
@@ -43,6 +44,8 @@ export function AccountActions() {
       await deleteAccount();
       forgetDeviceKey();
       clearSession();
+      // Said on the page the person lands on: the toasts outlive the redirect.
+      pushToast('success', { key: 'setup.accountDeleted' });
       // Logging out unmounts this panel, so the redirect must not belong to it.
       setTimeout(() => goTo('/register'), DELETE_ACCOUNT_REDIRECT_MS);
     } catch {

@@ -354,6 +354,39 @@ describe('Setup', () => {
     expect(pathNow()).toBe('/register');
   });
 
+  it.each([
+    [
+      'pt',
+      'Apagar a minha conta',
+      'Sim, apagar a conta',
+      /Não pode ser desfeito\. Continuar\?$/,
+      'A sua conta foi apagada.',
+    ],
+    [
+      'en',
+      'Delete my account',
+      'Yes, delete my account',
+      /It cannot be undone\. Continue\?$/,
+      'Your account has been deleted.',
+    ],
+  ])(
+    'deleting the account in %s: a question first, focused, then the word that it is gone',
+    async (language, ask, yes, question, deleted) => {
+      const fake = await openSetup();
+      await act(() => i18n.changeLanguage(language));
+      fireEvent.click(screen.getByRole('button', { name: ask }));
+      const group = screen.getByRole('group', { name: question });
+      expect(group).toHaveFocus();
+      expect(fake.calls.some((call) => call.method === 'DELETE')).toBe(false);
+      fake.fetch.mockImplementationOnce(async () => new Response(null, { status: 204 }));
+      fireEvent.click(within(group).getByRole('button', { name: yes }));
+      expect(await screen.findByText(deleted)).toBeInTheDocument();
+      // Still said once the page has moved to /register.
+      await vi.waitFor(() => expect(pathNow()).toBe('/register'));
+      expect(screen.getByText(deleted)).toBeInTheDocument();
+    },
+  );
+
   it('says when the account could not be deleted', async () => {
     const fake = await openSetup();
     fireEvent.click(screen.getByRole('button', { name: 'Apagar a minha conta' }));
