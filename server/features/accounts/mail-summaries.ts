@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Deps } from '../../lib/deps.js';
 import { DAY } from '../../lib/time.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import type { MailMessage, MailPort } from '../../providers/mail/port.js';
 import { capped, countMail, MAIL_SUMMARY_TIMER, momentsAt } from './mail-bursts.js';
 import { findById } from './repository.js';
+import { resetSummary } from './reset.js';
 
 /*
  * A burst's summary (mail-bursts.ts): the `mail-summary` timer takes what was gathered, mails it
@@ -82,6 +84,9 @@ export type SummaryMail = (
   since: number,
 ) => Promise<MailMessage | null> | MailMessage | null;
 
+/** The kinds whose summaries this feature writes itself; the others' come from their features. */
+type AccountsKind = 'password_reset';
+
 /**
  * The `mail-summary` timer's handler: takes the burst's events, writes the summary for the
  * address's current owner and sends it. An address that changed hands sends nothing; a mail
@@ -89,10 +94,14 @@ export type SummaryMail = (
  * sends what the dead one had taken.
  */
 export function summaryTimer(
-  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort },
-  mails: Record<MailBurstKind, SummaryMail>,
+  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort } & Pick<Deps, 'config'>,
+  others: Record<Exclude<MailBurstKind, AccountsKind>, SummaryMail>,
 ): TimerHandler {
   const { db, clock, mail } = deps;
+  const mails: Record<MailBurstKind, SummaryMail> = {
+    ...others,
+    password_reset: (user, count, since) => resetSummary(deps, user, count, since),
+  };
   return async ({ subject }) => {
     const now = clock.now();
     const burst = await takeSummary(db, subject, now);

@@ -199,3 +199,43 @@ export const verificationMail = (language: Language, to: string, username: strin
 /** The password-reset e-mail (link valid 1 hour, single use), plain text and HTML, in pt or en. */
 export const resetMail = (language: Language, to: string, username: string, link: string): MailMessage =>
   render(RESET[language], language, to, username, link);
+
+const RESET_AGAIN: Record<Language, { subject: string; intro: (count: number, since: string) => string }> = {
+  pt: {
+    subject: 'Novos pedidos para redefinir a sua palavra-passe do Alerta',
+    intro: (count, since) =>
+      `${count === 1 ? 'Houve mais 1 pedido' : `Houve mais ${count} pedidos`} para redefinir a palavra-passe da sua conta desde ${since}. Se foi você e ainda precisa, escolha uma nova com esta ligação:`,
+  },
+  en: {
+    subject: 'More requests to reset your Alerta password',
+    intro: (count, since) =>
+      `${count === 1 ? '1 more request' : `${count} more requests`} to reset the password of your account ${count === 1 ? 'was' : 'were'} made since ${since}. If it was you and you still need it, choose a new password with this link:`,
+  },
+};
+
+const RESETS: Record<Language, string> = { pt: 'pedidos de nova palavra-passe', en: 'password resets' };
+
+/** The summary of `count` more reset requests since `since`, with a fresh link, in the holder's language. */
+export function resetSummaryMail(
+  language: Language,
+  to: string,
+  username: string,
+  link: string,
+  count: number,
+  since: string,
+): MailMessage {
+  const again = RESET_AGAIN[language];
+  const reset = RESET[language];
+  return render(
+    {
+      ...reset,
+      subject: again.subject,
+      intro: again.intro(count, since),
+      outro: [...reset.outro, SPACING_NOTE[language](RESETS[language])],
+    },
+    language,
+    to,
+    username,
+    link,
+  );
+}

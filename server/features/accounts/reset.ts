@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { newPasswordCheck, type resetConfirmRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
+import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, parseWith } from '../../lib/errors.js';
 import { HOUR } from '../../lib/time.js';
 import { commonPasswords } from './common-passwords.js';
-import { resetMail } from './mail.js';
+import { mailTime, resetMail, resetSummaryMail } from './mail.js';
+import { noteMailEvent } from './mail-bursts.js';
 import { hashPassword } from './passwords.js';
 import {
   consumeAllOneTimeTokens,
@@ -33,27 +35,54 @@ export const RESET_TTL_MS = HOUR;
 export const resetLink = (deps: Pick<Deps, 'config'>, uid: string, token: string) =>
   `${deps.config.APP_URL}/reset-password-confirm/${encodeURIComponent(uid)}/${token}`;
 
-/**
- * Mails a reset link when an account uses the address; silent otherwise. The route runs
- * it after the answer (app.background), so neither the answer nor its timing tells them apart.
- */
-export async function requestReset(
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'mail' | 'log'>,
-  email: string,
-  language: (saved: string) => Language,
-) {
-  const user = await findByEmail(deps.db, email);
-  if (!user?.email) return;
+/** A new reset link for the user (it works for RESET_TTL_MS). */
+async function newResetLink(deps: Pick<Deps, 'db' | 'clock' | 'config'>, userId: string): Promise<string> {
   const token = await createOneTimeToken(deps.db, {
-    userId: user.id,
+    userId,
     purpose: 'reset_password',
     now: deps.clock.now(),
     ttlMs: RESET_TTL_MS,
   });
-  const message = resetMail(language(user.language), user.email, user.username, resetLink(deps, user.id, token));
-  await deps.mail.send(message).catch((error: Error) => {
-    deps.log.error({ reason: error.message }, 'password reset e-mail could not be sent');
-  });
+  return resetLink(deps, userId, token);
+}
+
+/**
+ * Mails a reset link when an account uses the address; silent otherwise. Anyone can ask for an
+ * address, so its mails go one per burst (mail-bursts.ts): the first at once, the requests of
+ * the next 10 minutes in one summary with a fresh link, at most 20 a day. The route runs it
+ * after the answer (app.background), so neither the answer nor its timing tells them apart.
+ */
+export async function requestReset(
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail' | 'log'>,
+  email: string,
+  language: (saved: string) => Language,
+) {
+  try {
+    const user = await findByEmail(deps.db, email);
+    if (!user?.email) return;
+    const event = { kind: 'password_reset', address: user.email, userId: user.id, now: deps.clock.now() } as const;
+    if ((await noteMailEvent(deps.db, deps.dialect, event)) !== 'send') return;
+    const link = await newResetLink(deps, user.id);
+    await deps.mail.send(resetMail(language(user.language), user.email, user.username, link));
+  } catch (error) {
+    deps.log.error({ reason: (error as Error).message }, 'password reset e-mail could not be sent');
+  }
+}
+
+/**
+ * The summary of the reset requests a burst gathered, with a fresh link; nothing once the
+ * password changed after the first of them (the owner got in).
+ */
+export async function resetSummary(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  user: User,
+  count: number,
+  since: number,
+) {
+  if (!user.email || user.password_changed_at > since) return null;
+  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  const link = await newResetLink(deps, user.id);
+  return resetSummaryMail(language, user.email, user.username, link, count, mailTime(since, language, user.time_zone));
 }
 
 /**
