@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { carriesForwarding } from '../../server/features/dev/outbox-routes.js';
 import { normaliseTarget } from '../../server/lib/request-target.js';
 import { MINUTE } from '../../server/lib/time.js';
 import { SECRET_PATH_MAX_PER_MINUTE } from '../../server/plugins/security.js';
@@ -164,12 +165,57 @@ describe(`dev outbox: behind its key (${dbLabel})`, () => {
       { 'true-client-ip': '203.0.113.9' },
       { 'x-forwarded-for': '203.0.113.9' },
       { 'x-forwarded-host': 'alerta.example' },
+      // Spellings of proxies of their own: ingress-nginx, WebLogic's plug-in, and a bare Client-IP.
+      { 'x-original-forwarded-for': '203.0.113.9' },
+      { 'x-proxyuser-ip': '203.0.113.9' },
+      { 'client-ip': '203.0.113.9' },
+      { 'x-cluster-client-ip': '203.0.113.9' },
+      { 'fastly-client-ip': '203.0.113.9' },
+      { 'x-originating-ip': '203.0.113.9' },
+      { 'x-client-ip': '203.0.113.9' },
+      { x_forwarded_for: '203.0.113.9' },
+      { 'x-via': '1.1 cache' },
     ];
     for (const headers of proxies) {
       expect(isNotFound(await get(`/dev/outbox.json?key=${OUTBOX_KEY}`, headers)), JSON.stringify(headers)).toBe(true);
+      expect(isNotFound(await get(`/dev/outbox?key=${OUTBOX_KEY}`, headers)), JSON.stringify(headers)).toBe(true);
     }
     // The operator's own request, right after, from the same address.
     expect((await get(`/dev/outbox.json?key=${OUTBOX_KEY}`)).statusCode).toBe(200);
+  });
+
+  it("takes a browser's own headers for what they are: a plain loopback request with all of them passes", async () => {
+    const browser = {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+      accept: 'text/html,application/xhtml+xml',
+      'accept-language': 'pt-PT,pt;q=0.9,en;q=0.8',
+      'accept-encoding': 'gzip, deflate, br',
+      'cache-control': 'no-cache',
+      pragma: 'no-cache',
+      dnt: '1',
+      'sec-ch-ua': '"Chromium";v="131"',
+      'sec-ch-ua-platform': '"Linux"',
+      'sec-fetch-site': 'none',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+      'upgrade-insecure-requests': '1',
+      referer: 'http://localhost:8080/',
+      cookie: 'alerta_lang=pt',
+    };
+    expect(carriesForwarding(browser)).toBe(false);
+    expect((await get(`/dev/outbox?key=${OUTBOX_KEY}`, browser)).statusCode).toBe(200);
+    for (const name of [
+      'X-Original-Forwarded-For',
+      'X-ProxyUser-Ip',
+      'Client-IP',
+      'Via',
+      'CF-Connecting-IP',
+      'X-Real-IP',
+    ]) {
+      expect(carriesForwarding({ ...browser, [name]: '203.0.113.9' }), name).toBe(true);
+    }
+    // "via" inside another word is not Via.
+    expect(carriesForwarding({ 'x-aviator': '1', 'x-trivia': '1' })).toBe(false);
   });
 });
 

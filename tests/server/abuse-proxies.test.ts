@@ -56,6 +56,10 @@ describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, (
         ['127.0.0.1', { via: '1.1 proxy' }],
         ['127.0.0.1', { 'cf-connecting-ip': '203.0.113.9' }],
         ['127.0.0.1', { 'true-client-ip': '203.0.113.9' }],
+        // And the proxies with names of their own (ingress-nginx, WebLogic's plug-in, others).
+        ['127.0.0.1', { 'x-original-forwarded-for': '203.0.113.9' }],
+        ['127.0.0.1', { 'x-proxyuser-ip': '203.0.113.9' }],
+        ['127.0.0.1', { 'client-ip': '203.0.113.9' }],
       ] as const) {
         const res = await get(t.app, url, remote, headers);
         expect(refused(res), `${url} from ${remote} ${JSON.stringify(headers)}: ${res.statusCode}`).toBe(true);
@@ -66,10 +70,31 @@ describe(`dev pages on this machine only, never through a proxy (${dbLabel})`, (
     // Paying from elsewhere activates nothing.
     const pay = await t.app.inject({ method: 'POST', url: `${page}/pay`, remoteAddress: '203.0.113.9' });
     expect(pay.statusCode).toBe(404);
-    for (const headers of [{ 'x-forwarded-for': '198.51.100.1' }, { 'x-real-ip': '198.51.100.1' }, { via: '1.1 a' }]) {
+    for (const headers of [
+      { 'x-forwarded-for': '198.51.100.1' },
+      { 'x-real-ip': '198.51.100.1' },
+      { via: '1.1 a' },
+      { 'x-original-forwarded-for': '198.51.100.1' },
+      { 'x-proxyuser-ip': '198.51.100.1' },
+      { 'client-ip': '198.51.100.1' },
+    ]) {
       const forwarded = await t.app.inject({ method: 'POST', url: `${page}/pay`, headers });
       expect(forwarded.statusCode).toBe(404);
     }
+    // The outbox's reply to a captured call: a plain loopback request reaches it (a bad key press
+    // is answered 400), one through a proxy is refused before it is looked at.
+    const reply = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/dev/outbox/calls/none/digits/?key=${OUTBOX_KEY}`,
+        headers,
+        payload: { digits: 'x' },
+        remoteAddress: '127.0.0.1',
+      });
+    for (const name of ['x-original-forwarded-for', 'x-proxyuser-ip', 'client-ip']) {
+      expect(refused(await reply({ [name]: '203.0.113.9' })), name).toBe(true);
+    }
+    expect((await reply({})).json()).toMatchObject({ code: 'invalid_digits' });
     const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: owner.headers });
     expect(me.json().profile.has_premium).toBe(false);
     expect((await t.app.inject({ method: 'POST', url: `${page}/pay` })).json()).toMatchObject({ status: 'paid' });

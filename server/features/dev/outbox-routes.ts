@@ -8,22 +8,23 @@ import { pressKeys } from '../escalation/calls.js';
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /**
- * Headers a reverse proxy or CDN adds: the request did not start on this machine, whatever its
- * peer address (nginx's plain `proxy_pass` sends none of the X-Forwarded-* but may send
- * X-Real-IP; others send only Via, or their own client-address header).
+ * What a header name says when a reverse proxy, CDN or load balancer added it: the request did
+ * not start on this machine, whatever its peer address. Judged by what the name contains, not
+ * from a list of known names, since each proxy spells its own (nginx's plain `proxy_pass` sends
+ * X-Real-IP, ingress-nginx X-Original-Forwarded-For, Akamai True-Client-IP, WebLogic's plug-in
+ * X-ProxyUser-Ip, others only Via). Read with dashes and underscores dropped.
  */
-const PROXY_HEADERS = new Set([
-  'forwarded',
-  'via',
-  'x-real-ip',
-  'cf-connecting-ip',
-  'true-client-ip',
-  'fastly-client-ip',
-  'x-client-ip',
-  'x-cluster-client-ip',
-]);
-const proxied = (request: FastifyRequest) =>
-  Object.keys(request.headers).some((name) => PROXY_HEADERS.has(name) || name.startsWith('x-forwarded-'));
+const FORWARDING_NAME =
+  /forward|clientip|realip|userip|proxyuser|originatingip|connectingip|remoteaddr|remoteip|externaladdress|cdnloop/;
+/** `Via`, alone or as one word of a name (`X-Via`), never inside another word. */
+const VIA_WORD = /(^|[-_])via($|[-_])/;
+
+/** Whether any header of the request looks like one a proxy adds. */
+export const carriesForwarding = (headers: Record<string, unknown>): boolean =>
+  Object.keys(headers).some((name) => {
+    const lower = name.toLowerCase();
+    return VIA_WORD.test(lower) || FORWARDING_NAME.test(lower.replace(/[-_]/g, ''));
+  });
 
 /** As the server answers an address that names nothing: a dev page refused does not say it exists. */
 const notFound = () => detailError(404, 'Not found.', 'not_found');
@@ -36,7 +37,7 @@ const notFound = () => detailError(404, 'Not found.', 'not_found');
 export function requireLocal(app: FastifyInstance) {
   return async (request: FastifyRequest) => {
     const local = app.config.DEV_OUTBOX_PUBLIC || LOOPBACK.test(request.socket.remoteAddress ?? '');
-    if (!local || app.config.TRUST_PROXY !== false || proxied(request)) throw notFound();
+    if (!local || app.config.TRUST_PROXY !== false || carriesForwarding(request.headers)) throw notFound();
   };
 }
 
