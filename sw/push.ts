@@ -1,8 +1,5 @@
 /// <reference lib="WebWorker" />
-import { pathOf } from '../common/api/paths';
-import { checkinsRoutes } from '../common/api/routes';
 import { CHECKIN_REMINDER_HASH, type CheckinReminderData, type PushPayload, REMINDER_ACTIONS } from '../common/push';
-import { sendOrQueue } from './alert-queue';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -37,23 +34,15 @@ async function openPage(url: string): Promise<void> {
 }
 
 /**
- * A tap on a reminder. "I'm safe" ends the check-in through the alert queue (sent now, or
- * when the network returns), unless a PIN is set: the notification cannot ask for it, so the
- * page opens. "Open" and a tap on the notification itself open the emergency page.
+ * A tap on a reminder, "I'm safe", "Open" or the notification itself: the emergency page opens
+ * on its check-in. Ending a check-in needs the owner's proof, the page's device key, which a
+ * worker cannot read (it lives in the page's localStorage), and the PIN when one is set; the page
+ * sends it with both (queued here when offline) and shows what became of it.
  */
-export async function onReminderClick(action: string, data: unknown): Promise<void> {
+export async function onReminderClick(data: unknown): Promise<void> {
   if (!isReminder(data)) return;
   // Same origin only, and never the alert countdown: the page is opened to say "I'm safe".
-  const path = `${new URL(data.url, self.location.href).pathname}${CHECKIN_REMINDER_HASH}`;
-  if (action !== 'safe' || data.pin === '1') return openPage(path);
-  const url = new URL(pathOf(checkinsRoutes.done, { token: data.token, id: data.checkin_id }), self.location.href);
-  const done = new Request(url, {
-    method: 'POST',
-    // The queue keeps one entry per key: one "I'm safe" per check-in.
-    headers: { 'content-type': 'application/json', 'idempotency-key': `checkin-done-${data.checkin_id}` },
-    body: '{}',
-  });
-  await sendOrQueue(done);
+  return openPage(`${new URL(data.url, self.location.href).pathname}${CHECKIN_REMINDER_HASH}`);
 }
 
 export function setUpPush(): void {
@@ -63,6 +52,6 @@ export function setUpPush(): void {
   });
   self.addEventListener('notificationclick', (event) => {
     event.notification.close();
-    event.waitUntil(onReminderClick(event.action, event.notification.data));
+    event.waitUntil(onReminderClick(event.notification.data));
   });
 }

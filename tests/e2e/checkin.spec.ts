@@ -11,6 +11,21 @@ async function openCancelled(page: Page, token: string) {
   await expect(page.getByText('Alert cancelled. Nothing was sent.')).toBeVisible();
 }
 
+/** The seeded users' password (tests/e2e/seed.ts). */
+const PASSWORD = 'correct horse 42';
+
+/** Fills and sends the page's sign-in ("Is this your phone?"), already open or opened here. */
+async function signIn(page: Page, username: string) {
+  const form = page.getByTestId('owner-sign-in');
+  if (!(await form.evaluate((details) => (details as HTMLDetailsElement).open))) {
+    await page.getByText('Is this your phone? Sign in once to make this button yours').click();
+  }
+  await page.getByLabel('Username or e-mail').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('owner-signed-in')).toBeVisible();
+}
+
 /** The check-in the server holds for this token (current/), or null. */
 async function current(page: Page, token: string) {
   const answer = await page.request.get(`/api/emergency/public/${token}/checkins/current/`);
@@ -31,7 +46,10 @@ async function start15(page: Page) {
   await expect(page.getByTestId('checkin-left')).toBeVisible();
 }
 
-test('a 15 min check-in survives a reload, extends by 15 min and ends with "I\'m safe"', async ({ page, server }) => {
+test('a 15 min check-in started with the link survives a reload; the owner, signed in on the page, extends it by 15 min and ends it with "I\'m safe"', async ({
+  page,
+  server,
+}) => {
   const user = await seedUser(server.url, { language: 'en', countdownSeconds: 10 });
   await openCancelled(page, user.token);
   await start15(page);
@@ -45,6 +63,14 @@ test('a 15 min check-in survives a reload, extends by 15 min and ends with "I\'m
   expect(left).toBeGreaterThan(14 * 60);
   expect(left).toBeLessThanOrEqual(15 * 60);
 
+  // Only the owner postpones it: the page says so and opens its sign-in.
+  await page.getByRole('button', { name: '+15 min' }).click();
+  await expect(page.getByTestId('checkin-error')).toHaveText(
+    'Only the owner can end or postpone this check-in: sign in once on this phone and try again.',
+  );
+  await page.getByRole('button', { name: 'Sign in on this phone' }).click();
+  await signIn(page, user.username);
+  expect(await secondsLeft(page)).toBeLessThanOrEqual(15 * 60);
   await page.getByRole('button', { name: '+15 min' }).click();
   await expect.poll(() => secondsLeft(page)).toBeGreaterThan(29 * 60);
   await page.getByRole('button', { name: 'I’m safe' }).click();
@@ -74,6 +100,8 @@ linked(
   async ({ page, context, server, link }) => {
     const user = await seedUser(server.url, { language: 'en', countdownSeconds: 10 });
     await openCancelled(page, user.token);
+    // The queued request keeps the device key it was sent with: the server takes it as the owner's.
+    await signIn(page, user.username);
     await start15(page);
 
     await setNetwork(context, link, false);

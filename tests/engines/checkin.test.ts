@@ -4,13 +4,25 @@ import type { Tab } from './engines.js';
 import { click, ENGINES, until, untilControlled, waitForText } from './page-helpers.js';
 import { engineSuite } from './suite.js';
 
-// A check-in on the emergency page in each engine: started, still running in a new tab (its
-// state comes from the server), ended with "Estou bem", and ended with "Estou bem" pressed while
-// the server is down. As in emergency.test.ts, "no network" is the server process stopping and
+// A check-in on the emergency page in each engine: started with the link alone, still running in
+// a new tab (its state comes from the server), refused "Estou bem" until the owner signs in on the
+// page (only the owner lowers it: the page then sends its device key), and ended with "Estou bem"
+// pressed while the server is down, the queued request keeping the key. As in emergency.test.ts, "no network" is the server process stopping and
 // starting again on the same port and data directory: no engine here has an offline switch that
 // reaches its service worker.
 
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
+/** The seeded users' password (tests/e2e/seed.ts). */
+const PASSWORD = 'correct horse 42';
+
+/** Fills the page's sign-in ("É o seu telemóvel?"), opened; false while it is not there. */
+const fillSignIn = (username: string) => `
+  const form = document.querySelector('details.owner-sign-in form');
+  if (!form) return false;
+  form.closest('details').open = true;
+  form.querySelector('input[name="username"]').value = ${JSON.stringify(username)};
+  form.querySelector('input[name="password"]').value = ${JSON.stringify(PASSWORD)};
+  return true;`;
 
 describe.each(ENGINES)('check-in on %s', (name) => {
   const suite = engineSuite(name, SERVER_ENV);
@@ -24,12 +36,18 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
     return tab;
   }
+  /** Signs the owner in on the page: from then on its check-in calls carry this device's key. */
+  async function signIn(tab: Tab, username: string): Promise<void> {
+    await until('the sign-in form', () => tab.run<boolean>(fillSignIn(username)));
+    await until('"Iniciar sessão"', () => tab.run<boolean>(click('Iniciar sessão')));
+    await waitForText(tab, 'Este botão é agora seu');
+  }
   const current = async (token: string) => {
     const answer = await fetch(`${suite.server.url}/api/emergency/public/${token}/checkins/current/`);
     return answer.status === 404 ? null : ((await answer.json()) as { status: string });
   };
 
-  it('starts, shows the running check-in again in a new tab, and ends with "Estou bem"', async () => {
+  it('starts with the link, shows the running check-in again in a new tab, and ends with "Estou bem" once the owner signed in', async () => {
     const user = await seedUser(suite.server.url, { countdownSeconds: 10 });
     const first = await openCancelled(user.token);
     await until('the check-in button', () => first.run<boolean>(click('Fazer check-in')));
@@ -40,6 +58,12 @@ describe.each(ENGINES)('check-in on %s', (name) => {
 
     const again = await openCancelled(user.token);
     await waitForText(again, 'Faltam 1');
+    // The link alone cannot end it: the page says so and points at its sign-in.
+    await until('"Estou bem"', () => again.run<boolean>(click('Estou bem')));
+    await waitForText(again, 'Só o titular pode terminar ou adiar este check-in');
+    expect((await current(user.token))?.status).toBe('running');
+    await until('the sign-in button', () => again.run<boolean>(click('Iniciar sessão neste telemóvel')));
+    await signIn(again, user.username);
     await until('"Estou bem"', () => again.run<boolean>(click('Estou bem')));
     await waitForText(again, 'Check-in terminado. Ninguém foi alertado.');
     expect((await current(user.token))?.status).toBe('done');
@@ -51,6 +75,7 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     const tab = await openCancelled(user.token);
     // Only the worker keeps the press: a page it does not control just says it is waiting.
     await untilControlled(tab);
+    await signIn(tab, user.username);
     await until('the check-in button', () => tab.run<boolean>(click('Fazer check-in')));
     await until('the start button', () => tab.run<boolean>(click('Iniciar check-in')));
     await waitForText(tab, 'Faltam 1');

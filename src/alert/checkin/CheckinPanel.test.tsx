@@ -1,12 +1,22 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEVICE_KEY_HEADER } from '../../../common/constants';
 import { saveDeviceKey } from '../../lib/device-key';
 import { PositionWatch } from '../geo';
+import { stringsFor } from '../i18n';
+import { OwnerSignIn } from '../SignIn';
 import { CheckinPanel } from './CheckinPanel';
 import { checkinView, json, pageData, TOKEN } from './test-fixtures';
 
-vi.mock('../sw-client', () => ({ onReplayed: () => () => undefined, replayQueued: async () => undefined }));
+// The worker's word that a queued "I'm safe" reached the server: the test says it.
+const replayed = vi.hoisted(() => ({ listener: null as ((message: object) => void) | null }));
+vi.mock('../sw-client', () => ({
+  onReplayed: (listener: (message: object) => void) => {
+    replayed.listener = listener;
+    return () => undefined;
+  },
+  replayQueued: async () => undefined,
+}));
 
 const page = pageData;
 const view = checkinView;
@@ -223,5 +233,87 @@ describe('check-in on the emergency page', () => {
     serve(() => json(404, {}));
     render(<CheckinPanel token={TOKEN} geo={new PositionWatch()} page={page({ language: 'pt' })} language="pt" />);
     expect(await screen.findByRole('button', { name: 'Fazer check-in' })).toBeInTheDocument();
+  });
+
+  describe("a check-in lowered without the owner's proof", () => {
+    const proofRefused = () =>
+      serve((path) => (path === current ? json(200, view()) : json(403, { code: 'owner_proof_required' })));
+    /** The panel as the page shows it, with the page's own sign-in ("Is this your phone?") below. */
+    const showWithSignIn = (language: 'en' | 'pt' = 'en') =>
+      render(
+        <>
+          <CheckinPanel token={TOKEN} geo={new PositionWatch()} page={page({ language })} language={language} />
+          <OwnerSignIn s={stringsFor(language)} />
+        </>,
+      );
+
+    it('says only the owner can end it, and opens the page’s sign-in', async () => {
+      // jsdom lays nothing out: the page's scroll to the sign-in is only seen asked for.
+      const scrolled = vi.fn();
+      HTMLElement.prototype.scrollIntoView = scrolled;
+      onTestFinished(() => {
+        delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
+      });
+      proofRefused();
+      showWithSignIn();
+      fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+      expect(await screen.findByTestId('checkin-error')).toHaveTextContent(
+        'Only the owner can end or postpone this check-in: sign in once on this phone and try again.',
+      );
+      const signIn = screen.getByTestId('owner-sign-in') as HTMLDetailsElement;
+      expect(signIn.open).toBe(false);
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in on this phone' }));
+      expect(signIn.open).toBe(true);
+      expect(scrolled).toHaveBeenCalledTimes(1);
+      expect(document.activeElement).toBe(screen.getByLabelText('Username or e-mail'));
+      expect(screen.getAllByTestId('owner-sign-in')).toHaveLength(1);
+    });
+
+    it('in Portuguese too, for "+15 min"', async () => {
+      proofRefused();
+      showWithSignIn('pt');
+      fireEvent.click(await screen.findByRole('button', { name: '+15 min' }));
+      expect(await screen.findByTestId('checkin-error')).toHaveTextContent(
+        'Só o titular pode terminar ou adiar este check-in: inicie sessão uma vez neste telemóvel e tente de novo.',
+      );
+      expect(screen.getByRole('button', { name: 'Iniciar sessão neste telemóvel' })).toBeInTheDocument();
+    });
+
+    it('shows the sign-in in the panel when this phone’s key was refused (the page hides its own)', async () => {
+      saveDeviceKey('dk_removed-key-0123456789abcdefghijklmnopqrstu', 'u1');
+      try {
+        proofRefused();
+        showWithSignIn();
+        expect(screen.queryByTestId('owner-sign-in')).toBeNull();
+        fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+        fireEvent.click(await screen.findByRole('button', { name: 'Sign in on this phone' }));
+        expect(screen.getByTestId('owner-sign-in')).toHaveTextContent('Is this your phone?');
+      } finally {
+        localStorage.clear();
+      }
+    });
+
+    it('a queued "I\'m safe" refused when the worker sent it stops waiting and says why', async () => {
+      serve((path) => (path === current ? json(200, view()) : json(202, { code: 'queued' })));
+      show();
+      fireEvent.click(await screen.findByRole('button', { name: 'I’m safe' }));
+      expect(await screen.findByTestId('checkin-waiting')).toBeInTheDocument();
+      act(() => replayed.listener?.({ key: 'checkin-done-c1', status: 403, body: { code: 'owner_proof_required' } }));
+      expect(await screen.findByTestId('checkin-error')).toHaveTextContent(/^Only the owner can end/);
+      expect(screen.queryByTestId('checkin-waiting')).toBeNull();
+    });
+  });
+
+  it('"+15 min" sends the PIN when one is set, and says when PINs are locked', async () => {
+    const calls = serve((path) => (path === current ? json(200, view()) : json(403, { code: 'pin_locked' })));
+    show(page({ checkin_pin: true }));
+    const extend = await screen.findByRole('button', { name: '+15 min' });
+    expect(extend).toBeDisabled();
+    fireEvent.input(screen.getByLabelText('PIN'), { target: { value: '4321' } });
+    fireEvent.click(extend);
+    expect(await screen.findByTestId('checkin-error')).toHaveTextContent(
+      'Too many wrong PINs: no PIN is accepted until the hour is over.',
+    );
+    expect(calls.find((c) => c.path.endsWith('/extend/'))?.body).toEqual({ seconds: 900, pin: '4321' });
   });
 });

@@ -2,9 +2,11 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import type { Language } from '../../../common/constants';
 import type { PageData } from '../api';
 import type { PositionWatch } from '../geo';
+import { stringsFor } from '../i18n';
 import { hhmm, liveStringsFor } from '../live-strings';
 import { liveUrlOf } from '../parts';
 import { SafeButton } from '../SafeButton';
+import { OwnerSignIn } from '../SignIn';
 import type { CheckinView } from './api';
 import { CHECKIN_MAX_MINUTES, CHECKIN_NOTE_MAX, Checkin, isOpen } from './checkin';
 import { type CheckinStrings, checkinStringsFor, clock } from './strings';
@@ -88,7 +90,29 @@ function StartForm({ s, checkin, onClose }: { s: CheckinStrings; checkin: Checki
   );
 }
 
-/** A running or overdue check-in: the time left, "I'm safe" (with the PIN pad when one is set), "+15 min". */
+/**
+ * Where the owner signs in on this phone, asked when a check-in was refused for want of the
+ * owner's proof: the page's own sign-in ("Is this your phone?"), opened and brought into view,
+ * or the same form here when the page does not show it (this phone has a key, refused).
+ */
+function ProofSignIn({ s, language }: { s: CheckinStrings; language: Language }) {
+  const [here, setHere] = useState(false);
+  if (here) return <OwnerSignIn s={stringsFor(language)} offer />;
+  const open = () => {
+    const below = document.querySelector<HTMLDetailsElement>('details.owner-sign-in');
+    if (!below) return setHere(true);
+    below.open = true;
+    below.scrollIntoView({ block: 'center' });
+    below.querySelector('input')?.focus();
+  };
+  return (
+    <button type="button" className="button secondary" onClick={open}>
+      {s.signIn}
+    </button>
+  );
+}
+
+/** A running or overdue check-in: the time left, "I'm safe" and "+15 min" (with the PIN pad when one is set). */
 function Running({
   s,
   checkin,
@@ -148,7 +172,12 @@ function Running({
           <button type="submit" className="button safe" disabled={busy || (pin && digits.length === 0)}>
             {s.safe}
           </button>
-          <button type="button" className="button secondary" disabled={busy} onClick={() => void checkin.extend()}>
+          <button
+            type="button"
+            className="button secondary"
+            disabled={busy || (pin && digits.length === 0)}
+            onClick={() => void checkin.extend(pin ? digits : undefined)}
+          >
             {s.extend}
           </button>
         </form>
@@ -222,6 +251,7 @@ export function CheckinPanel({
           {s.errors[state.error]}
         </p>
       )}
+      {state.error === 'proof' && <ProofSignIn s={s} language={language} />}
       {active && state.homeScreenHint && <p className="hint">{s.homeScreen}</p>}
     </section>
   );

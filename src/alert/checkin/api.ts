@@ -12,7 +12,11 @@ export type CheckinAnswer<T> = Answer<T>;
 /** The Idempotency-Key of a check-in's "I'm safe": the service worker keeps one queued entry per key. */
 export const doneKey = (id: string) => `checkin-done-${id}`;
 
-/** A check-in route, with the owner's proof so the owner's calls pass a ceiling a flooder filled. */
+/**
+ * A check-in route, with the owner's proof (this device's key): "I'm safe", an extension and a
+ * position are refused without it, and it passes a ceiling a flooder filled. A queued "I'm safe"
+ * keeps it: the service worker's queue stores the whole request, headers included.
+ */
 const request = <T>(route: { method: string }, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   call<T>(path, {
     method: route.method,
@@ -38,8 +42,12 @@ export const currentCheckin = (token: string) =>
 export const sendCheckinLocation = (token: string, id: string, fix: Fix) =>
   request<null>(checkinsRoutes.location, pathOf(checkinsRoutes.location, { token, id }), fix);
 
-export const extendCheckin = (token: string, id: string, seconds: number) =>
-  request<CheckinView>(checkinsRoutes.extend, pathOf(checkinsRoutes.extend, { token, id }), { seconds });
+/** Moves the due time on; with a PIN set, the PIN goes with it (the server asks it as for "I'm safe"). */
+export const extendCheckin = (token: string, id: string, seconds: number, pin?: string) =>
+  request<CheckinView>(checkinsRoutes.extend, pathOf(checkinsRoutes.extend, { token, id }), {
+    seconds,
+    ...(pin ? { pin } : {}),
+  });
 
 /**
  * "I'm safe". It goes through the service worker's queue like an alert: 202 `queued` means it

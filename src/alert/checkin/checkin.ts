@@ -21,6 +21,8 @@ export type CheckinError =
   | 'inactive'
   | 'unconfirmed'
   | 'wrong_pin'
+  | 'pin_locked'
+  | 'proof'
   | 'too_long'
   | 'ended'
   | 'failed';
@@ -56,6 +58,9 @@ function errorOf(answer: CheckinAnswer<unknown>): CheckinError | null {
   if (answer.status === 'network') return 'offline';
   if (answer.code === 'checkin_running') return 'running';
   if (answer.code === 'wrong_pin') return 'wrong_pin';
+  if (answer.code === 'pin_locked') return 'pin_locked';
+  // Only the owner lowers a check-in: this phone has no key of theirs (or one that was removed).
+  if (answer.code === 'owner_proof_required') return 'proof';
   if (answer.code === 'checkin_too_long') return 'too_long';
   if (answer.code === 'checkin_ended') return 'ended';
   if (answer.status === 402) return 'inactive';
@@ -101,7 +106,10 @@ export class Checkin {
     window.addEventListener('online', online);
     document.addEventListener('visibilitychange', visible);
     const stop = onReplayed((message) => {
-      if (this.state.checkin && message.key === doneKey(this.state.checkin.id)) void this.refresh();
+      if (!this.state.checkin || message.key !== doneKey(this.state.checkin.id)) return;
+      // The queued "I'm safe" reached the server and was refused (no proof, a PIN locked): say why.
+      if (message.status === 403) this.refused(message.body);
+      void this.refresh();
     });
     void this.refresh();
     return () => {
@@ -138,11 +146,12 @@ export class Checkin {
     await offerReminders(this.token, this.page()?.push_public_key);
   }
 
-  async extend(): Promise<void> {
+  /** "+15 min", with the PIN when one is set. */
+  async extend(pin?: string): Promise<void> {
     const checkin = this.state.checkin;
     if (!checkin || this.state.busy) return;
     this.set({ busy: true, error: null });
-    const answer = await extendCheckin(this.token, checkin.id, EXTEND_SECONDS);
+    const answer = await extendCheckin(this.token, checkin.id, EXTEND_SECONDS, pin);
     if (answer.ok) return this.show(answer.value, { busy: false });
     this.set({ busy: false, error: errorOf(answer) });
     if (answer.status !== 'network' && answer.status !== 400) await this.refresh();
@@ -184,7 +193,17 @@ export class Checkin {
     const answer = await endCheckin(this.token, checkin.id, this.pin);
     if ((answer.ok && answer.status === 202) || (!answer.ok && answer.status === 'network')) return this.wait();
     this.set({ waiting: false });
+    if (!answer.ok && answer.status === 403) this.set({ error: errorOf(answer) });
     await this.refresh();
+  }
+
+  /** A queued "I'm safe" the server refused: no longer waiting, and why. */
+  private refused(body: unknown): void {
+    const code = (body as { code?: unknown } | null)?.code;
+    this.set({
+      waiting: false,
+      error: errorOf({ ok: false, status: 403, ...(typeof code === 'string' ? { code } : {}) }),
+    });
   }
 
   /** The position while the check-in is open: every 30 s at most, and when the page shows or hides. */
