@@ -1,5 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEVICE_KEY_HEADER } from '../../../common/constants';
+import { saveDeviceKey } from '../../lib/device-key';
 import { PositionWatch } from '../geo';
 import { CheckinPanel } from './CheckinPanel';
 import { keyBytes } from './push';
@@ -12,12 +14,13 @@ const PUBLIC_KEY = `B${'A'.repeat(85)}`;
 const SUBSCRIPTION = { endpoint: 'https://push.example/e1', keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) } };
 const page = pageData({ gps_enabled: false, contacts: [], push_public_key: PUBLIC_KEY });
 const running = checkinView();
+const DEVICE_KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
 
 function fakeServer() {
-  const posts: { path: string; body: unknown }[] = [];
+  const posts: { path: string; body: unknown; headers: Record<string, string> }[] = [];
   vi.stubGlobal('fetch', async (path: string, init: RequestInit = {}) => {
     if (init.method !== 'POST') return new Response('{}', { status: 404 });
-    posts.push({ path, body: JSON.parse(String(init.body)) });
+    posts.push({ path, body: JSON.parse(String(init.body)), headers: (init.headers ?? {}) as Record<string, string> });
     return new Response(JSON.stringify(running), { status: path.endsWith('/checkins/') ? 201 : 200 });
   });
   return posts;
@@ -45,12 +48,14 @@ async function startOne() {
 
 describe('check-in reminders', () => {
   afterEach(() => {
+    localStorage.clear();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
     Reflect.deleteProperty(navigator, 'serviceWorker');
   });
 
-  it('asks for notifications only once a check-in starts, then registers this browser', async () => {
+  it('asks for notifications only once a check-in starts, then registers this browser with its device key', async () => {
+    saveDeviceKey(DEVICE_KEY, 'u1');
     const posts = fakeServer();
     const { requestPermission, subscribe } = fakePush('granted');
     render(<CheckinPanel token={TOKEN} geo={new PositionWatch()} page={page} language="en" />);
@@ -63,9 +68,19 @@ describe('check-in reminders', () => {
     expect(requestPermission).toHaveBeenCalledOnce();
     expect(subscribe.mock.calls[0]?.[0]).toEqual({ userVisibleOnly: true, applicationServerKey: keyBytes(PUBLIC_KEY) });
     expect(posts.at(-1)?.body).toEqual(SUBSCRIPTION);
+    expect(posts.at(-1)?.headers[DEVICE_KEY_HEADER]).toBe(DEVICE_KEY);
+  });
+
+  it('asks nothing on a phone where the owner never signed in: the server takes reminders only for a device key', async () => {
+    const posts = fakeServer();
+    const { requestPermission } = fakePush('granted');
+    await startOne();
+    expect(requestPermission).not.toHaveBeenCalled();
+    expect(posts.map((p) => p.path)).toEqual([`/api/emergency/public/${TOKEN}/checkins/`]);
   });
 
   it('subscribes nothing when notifications are refused', async () => {
+    saveDeviceKey(DEVICE_KEY, 'u1');
     const posts = fakeServer();
     const { requestPermission, subscribe } = fakePush('denied');
     await startOne();

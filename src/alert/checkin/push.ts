@@ -1,3 +1,4 @@
+import { readDeviceKey } from '../../lib/device-key';
 import { isIos } from '../sms';
 import { subscribePush } from './api';
 
@@ -23,9 +24,11 @@ export const needsHomeScreen = () => isIos() && (!('PushManager' in window) || !
 /**
  * Asked when a check-in starts, never before: the reminder is why the page wants to notify.
  * Subscribes this browser and registers it with the server; any refusal only means no reminder.
+ * Only on a device of the owner's (one with a device key): the server takes reminders for no
+ * other, so a phone where the owner never signed in is not asked to notify.
  */
 export async function offerReminders(token: string, publicKey: string | null | undefined): Promise<void> {
-  if (!('Notification' in window) || !('PushManager' in window) || !publicKey) return;
+  if (!('Notification' in window) || !('PushManager' in window) || !publicKey || !readDeviceKey()) return;
   try {
     const permission = await Notification.requestPermission();
     if (permission !== 'granted' || !navigator.serviceWorker) return;
