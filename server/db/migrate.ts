@@ -29,6 +29,19 @@ function isCatalogRace(error: unknown): boolean {
 }
 
 /**
+ * SQLite has no migration lock (Kysely's is a no-op there): a second process migrating the same
+ * file at once meets the first one's tables, or its write lock. Its whole run was one transaction,
+ * rolled back, so it is tried again and finds the migrations done.
+ */
+function isSqliteRace(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_BUSY') || (code === 'SQLITE_ERROR' && /already exists/.test(String(message))))
+  );
+}
+
+/**
  * Runs `step` (migrate to the latest, or to a named migration); throws with the failing
  * migration's error. A catalog race before any migration ran (no results) leaves nothing
  * half done, so that step is tried again.
@@ -41,7 +54,7 @@ export async function migrate(
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await step(migratorOf(db, pgSchema));
     if (!error) return;
-    if (results === undefined && isCatalogRace(error) && attempt < ATTEMPTS) {
+    if (((results === undefined && isCatalogRace(error)) || isSqliteRace(error)) && attempt < ATTEMPTS) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(20 * attempt, 200)));
       continue;
     }
