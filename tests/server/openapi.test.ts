@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../common/api/errors.js';
-import { REFERENCE_PATH, renderReference } from '../../scripts/api-reference.js';
+import { DOCUMENT_PATH, REFERENCE_PATH, renderReference } from '../../scripts/api-reference.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
 
@@ -111,6 +111,52 @@ describe(`the OpenAPI document (${dbLabel})`, () => {
     const properties = (error.properties ?? {}) as Record<string, OpenAPIV3_1.SchemaObject>;
     expect(error.required).toContain('code');
     expect(properties.code?.enum).toEqual([...ERROR_CODES]);
+  });
+
+  it('names every operation for the clients generated from it, summarises it and says who may call it', async () => {
+    const document = await documentOf();
+    const schemes = document.components?.securitySchemes ?? {};
+    const ids = new Set<string>();
+    for (const [name, operation] of operations(document)) {
+      expect(operation.operationId, name).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(ids.has(operation.operationId ?? ''), `${name}: ${operation.operationId} is taken`).toBe(false);
+      ids.add(operation.operationId ?? '');
+      expect(operation.summary, name).toMatch(/^[A-Z]/);
+      expect(operation.security, name).toBeInstanceOf(Array);
+      for (const way of operation.security ?? [])
+        for (const scheme of Object.keys(way)) expect(schemes).toHaveProperty(scheme);
+      const refusals = Object.keys(operation.responses ?? {}).filter((status) => status.startsWith('4'));
+      expect(refusals, `${name} answers the refusals of any request`).toContain('4XX');
+    }
+    const byId = Object.fromEntries(operations(document).map(([, operation]) => [operation.operationId, operation]));
+    const session = [{ bearer: [] }];
+    const ownerProof = [{ bearer: [] }, { deviceKey: [] }];
+    expect(byId.login?.security).toEqual([]);
+    expect(byId.listContacts?.security).toEqual(session);
+    expect(byId.deleteAccount?.security).toEqual(session);
+    expect(byId.sendAlert?.security).toEqual([{}, ...ownerProof]);
+    expect(byId.resolveAlert?.security).toEqual(ownerProof);
+    expect(byId.endCheckin?.security).toEqual(ownerProof);
+    expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes.deviceKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Alerta-Device-Key' });
+  });
+
+  it('names this server, at its APP_URL', async () => {
+    const document = await documentOf();
+    expect(document.servers).toEqual([
+      expect.objectContaining({
+        url: '{appUrl}',
+        variables: { appUrl: expect.objectContaining({ default: t.config.APP_URL }) },
+      }),
+    ]);
+  });
+
+  it('matches the committed docs/openapi.json, what npm run lint:openapi lints (npm run api:docs rewrites it)', async () => {
+    const document = await documentOf();
+    const committed = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as OpenAPIV3_1.Document;
+    // Written by a server at the default APP_URL: everything else is the same.
+    expect(committed).toEqual({ ...document, servers: committed.servers });
+    expect(committed.servers?.[0]?.variables?.appUrl?.default).toBe('http://localhost:8080');
   });
 
   it('matches the committed reference page, docs/API.md (npm run api:docs rewrites it)', async () => {
