@@ -196,11 +196,13 @@ test('the live page: active with its map, resolved, and unknown', async ({ brows
       await expect(page.getByRole('heading', { name: `${LONG_NAME} needs help` })).toBeVisible();
       await expect(page.getByTestId('live-map')).toHaveAttribute('data-ready', 'true');
     });
-    await fetch(`${server.url}/api/emergency/public/${owner.token}/alerts/${alert.id}/resolve/`, {
+    // Lowering an alert takes the owner's proof: their session.
+    const resolved = await fetch(`${server.url}/api/emergency/public/${owner.token}/alerts/${alert.id}/resolve/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.tokens.access}` },
       body: JSON.stringify({ notify: false }),
     });
+    expect(resolved.status).toBe(200);
     await atEachWidth(page, 'live page, resolved', () =>
       expect(page.getByTestId('live-state')).toHaveAttribute('data-state', 'resolved'),
     );
