@@ -7,7 +7,7 @@ import type { PageData } from './api';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
 import { stringsFor } from './i18n';
-import { OwnerSignIn } from './SignIn';
+import { OwnerSignIn, signInForKey } from './SignIn';
 import { savePage } from './storage';
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
@@ -120,6 +120,18 @@ describe('"Is this your phone?" on the emergency page', () => {
     expect(calls.some((c) => c.url === '/api/users/auth/logout/')).toBe(false);
     // No session is kept on this page: only the key.
     expect(Object.keys(localStorage)).toEqual([DEVICE_KEY_STORAGE_KEY]);
+  });
+
+  it('ends the login at once when no key came of it, and keeps nothing', async () => {
+    answers = {
+      'POST /api/users/auth/login/': () => json(200, { access: 'acc-2', refresh: 'ref-2' }),
+      'POST /api/users/me/device-keys/': () => json(503, {}),
+      'GET /api/users/me/': () => json(200, { username: 'ana' }),
+      'POST /api/users/auth/logout/': () => new Response(null, { status: 204 }),
+    };
+    expect(await signInForKey('ana', 'segura123')).toBe('failed');
+    expect(calls.find((c) => c.url === '/api/users/auth/logout/')?.headers.get('authorization')).toBe('Bearer acc-2');
+    expect(readDeviceKey()).toBeNull();
   });
 
   it('says why not, in the page’s language, and keeps no key', async () => {
