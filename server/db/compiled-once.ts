@@ -9,7 +9,6 @@ import {
 } from 'kysely';
 import type { Dialect } from './index.js';
 import type { Database } from './schema.js';
-import { withTurn } from './sent-together.js';
 
 /** Where a run's value goes in a query built once: Kysely sends it as a parameter like any value. */
 class Slot {
@@ -22,8 +21,7 @@ class Slot {
  * first read (three subqueries, two as JSON arrays) that was most of the read's time under load.
  * `build` names each run's value with `value('name')`; only scalars, each sent as one parameter
  * (a list in `in` takes one parameter per item: it has no fixed shape), and the build is refused
- * when a named value does not end up as a parameter. `withTurn`: a read that never waits for a
- * lock, sent on PostgreSQL with the others of its turn (sent-together.ts).
+ * when a named value does not end up as a parameter.
  */
 export function compiledOnce<V extends Record<string, unknown>, R>(
   build: (
@@ -31,7 +29,6 @@ export function compiledOnce<V extends Record<string, unknown>, R>(
     value: <K extends keyof V & string>(name: K) => V[K],
     dialect: Dialect,
   ) => Compilable<R>,
-  options: { withTurn?: boolean } = {},
 ): (db: Kysely<Database>, dialect: Dialect, values: V) => Promise<R[]> {
   const made = new Map<Dialect, CompiledQuery<R>>();
   const compile = (db: Kysely<Database>, dialect: Dialect): CompiledQuery<R> => {
@@ -60,9 +57,7 @@ export function compiledOnce<V extends Record<string, unknown>, R>(
     }
     const parameters = template.parameters.map((p) => (p instanceof Slot ? values[p.name] : p));
     const query = { ...template, parameters };
-    const { rows } =
-      options.withTurn && dialect === 'postgres' ? await withTurn<R>(db, query) : await db.executeQuery<R>(query);
-    return rows;
+    return (await db.executeQuery<R>(query)).rows;
   };
 }
 

@@ -1,9 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { PipelinedDialect } from './postgres-dialect.js';
-import { preparingClient } from './prepared-statements.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpoints.js';
 import { SQLite } from './sqlite-driver.js';
@@ -51,9 +49,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      Client: preparingClient(),
-      // A query is sent without waiting for the answer to the one before (postgres-driver.ts).
-      pipeline: true,
       max: options.pgPoolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
@@ -65,7 +60,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const onError = options.onConnectionError ?? (() => {});
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
-    const db = new Kysely<Database>({ dialect: new PipelinedDialect(pool) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);
     return {
       db,

@@ -66,40 +66,37 @@ type OwnerRow = User & { subscriptions: unknown; contacts: unknown; replay_id: s
 const parsed = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 
 /** The owner by token with their subscriptions, their contacts and the id of the alert the key made. */
-const ownerRead = compiledOnce<{ token: string; key: string }, OwnerRow>(
-  (db, value, dialect) =>
-    db
-      .selectFrom('users')
-      .selectAll('users')
-      .select((eb: ExpressionBuilder<Database, 'users'>) => [
-        rowsOf(
-          dialect,
-          eb
-            .selectFrom('subscriptions')
-            .select(SUBSCRIPTION_COLUMNS)
-            .whereRef('subscriptions.user_id', '=', 'users.id')
-            .orderBy('subscriptions.created_at', 'desc'),
-        ).as('subscriptions'),
-        rowsOf(
-          dialect,
-          eb
-            .selectFrom('contacts')
-            .select(CONTACT_COLUMNS)
-            .whereRef('contacts.user_id', '=', 'users.id')
-            .orderBy('contacts.priority', 'asc')
-            .orderBy('contacts.created_at', 'asc')
-            .orderBy('contacts.id', 'asc'),
-        ).as('contacts'),
+const ownerRead = compiledOnce<{ token: string; key: string }, OwnerRow>((db, value, dialect) =>
+  db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb: ExpressionBuilder<Database, 'users'>) => [
+      rowsOf(
+        dialect,
         eb
-          .selectFrom('alerts')
-          .select('alerts.id')
-          .whereRef('alerts.user_id', '=', 'users.id')
-          .where('alerts.idempotency_key', '=', value('key'))
-          .as('replay_id'),
-      ])
-      .where('users.token', '=', value('token')),
-  // A read: sent with the other owner reads of its turn (the alerts pressed together, under load).
-  { withTurn: true },
+          .selectFrom('subscriptions')
+          .select(SUBSCRIPTION_COLUMNS)
+          .whereRef('subscriptions.user_id', '=', 'users.id')
+          .orderBy('subscriptions.created_at', 'desc'),
+      ).as('subscriptions'),
+      rowsOf(
+        dialect,
+        eb
+          .selectFrom('contacts')
+          .select(CONTACT_COLUMNS)
+          .whereRef('contacts.user_id', '=', 'users.id')
+          .orderBy('contacts.priority', 'asc')
+          .orderBy('contacts.created_at', 'asc')
+          .orderBy('contacts.id', 'asc'),
+      ).as('contacts'),
+      eb
+        .selectFrom('alerts')
+        .select('alerts.id')
+        .whereRef('alerts.user_id', '=', 'users.id')
+        .where('alerts.idempotency_key', '=', value('key'))
+        .as('replay_id'),
+    ])
+    .where('users.token', '=', value('token')),
 );
 
 /**

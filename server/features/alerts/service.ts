@@ -6,7 +6,6 @@ import type { Config } from '../../config.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { commitWithNext } from '../../db/sent-together.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { orderedId, randomToken } from '../../lib/ids.js';
@@ -226,9 +225,6 @@ export async function storeAlert(
         row.escalation_at != null
           ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
           : undefined;
-      // The alert is one statement: on PostgreSQL it carries the COMMIT, one round trip from
-      // here to the stored alert (elsewhere the marking changes nothing).
-      await commitWithNext(trx);
       const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
       return { alert, created: true as const, deliveries: rows };
     });

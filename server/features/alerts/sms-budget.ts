@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
-import { executeTogether } from '../../db/sent-together.js';
 import { MINUTE } from '../../lib/time.js';
 
 /**
@@ -182,17 +181,13 @@ export async function budgetDecisions(
   );
   // On PostgreSQL, all the numbers' locks first, taken in the sorted order of `phones` (unnest
   // keeps the array's order), so two alerts never hold one each and wait for the other's; the
-  // count sent with them runs once they are held, and reads what was committed until then.
-  const locks =
-    dialect === 'postgres'
-      ? [
-          sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`.compile(
-            trx,
-          ),
-        ]
-      : [];
-  const answers = await executeTogether<SpentRow>(trx, [...locks, read.compile()]);
-  const { mine, all, alerted } = tallied(answers.at(-1)?.rows ?? []);
+  // count runs once they are held, and reads what was committed until then.
+  if (dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`.execute(
+      trx,
+    );
+  }
+  const { mine, all, alerted } = tallied(await read.execute());
   // What other accounts sent never withholds the owner's first proven alert to a number in the window.
   const first = (phone: string) => proven && request.realAlert === true && !alerted.has(phone);
   const busy = phones.filter((phone) => !first(phone) && !fits(all.get(phone), perNumber, parts));
