@@ -27,8 +27,9 @@ function checkin(fields: Partial<CheckinView> = {}): CheckinView {
   };
 }
 
+/** The time of day as Portugal and Ireland write it, in the test's own time zone. */
 const at = (iso: string, language: string) =>
-  new Date(iso).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+  new Date(iso).toLocaleTimeString(language === 'pt' ? 'pt-PT' : 'en-IE', { hour: '2-digit', minute: '2-digit' });
 
 /** Opens the home page of an owner whose token is `tok/1`, with the current check-in answered by `answer`. */
 async function openHome(answer: { status?: number; body?: unknown }, language = 'pt') {
