@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deviceName } from '../../server/features/accounts/device-names.js';
 import { notMeKeyFor } from '../../server/features/alerts/owner-mail.js';
-import { nextIp } from './accounts-helpers.js';
+import { lastMailTo, linkIn, login, nextIp, post } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp, TEST_PASSWORD, type TestApp } from './helper.js';
 
@@ -62,34 +62,18 @@ const resolvedAt = async (t: TestApp, alertId: string) =>
 
 /** Signs the owner in with a password, as the app or the emergency page does: the new login's headers. */
 async function signIn(t: TestApp, owner: Owner, password = TEST_PASSWORD): Promise<Headers> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/users/auth/login/',
-    payload: { username: owner.user.username, password },
-    remoteAddress: nextIp(),
-  });
+  const res = await login(t, owner.user.username, password);
   expect(res.statusCode, res.body).toBe(200);
   return { authorization: `Bearer ${res.json().access as string}` };
 }
 
 /** Sets a new password through the reset e-mail's link. */
 async function resetPassword(t: TestApp, owner: Owner, password: string): Promise<void> {
-  const asked = await t.app.inject({
-    method: 'POST',
-    url: '/api/users/reset-password/',
-    payload: { email: owner.user.email },
-    remoteAddress: nextIp(),
-  });
-  expect(asked.statusCode).toBe(200);
-  await t.app.background.idle();
-  const mail = t.app.outbox.emails.find((e) => e.to === owner.user.email && e.text.includes('reset-password-confirm'));
-  const [, uid, token] = mail?.text.match(/reset-password-confirm\/([^/\s]+)\/([\w-]+)/) ?? [];
-  const reset = await t.app.inject({
-    method: 'POST',
-    url: '/api/users/reset-password-confirm/',
-    payload: { uid: decodeURIComponent(uid ?? ''), token, new_password1: password, new_password2: password },
-    remoteAddress: nextIp(),
-  });
+  expect((await post(t, '/api/users/reset-password/', { email: owner.user.email })).statusCode).toBe(200);
+  const link = new URL(linkIn(lastMailTo(t, owner.user.email as string).text));
+  const [, , uid, token] = link.pathname.split('/');
+  const body = { uid: decodeURIComponent(uid ?? ''), token, new_password1: password, new_password2: password };
+  const reset = await post(t, '/api/users/reset-password-confirm/', body);
   expect(reset.statusCode, reset.body).toBe(200);
 }
 

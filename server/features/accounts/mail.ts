@@ -148,7 +148,41 @@ export const SPACING_NOTE: Record<Language, (what: string) => string> = {
     `To keep your inbox usable, Alerta sends at most one e-mail about ${what} every 10 minutes and 20 a day; the others are counted in the next e-mail.`,
 };
 
-const TAKEN_AGAIN: Record<Language, { subject: string; intro: (count: number, since: string) => string }> = {
+/** What a burst's summary says instead of its first mail's subject and intro. */
+type Again = { subject: string; intro: (count: number, since: string) => string };
+
+/**
+ * The summary of a kind of burst, in the holder's language: the first mail's button and closing
+ * lines under the summary's own subject and intro (`count` more since `since`), and why one mail
+ * tells of several `what`.
+ */
+function summaryMail(kind: {
+  first: Record<Language, Template>;
+  again: Record<Language, Again>;
+  what: Record<Language, string>;
+}) {
+  return (
+    language: Language,
+    to: string,
+    username: string,
+    link: string,
+    count: number,
+    since: string,
+  ): MailMessage => {
+    const first = kind.first[language];
+    const again = kind.again[language];
+    const outro = [...first.outro, SPACING_NOTE[language](kind.what[language])];
+    return render(
+      { ...first, subject: again.subject, intro: again.intro(count, since), outro },
+      language,
+      to,
+      username,
+      link,
+    );
+  };
+}
+
+const TAKEN_AGAIN: Record<Language, Again> = {
   pt: {
     subject: 'Novas tentativas de registo com o seu e-mail no Alerta',
     intro: (count, since) =>
@@ -163,30 +197,8 @@ const TAKEN_AGAIN: Record<Language, { subject: string; intro: (count: number, si
 
 const ATTEMPTS: Record<Language, string> = { pt: 'tentativas de registo', en: 'sign-up attempts' };
 
-/** The summary of `count` more registration attempts on an address since `since`, in the holder's language. */
-export function registrationSummaryMail(
-  language: Language,
-  to: string,
-  username: string,
-  link: string,
-  count: number,
-  since: string,
-): MailMessage {
-  const taken = TAKEN[language];
-  const again = TAKEN_AGAIN[language];
-  return render(
-    {
-      ...taken,
-      subject: again.subject,
-      intro: again.intro(count, since),
-      outro: [...taken.outro, SPACING_NOTE[language](ATTEMPTS[language])],
-    },
-    language,
-    to,
-    username,
-    link,
-  );
-}
+/** The summary of more registration attempts on an address, in the holder's language. */
+export const registrationSummaryMail = summaryMail({ first: TAKEN, again: TAKEN_AGAIN, what: ATTEMPTS });
 
 /** The notice to an address someone tried to register again (no account is made), in pt or en. */
 export const registrationNoticeMail = (language: Language, to: string, username: string, link: string): MailMessage =>
@@ -200,7 +212,7 @@ export const verificationMail = (language: Language, to: string, username: strin
 export const resetMail = (language: Language, to: string, username: string, link: string): MailMessage =>
   render(RESET[language], language, to, username, link);
 
-const RESET_AGAIN: Record<Language, { subject: string; intro: (count: number, since: string) => string }> = {
+const RESET_AGAIN: Record<Language, Again> = {
   pt: {
     subject: 'Novos pedidos para redefinir a sua palavra-passe do Alerta',
     intro: (count, since) =>
@@ -215,27 +227,5 @@ const RESET_AGAIN: Record<Language, { subject: string; intro: (count: number, si
 
 const RESETS: Record<Language, string> = { pt: 'pedidos de nova palavra-passe', en: 'password resets' };
 
-/** The summary of `count` more reset requests since `since`, with a fresh link, in the holder's language. */
-export function resetSummaryMail(
-  language: Language,
-  to: string,
-  username: string,
-  link: string,
-  count: number,
-  since: string,
-): MailMessage {
-  const again = RESET_AGAIN[language];
-  const reset = RESET[language];
-  return render(
-    {
-      ...reset,
-      subject: again.subject,
-      intro: again.intro(count, since),
-      outro: [...reset.outro, SPACING_NOTE[language](RESETS[language])],
-    },
-    language,
-    to,
-    username,
-    link,
-  );
-}
+/** The summary of more reset requests, with a fresh link, in the holder's language. */
+export const resetSummaryMail = summaryMail({ first: RESET, again: RESET_AGAIN, what: RESETS });
