@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Owner } from './alerts-fixtures.js';
+import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
 
-// Shared by the check-in tests: the owner's proof as the emergency page sends it, and the calls.
+// Shared by the check-in tests: an owner with the proof the emergency page sends, the calls, and
+// the work a check-in leaves for later.
 
 /** The owner's proof as the emergency page sends it: a device key its session issued (it outlives the session). */
 export type DeviceProof = { 'x-alerta-device-key': string };
@@ -51,3 +52,34 @@ export const checkinCall = (
     payload: options.payload ?? {},
     ...(options.ip ? { remoteAddress: options.ip } : {}),
   });
+
+/** An owner with contacts on numbers of their own, and a device key: the proof the page sends. */
+export type CheckinOwner = Owner & { phones: string[]; proof: DeviceProof };
+
+let numbers = 0;
+/** An owner with `contacts` contacts (each a new number) and a device key of theirs. */
+export async function checkinOwner(
+  app: FastifyInstance,
+  options: { contacts?: number; language?: 'pt' | 'en' } = {},
+): Promise<CheckinOwner> {
+  const phones = Array.from({ length: options.contacts ?? 1 }, () => {
+    numbers += 1;
+    return `+35193${String(numbers).padStart(7, '0')}`;
+  });
+  const o = await ownerWithContacts(app, {
+    contacts: phones.map((phone, i) => [`Contact ${i}`, phone]),
+    language: options.language ?? 'en',
+  });
+  return Object.assign(o, { phones, proof: await deviceProof(app, o) });
+}
+
+/** The SMS the owner's contacts got. */
+export const smsTo = (app: FastifyInstance, owner: CheckinOwner) =>
+  app.outbox.sms.filter((sms) => owner.phones.includes(sms.to));
+
+/** Runs what is due (check-in timers, their alerts' SMS, e-mails) and waits for it. */
+export async function settle(app: FastifyInstance): Promise<void> {
+  await app.timers.runDue();
+  await app.dispatcher.drain();
+  await app.background.idle();
+}

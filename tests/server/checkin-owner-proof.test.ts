@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { nextIp } from './accounts-helpers.js';
-import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
-import { checkinCall, type DeviceProof, deviceProof, startCheckin } from './checkin-fixtures.js';
+import {
+  type CheckinOwner,
+  checkinCall,
+  checkinOwner,
+  type DeviceProof,
+  deviceProof,
+  settle,
+  smsTo,
+  startCheckin,
+} from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -18,14 +25,8 @@ const at = (ms: number) => new Date(ms).toISOString();
 // Each refusal is followed by the owner, from the same address, doing the same thing.
 describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
   const t = suiteApp();
-  let n = 0;
-  type Holder = Owner & { phones: string[]; proof: DeviceProof };
-  const owner = async (): Promise<Holder> => {
-    n += 1;
-    const phones = [`+35193${String(n).padStart(7, '0')}`];
-    const o = await ownerWithContacts(t.app, { contacts: [['Ana', phones[0] as string]] });
-    return Object.assign(o, { phones, proof: await deviceProof(t.app, o) });
-  };
+  type Holder = CheckinOwner;
+  const owner = () => checkinOwner(t.app);
   const started = async (o: Holder, body: object = { duration_seconds: 1800 }) => {
     const res = await startCheckin(t.app, o.token, { body, ip: nextIp() });
     expect(res.statusCode, res.body).toBe(201);
@@ -35,12 +36,8 @@ describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
     t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/checkins/current/`, remoteAddress: ip });
   const row = (id: string) =>
     t.app.db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const smsTo = (o: Holder, app: FastifyInstance = t.app) => app.outbox.sms.filter((sms) => o.phones.includes(sms.to));
-  const settle = async () => {
-    await t.app.timers.runDue();
-    await t.app.dispatcher.drain();
-    await t.app.background.idle();
-  };
+  const sms = (o: Holder) => smsTo(t.app, o);
+  const settled = () => settle(t.app);
   const refused = (res: { statusCode: number; json(): { code?: string } }) => {
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('owner_proof_required');
@@ -66,10 +63,10 @@ describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
     expect((await row(id)).status).toBe('running');
     // Left alone, it fires: the stranger's "I'm safe" changed nothing.
     moveTime(t, MINUTE + GRACE);
-    await settle();
-    await settle();
+    await settled();
+    await settled();
     expect((await row(id)).status).toBe('fired');
-    expect(smsTo(o)).toHaveLength(1);
+    expect(sms(o)).toHaveLength(1);
 
     // The owner, from the same address, with the page's device key or the app's session.
     const mine = await started(o);
@@ -87,7 +84,7 @@ describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
     const ip = nextIp();
     refused(await checkinCall(t.app, o.token, id, 'extend', { payload: { seconds: 86_000 }, ip }));
     moveTime(t, MINUTE);
-    await settle();
+    await settled();
     const overdue = await row(id);
     expect(overdue.status).toBe('overdue');
     // In the grace: the extension that would have rescued it is refused, nothing moves.
@@ -103,9 +100,9 @@ describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
     expect(extended.json()).toMatchObject({ status: 'running' });
     expect(Date.parse(extended.json().due_at)).toBe(t.clock.now() + 3600_000);
     moveTime(t, GRACE);
-    await settle();
+    await settled();
     expect((await row(id)).status).toBe('running');
-    expect(smsTo(o)).toEqual([]);
+    expect(sms(o)).toEqual([]);
   });
 
   it('a position from the link alone is refused; one dated ahead is refused or counted as now; the alert carries the owner’s latest', async () => {
@@ -139,8 +136,8 @@ describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
     const later = { latitude: 38.75, longitude: -9.2, accuracy: 8, captured_at: at(t.clock.now()) };
     expect((await move(later, o.proof)).statusCode).toBe(204);
     moveTime(t, 30_000 + GRACE);
-    await settle();
-    await settle();
+    await settled();
+    await settled();
     const fired = await row(id);
     expect(fired.status).toBe('fired');
     const alert = await t.app.db
@@ -149,7 +146,7 @@ describe(`check-ins lowered only with the owner's proof (${dbLabel})`, () => {
       .where('id', '=', fired.alert_id as string)
       .executeTakeFirstOrThrow();
     expect([alert.latitude, alert.longitude].map(Number)).toEqual([later.latitude, later.longitude]);
-    expect(smsTo(o)[0]?.body).toContain('38.75');
+    expect(sms(o)[0]?.body).toContain('38.75');
   });
 
   it("push reminders: 6 strangers' endpoints are refused and evict nothing; the owner's devices subscribe, a fifth is refused, not rotated", async () => {

@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { nextIp } from './accounts-helpers.js';
-import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
-import { checkinCall, type DeviceProof, deviceProof, startCheckin } from './checkin-fixtures.js';
+import { type CheckinOwner, checkinCall, checkinOwner, settle, smsTo, startCheckin } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -16,18 +14,16 @@ const [PIN, DURESS, WRONG] = ['2468', '1357', '0000'];
 // of the owner's check-ins, fire the check-in and lock PIN answers until the hour is over.
 describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
   const t = suiteApp();
-  let n = 0;
-  type Holder = Owner & { phones: string[]; proof: DeviceProof };
+  type Holder = CheckinOwner;
+  /** An owner with a check-in PIN and a duress PIN, and a device key. */
   const owner = async (language: 'pt' | 'en' = 'en'): Promise<Holder> => {
-    n += 1;
-    const phones = [`+35192${String(n).padStart(7, '0')}`];
-    const o = await ownerWithContacts(t.app, { contacts: [['Ana', phones[0] as string]], language });
+    const o = await checkinOwner(t.app, { language });
     await t.app.db
       .updateTable('users')
       .set({ checkin_pin_hash: await hashPassword(PIN), duress_pin_hash: await hashPassword(DURESS) })
       .where('id', '=', o.user.id)
       .execute();
-    return Object.assign(o, { phones, proof: await deviceProof(t.app, o) });
+    return o;
   };
   const started = async (o: Holder, seconds = 1800) => {
     const res = await startCheckin(t.app, o.token, { body: { duration_seconds: seconds }, ip: nextIp() });
@@ -36,12 +32,8 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
   };
   const status = async (id: string) =>
     (await t.app.db.selectFrom('checkins').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-  const smsTo = (o: Holder, app: FastifyInstance = t.app) => app.outbox.sms.filter((sms) => o.phones.includes(sms.to));
-  const settle = async () => {
-    await t.app.timers.runDue();
-    await t.app.dispatcher.drain();
-    await t.app.background.idle();
-  };
+  const sms = (o: Holder) => smsTo(t.app, o);
+  const settled = () => settle(t.app);
   const tries = async (o: Holder) =>
     (
       await t.app.db
@@ -83,10 +75,10 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
     const first = await started(o, 60);
     for (let i = 0; i < 2; i += 1) expect((await answer(first, WRONG)).json().code).toBe('wrong_pin');
     moveTime(t, MINUTE + GRACE);
-    await settle();
-    await settle();
+    await settled();
+    await settled();
     expect(await status(first)).toBe('fired');
-    expect(smsTo(o)).toHaveLength(1);
+    expect(sms(o)).toHaveLength(1);
     // Two more on a second one; the fifth of the hour fires it and locks the PINs.
     const second = await started(o);
     expect((await answer(second, WRONG, 'extend')).json().code).toBe('wrong_pin');
@@ -95,10 +87,10 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
     expect(fifth.statusCode).toBe(403);
     expect(fifth.json().code).toBe('pin_locked');
     expect(Number(fifth.headers['retry-after'])).toBe((lockStarted + HOUR - t.clock.now()) / 1000);
-    await settle();
-    await settle();
+    await settled();
+    await settled();
     expect(await status(second)).toBe('fired');
-    expect(smsTo(o)).toHaveLength(2);
+    expect(sms(o)).toHaveLength(2);
     expect(await tries(o)).toBe(5);
 
     // A third check-in in the same hour: no PIN is read, not even the right one or the duress PIN.
@@ -114,7 +106,7 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
     expect(await tries(o)).toBe(5);
     expect(await status(third)).toBe('running');
 
-    await settle();
+    await settled();
     const mails = t.app.outbox.emails.filter((mail) => mail.to === o.user.email && /PIN/.test(mail.subject));
     expect(mails.map((mail) => mail.subject)).toEqual(['Alerta: PIN do check-in bloqueado']);
     expect(mails[0]?.text).toContain('5 PINs errados');
@@ -124,7 +116,7 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
     moveTime(t, lockStarted + HOUR - t.clock.now());
     const ended = await answer(third, PIN);
     expect(ended.statusCode, ended.body).toBe(200);
-    await settle();
+    await settled();
     expect(t.app.outbox.emails.filter((mail) => mail.to === o.user.email && /PIN/.test(mail.subject))).toHaveLength(1);
     expect(await status(third)).toBe('done');
     const alerts = await t.app.db.selectFrom('alerts').select('reason').where('user_id', '=', o.user.id).execute();
@@ -150,10 +142,10 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
     expect(Object.keys(underDuress.json()).sort()).toEqual(Object.keys(ok.json()).sort());
     expect([ok.json().status, underDuress.json().status]).toEqual(['running', 'running']);
     expect(underDuress.json().due_at).toBe(ok.json().due_at);
-    await settle();
-    expect(smsTo(calm)).toEqual([]);
+    await settled();
+    expect(sms(calm)).toEqual([]);
     expect(
-      smsTo(forced)
+      sms(forced)
         .map((sms) => sms.body)
         .join(),
     ).toContain('may be acting under duress');
@@ -163,7 +155,7 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
       (await checkinCall(t.app, forced.token, forcedId, 'done', { payload: { pin: PIN }, proof: forced.proof, ip }))
         .statusCode,
     ).toBe(200);
-    await settle();
-    expect(smsTo(forced)).toHaveLength(1);
+    await settled();
+    expect(sms(forced)).toHaveLength(1);
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAIL_BURST } from '../../server/features/accounts/mail-bursts.js';
 import { nextIp } from './accounts-helpers.js';
-import { ownerWithContacts } from './alerts-fixtures.js';
-import { checkinCall, deviceProof, startCheckin } from './checkin-fixtures.js';
+import { checkinCall, checkinOwner, settle, startCheckin } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -12,14 +11,10 @@ const MINUTE = 60_000;
 // summary) and a daily cap per address.
 describe(`check-in reminder e-mails, bounded like receipts (${dbLabel})`, () => {
   const t = suiteApp();
-  const settle = async () => {
-    await t.app.timers.runDue();
-    await t.app.background.idle();
-  };
 
   it('mails the first reminder of a burst, one summary of the rest, and at most 20 a day', async () => {
-    const o = await ownerWithContacts(t.app);
-    const proof = await deviceProof(t.app, o);
+    const o = await checkinOwner(t.app);
+    const { proof } = o;
     const ip = nextIp();
     // The outbox keeps the newest first: these read oldest first.
     const mails = () =>
@@ -29,7 +24,7 @@ describe(`check-in reminder e-mails, bounded like receipts (${dbLabel})`, () => 
       const started = await startCheckin(t.app, o.token, { body: { duration_seconds: 60 }, ip });
       expect(started.statusCode, started.body).toBe(201);
       moveTime(t, MINUTE);
-      await settle();
+      await settle(t.app);
       const done = await checkinCall(t.app, o.token, started.json().id, 'done', { proof, ip });
       expect(done.statusCode, done.body).toBe(200);
     };
@@ -41,7 +36,7 @@ describe(`check-in reminder e-mails, bounded like receipts (${dbLabel})`, () => 
     await overdue();
     expect(mails()).toHaveLength(1);
     moveTime(t, MAIL_BURST.spacingMs);
-    await settle();
+    await settle(t.app);
     expect(mails().map((mail) => mail.subject)).toEqual(['Alerta: are you OK?', 'Alerta: more check-ins were overdue']);
     expect(mails()[1]?.text).toContain('2 more check-ins were overdue since');
     expect(mails()[1]?.text).toContain(`/public/${o.token}/#checkin`);
@@ -51,7 +46,7 @@ describe(`check-in reminder e-mails, bounded like receipts (${dbLabel})`, () => 
       moveTime(t, MAIL_BURST.spacingMs);
       await overdue();
     }
-    await settle();
+    await settle(t.app);
     expect(mails()).toHaveLength(MAIL_BURST.perDay);
   });
 });

@@ -27,7 +27,7 @@ describe(`check-ins (${dbLabel})`, () => {
     const o = await ownerWithContacts(t.app, { contacts: phones.map((p, i) => [`Contact ${i}`, p]) });
     return Object.assign(o, { phones, proof: await deviceProof(t.app, o) });
   };
-  const start = (o: Holder, body: object = { duration_seconds: 1800 }, key = randomUUID(), app = t.app) =>
+  const start = (o: Owner, body: object = { duration_seconds: 1800 }, key = randomUUID(), app = t.app) =>
     app.inject({ method: 'POST', url: base(o.token), headers: { 'idempotency-key': key }, payload: body });
   // Ending, extending and moving a check-in are the owner's: these calls carry the owner's device key.
   const call = (o: Holder, id: string, action: 'done' | 'extend' | 'location', payload: object = {}) =>
@@ -72,7 +72,7 @@ describe(`check-ins (${dbLabel})`, () => {
       const res = await start(o, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
-    const lapsed = Object.assign(await ownerWithContacts(t.app, { plan: null }), { phones: [] });
+    const lapsed = await ownerWithContacts(t.app, { plan: null });
     expect((await start(lapsed)).statusCode).toBe(402);
     expect((await current(o)).statusCode).toBe(404);
   });
