@@ -183,6 +183,17 @@ describe(`device keys can be taken back (${dbLabel})`, () => {
     expect((await sendAlert(t, owner, keyProof(tabletKey), ip)).proven).toBe(true);
   });
 
+  it('a stolen refresh token replayed ends its login and the keys that login issued', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963200006']] });
+    const signedIn = await login(t, owner.user.username, TEST_PASSWORD, { ip: '10.200.0.1' });
+    const { access, refresh } = signedIn.json() as { access: string; refresh: string };
+    const key = await issueKey(t, { authorization: `Bearer ${access}` });
+    expect((await post(t, '/api/users/auth/refresh/', { refresh }, { ip: '10.200.0.1' })).statusCode).toBe(200);
+    // The replaced token again, from elsewhere: a copy.
+    expect((await post(t, '/api/users/auth/refresh/', { refresh }, { ip: '10.200.0.2' })).statusCode).toBe(401);
+    expect((await sendAlert(t, owner, keyProof(key), nextIp())).proven).toBe(false);
+  });
+
   it('"log out everywhere" ends every login too, this one included', async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351963200003']] });
     const other = await signIn(t, owner);
