@@ -31,6 +31,7 @@ import { SECOND } from './lib/time.js';
 import { createTimers, type Timers } from './lib/timers.js';
 import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
+import connectionsPlugin, { SERVER_TIMEOUTS } from './plugins/connections.js';
 import databasePlugin, { followDatabaseClock } from './plugins/database.js';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import overloadPlugin, { type LoadProbe } from './plugins/overload.js';
@@ -135,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Nothing stalled holds a connection: requests still arriving, idle ones, unread answers.
+    ...SERVER_TIMEOUTS,
   });
   // A clock tests move by hand stands for the database's too; any other follows the database's.
   const clock: Clock =
@@ -213,6 +216,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Due timers run within a second of their time, and at once when the server starts.
   app.periodic.every('timers', SECOND, () => app.timers.runDue());
   await app.register(errorsPlugin);
+  // Connections capped in all and per address before any request is read on them.
+  await app.register(connectionsPlugin, { config });
   // First of the request hooks: an overloaded process refuses before doing any other work.
   await app.register(overloadPlugin, { config, probe: options.loadProbe });
   await app.register(apiPlugin);

@@ -17,6 +17,11 @@ export const threshold = z.coerce
   .number({ message: 'must be a whole number (0 turns it off)' })
   .int('must be a whole number (0 turns it off)')
   .min(0, 'must be a whole number (0 turns it off)');
+/** A count that may be 0 (what 0 means is the setting's to say). */
+export const wholeNumber = z.coerce
+  .number({ message: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0, 'must be a whole number (0 or more)');
 /** The V8 heap this process may use (MB): the heap thresholds' defaults are shares of it. */
 export const HEAP_LIMIT_MB = Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20);
 /** An amount in euros, at most to the cent. */

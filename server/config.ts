@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { PLAN_CONTACT_LIMITS, PLAN_PRICES_EUR, SMS_PRICE_EUR, TRIAL_DAYS } from '../common/constants.js';
-import { euros, flag, HEAP_LIMIT_MB, positiveInt, threshold, trustProxy, url } from './config-fields.js';
+import { euros, flag, HEAP_LIMIT_MB, positiveInt, threshold, trustProxy, url, wholeNumber } from './config-fields.js';
 import { keptSecret } from './lib/kept-secret.js';
 
 /** Every setting, read from the environment once at start. docs/CONFIGURATION.md and .env.example list them. */
@@ -64,6 +64,12 @@ const schema = z.object({
   OVERLOAD_ALERT_HEAP_USED_MB: threshold.default(Math.floor(HEAP_LIMIT_MB * 0.95)),
   OVERLOAD_RSS_MB: threshold.default(0),
   OVERLOAD_ALERT_RSS_MB: threshold.default(0),
+  /** Client connections this process holds open at most; 0: three quarters of its open-file limit (plugins/connections.ts). */
+  MAX_CONNECTIONS: wholeNumber.default(0),
+  /** Client connections one address (an IPv6 /64 as one) may hold open; not counted behind TRUST_PROXY. */
+  CONNECTIONS_PER_ADDRESS: positiveInt('CONNECTIONS_PER_ADDRESS').default(64),
+  /** Live event streams an alert may have open in each process beyond one per contact and one for the owner. */
+  LIVE_EXTRA_STREAMS: wholeNumber.default(5),
   DEV_OUTBOX_PUBLIC: flag.default(false),
   /** Web Push (check-in reminders): generated once into DATA_DIR when unset. */
   VAPID_PUBLIC_KEY: z.string().optional(),

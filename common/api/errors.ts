@@ -83,6 +83,7 @@ export const ERROR_CODES = [
   'alert_resolved',
   'tracking_over',
   'too_many_responders',
+  'too_many_streams',
   // Lowering an alarm (ending, postponing, moving, quieting) without the owner's proof.
   'owner_proof_required',
   // Check-ins.

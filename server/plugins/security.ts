@@ -35,7 +35,11 @@ export function routedPath(url: string): string {
  * IPv4-mapped one for its IPv4 address, as the rate limiter's own per-address keys do.
  */
 export function clientAddress(request: FastifyRequest): string {
-  const ip = request.ip;
+  return addressGroup(request.ip);
+}
+
+/** What `clientAddress` makes of an IP address: its /64 for IPv6, the IPv4 address of a mapped one. */
+export function addressGroup(ip: string): string {
   if (!Address6.isValid(ip)) return ip;
   const address = new Address6(ip);
   if (address.is4()) return address.to4().correctForm();

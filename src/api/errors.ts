@@ -106,6 +106,8 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   alert_resolved: null,
   tracking_over: null,
   too_many_responders: null,
+  // The live page falls back to polling; it never shows this.
+  too_many_streams: null,
   owner_proof_required: null,
   // Check-ins: the emergency page says these in its own words; the PINs are set in the app.
   checkin_running: null,

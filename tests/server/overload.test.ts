@@ -83,7 +83,7 @@ describe(`load shedding on the process's own samples (${dbLabel})`, () => {
   // with the alert threshold off an alert is never refused on it.
   const t = suiteApp({ OVERLOAD_RSS_MB: '1', OVERLOAD_ALERT_RSS_MB: '0' });
 
-  it("sheds reads once @fastify/under-pressure's first sample is in, and still takes alerts", async () => {
+  it("sheds reads once the sampler's first sample is in, and still takes alerts", async () => {
     const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351930000005']] });
     await vi.waitFor(
       async () => expectOverloaded(await t.app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/` })),

@@ -23,7 +23,8 @@ export class LiveHub {
     this.listeners.set(alertId, set);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.listeners.delete(alertId);
+      // Only its own set: once emptied and gone, a later subscriber's new one is kept.
+      if (set.size === 0 && this.listeners.get(alertId) === set) this.listeners.delete(alertId);
     };
   }
 
