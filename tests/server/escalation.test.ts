@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { CALL_JOB } from '../../server/features/escalation/placement.js';
 import { ManualClock } from '../../server/lib/clock.js';
+import { setTimer } from '../../server/lib/timers.js';
 import { type Owner, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, moveTime, OUTBOX_KEY, suiteApp } from './helper.js';
 import { postAck, postResolve, sendRealAlert } from './live-fixtures.js';
@@ -188,5 +190,33 @@ describe(`escalation by phone (${dbLabel})`, () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('rings a contact once when the process placing the call died after the provider took it and before it was recorded', async () => {
+    const o = await owner(1);
+    const alert = await sendRealAlert(t.app, o.token);
+    moveTime(t, ESCALATION_MS);
+    await settle();
+    expect(callsTo(o)).toHaveLength(1);
+    // What that process leaves: the call still queued since its attempt began, its job to run again.
+    const [call] = await t.app.db.selectFrom('escalation_calls').selectAll().where('alert_id', '=', alert.id).execute();
+    if (!call) throw new Error('no call');
+    expect(call.placed_at).not.toBeNull();
+    await t.app.db
+      .updateTable('escalation_calls')
+      .set({ status: 'queued', provider_call_id: null })
+      .where('id', '=', call.id)
+      .execute();
+    await setTimer(t.app.db, { kind: CALL_JOB, subject: call.id, dueAt: t.clock.now(), now: t.clock.now() });
+    moveTime(t, 1000);
+    await settle();
+    expect(callsTo(o)).toHaveLength(1);
+    expect(
+      await t.app.db
+        .selectFrom('escalation_calls')
+        .select(['status', 'provider_call_id'])
+        .where('id', '=', call.id)
+        .executeTakeFirst(),
+    ).toEqual({ status: 'ringing', provider_call_id: `CA-outbox-${call.id}` });
   });
 });

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_RETRY_MS } from '../../server/lib/reliability.js';
 import { createTwilioVoice } from '../../server/providers/voice/twilio.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, moveTime, type TestApp } from './helper.js';
-import { sendRealAlert } from './live-fixtures.js';
-import { APP_URL, AUTH_TOKEN, fakeTwilio, LoopbackClient, SID } from './twilio-fake.js';
+import { postAck, postResolve, sendRealAlert } from './live-fixtures.js';
+import { APP_URL, AUTH_TOKEN, fakeTwilio, INVALID_NUMBER, LoopbackClient, SID } from './twilio-fake.js';
 
 const FROM = '+15005550006';
 
@@ -17,7 +18,8 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
   let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 
   beforeAll(async () => {
-    fake = await fakeTwilio();
+    // Twilio's clock reads as the app's: the calls it lists are dated on the time the tests move.
+    fake = await fakeTwilio({ now: () => t?.clock.now() ?? Date.now() });
     t = await buildTestApp({ APP_URL }, undefined, {
       providers: () => ({
         voice: createTwilioVoice({
@@ -51,6 +53,28 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
   }
   const calls = (alertId: string) =>
     app.db.selectFrom('escalation_calls').selectAll().where('alert_id', '=', alertId).orderBy('contact_name').execute();
+  /** The calls Twilio took to these numbers, and the call lists (lookups) asked of it. */
+  const rungTo = (phones: string[]) => fake.calls.filter((c) => phones.includes(c.to));
+  const lookupsFor = (phones: string[]) =>
+    fake.requests.filter(
+      (r) =>
+        r.method === 'GET' &&
+        r.path.includes('/Calls.json') &&
+        phones.some((p) => r.path.includes(encodeURIComponent(p))),
+    );
+  /** An owner with these contacts whose real alert has just escalated (its calls' first attempts run). */
+  async function escalated(contacts: [string, string][]) {
+    const owner = await ownerWithContacts(app, { contacts });
+    const alert = await sendRealAlert(app, owner.token);
+    moveTime(t, 300_000);
+    await app.timers.runDue();
+    return { owner, alert, phones: contacts.map(([, phone]) => phone) };
+  }
+  /** The retries' turn: past the first backoff, every due job run. */
+  const retry = async () => {
+    moveTime(t, JOB_RETRY_MS);
+    await app.timers.runDue();
+  };
 
   it('places each call with TwiML that says the words twice in a one-key gather, and callbacks carrying our call id', async () => {
     const owner = await ownerWithContacts(app, {
@@ -125,5 +149,110 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
     await status('completed', ana);
     expect((await calls(alert.id)).map((c) => c.status)).toEqual(['acknowledged', 'busy']);
     expect((await callback('gather', '?c=unknown', pressed)).statusCode).toBe(404);
+  });
+
+  it('places a call Twilio refused once again after the backoff: it rings, once', async () => {
+    fake.failCalls(1);
+    const { owner, alert, phones } = await escalated([
+      ['Ana', '+351915550011'],
+      ['Rui', '+351915550012'],
+    ]);
+    const first = await calls(alert.id);
+    expect(first.map((c) => c.status).sort()).toEqual(['queued', 'ringing']);
+    const refused = first.find((c) => c.status === 'queued');
+    expect(refused?.last_error).toMatch(/Twilio error 20500/);
+    expect(rungTo(phones)).toHaveLength(1);
+    // Shown waiting, not failed, while it is tried again.
+    const view = await app.inject({ method: 'GET', url: `/api/emergency/public/${owner.token}/alerts/${alert.id}/` });
+    expect(view.json().escalation.status).toBe('calling');
+    expect(
+      view
+        .json()
+        .escalation.calls.map((c: { status: string }) => c.status)
+        .sort(),
+    ).toEqual(['queued', 'ringing']);
+
+    await retry();
+    const after = await calls(alert.id);
+    expect(after.map((c) => c.status)).toEqual(['ringing', 'ringing']);
+    expect(
+      rungTo(phones)
+        .map((c) => c.to)
+        .sort(),
+    ).toEqual(phones);
+    expect(after.map((c) => c.provider_call_id).sort()).toEqual(
+      rungTo(phones)
+        .map((c) => c.sid)
+        .sort(),
+    );
+    // The refused attempt may have reached Twilio: the retry asked first.
+    expect(lookupsFor([refused?.phone_number ?? ''])).not.toHaveLength(0);
+    await retry();
+    expect(rungTo(phones)).toHaveLength(2);
+  });
+
+  it.each([
+    ['ringing out', false],
+    ['still in its queue', true],
+  ])('finds a call Twilio took whose answer was lost (%s) and never places it again', async (_name, queued) => {
+    fake.queueCalls(queued);
+    fake.cutCallAnswers(1);
+    try {
+      const phone = queued ? '+351915550014' : '+351915550013';
+      const { alert } = await escalated([['Eva', phone]]);
+      expect(rungTo([phone])).toHaveLength(1);
+      expect((await calls(alert.id)).map((c) => c.status)).toEqual(['queued']);
+      await retry();
+      const [call] = await calls(alert.id);
+      expect(call).toMatchObject({ status: 'ringing', provider_call_id: rungTo([phone])[0]?.sid });
+      expect(rungTo([phone])).toHaveLength(1);
+      expect(lookupsFor([phone])).not.toHaveLength(0);
+    } finally {
+      fake.queueCalls(false);
+    }
+  });
+
+  it('marks a call to a number Twilio calls invalid failed at once, never tried again', async () => {
+    const { alert } = await escalated([['Ivo', INVALID_NUMBER]]);
+    const placing = () => fake.requests.filter((r) => r.method === 'POST' && r.form.To === INVALID_NUMBER).length;
+    const tried = placing();
+    expect(await calls(alert.id)).toMatchObject([{ status: 'failed', last_error: expect.stringMatching(/21211/) }]);
+    await retry();
+    expect(placing()).toBe(tried);
+  });
+
+  it('places no retry once a contact is on the way or the owner is safe', async () => {
+    const answered = await ownerWithContacts(app, {
+      contacts: [
+        ['Ana', '+351915550015'],
+        ['Rui', '+351915550016'],
+      ],
+    });
+    const safe = await ownerWithContacts(app, {
+      contacts: [
+        ['Ana', '+351915550017'],
+        ['Rui', '+351915550018'],
+      ],
+    });
+    const phones = ['+351915550015', '+351915550016', '+351915550017', '+351915550018'];
+    const first = await sendRealAlert(app, answered.token);
+    const second = await sendRealAlert(app, safe.token);
+    fake.failCalls(4);
+    moveTime(t, 300_000);
+    await app.timers.runDue();
+    expect((await calls(first.id)).map((c) => c.status)).toEqual(['queued', 'queued']);
+    expect((await calls(second.id)).map((c) => c.status)).toEqual(['queued', 'queued']);
+    // The contact's own link, in the alert's SMS (the escalation's second SMS carries the alert's).
+    const key = app.outbox.sms
+      .filter((m) => m.to === phones[0])
+      .map((m) => /\?c=([\w-]+)/.exec(m.body)?.[1])
+      .find(Boolean);
+    expect((await postAck(app, first.public_id, { contact_key: key })).statusCode).toBe(201);
+    expect((await postResolve(app, safe.token, second.id, { notify: false })).statusCode).toBe(200);
+    await retry();
+    expect(rungTo(phones)).toEqual([]);
+    for (const alert of [first, second]) {
+      expect((await calls(alert.id)).map((c) => c.status)).toEqual(['failed', 'failed']);
+    }
   });
 });

@@ -118,28 +118,54 @@ export async function rungForLinkOnly(db: Db, userId: string, phones: string[], 
   return new Set(rows.map((row) => row.phone_number));
 }
 
-/** Adds the queued calls; a call already there for the same contact (a run taken over) stays as it is. */
-export async function insertCalls(db: Db, rows: Insertable<EscalationCallsTable>[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
+/**
+ * Adds the queued calls; a call already there for the same contact stays as it is. Resolves
+ * with the ids of the calls added (each gets its placement job).
+ */
+export async function insertCalls(db: Db, rows: Insertable<EscalationCallsTable>[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const added = await db
     .insertInto('escalation_calls')
     .values(rows)
     .onConflict((oc) => oc.columns(['alert_id', 'delivery_id']).doNothing())
+    .returning('id')
     .execute();
+  return added.map((row) => row.id);
 }
 
 /**
- * Takes a call for placing: true for exactly one taker, ever. A process that dies after this
- * leaves the call unplaced rather than risk ringing the contact twice.
+ * Notes that an attempt to place the call begins. The first attempt's time is kept in
+ * `placed_at`: from then on the provider may hold the call, and a later attempt asks it first.
  */
-export async function claimPlacement(db: Db, callId: string, now: number): Promise<boolean> {
-  const taken = await db
+export async function beginAttempt(db: Db, callId: string, now: number): Promise<void> {
+  await db
     .updateTable('escalation_calls')
     .set({ placed_at: now, updated_at: now })
     .where('id', '=', callId)
     .where('placed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(taken.numUpdatedRows) === 1;
+    .execute();
+}
+
+/** Keeps why an attempt failed on a call still waiting to be placed (it is tried again). */
+export async function noteAttemptFailed(db: Db, callId: string, error: string, now: number): Promise<void> {
+  await db
+    .updateTable('escalation_calls')
+    .set({ last_error: error, updated_at: now })
+    .where('id', '=', callId)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** Which of the provider's call ids are already another call's of ours (another alert's, to the same number). */
+export async function providerIdsOfOtherCalls(db: Db, callId: string, providerCallIds: string[]): Promise<Set<string>> {
+  if (providerCallIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('escalation_calls')
+    .select('provider_call_id')
+    .where('provider_call_id', 'in', providerCallIds)
+    .where('id', '!=', callId)
+    .execute();
+  return new Set(rows.map((row) => row.provider_call_id as string));
 }
 
 export function alertById(db: Db, id: string) {

@@ -1,32 +1,30 @@
 /**
  * Escalation: a real alert nobody has answered by its `escalation_at` phones every contact it
- * reached who has not answered, all at once, and sends them a second SMS. The alert's durable
- * timer (server/lib/timers.ts) runs it once across processes and restarts. An alert sent with
+ * reached who has not answered, all at once, and sends them a second SMS. The alert's job
+ * (server/lib/timers.ts) decides it once across processes and restarts; each call is then a job
+ * of its own (placement.ts), placed at least once and rung once. An alert sent with
  * the link alone escalates to a number at most once an hour for its account, however many
  * such alerts are sent: whoever holds the link can raise the alarm, not ring a phone on end.
  */
 import type { Transaction } from 'kysely';
-import { CALL_VOICE_LANGUAGE, callScript, escalationSms } from '../../../common/escalation-text.js';
+import { escalationSms } from '../../../common/escalation-text.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
-import type { Alert, Database, EscalationCall, User } from '../../db/schema.js';
+import type { Alert, Database, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { orderedId } from '../../lib/ids.js';
 import { HOUR } from '../../lib/time.js';
-import type { TimerHandler } from '../../lib/timers.js';
+import { type TimerHandler, timerRow, timersInsert } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
 import { queueWithinBudgets } from '../alerts/all-clear.js';
 import { ownerLanguage } from '../alerts/owners.js';
-import { recordSmsUsage } from '../billing/usage.js';
 import { livePageUrl } from '../live/links.js';
+import { CALL_JOB } from './placement.js';
 import {
   alertById,
   answeredByContact,
-  callsOf,
-  claimPlacement,
   insertCalls,
   lockLinkOnlyCalls,
-  moveCall,
   rungForLinkOnly,
   settleEscalation,
   unansweredContacts,
@@ -50,7 +48,7 @@ export function escalationAt(
 
 export type EscalationDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'log' | 'voice' | 'payments' | 'dispatcher' | 'liveHub'
+  'db' | 'dialect' | 'clock' | 'config' | 'log' | 'payments' | 'dispatcher' | 'liveHub' | 'timers'
 >;
 
 /**
@@ -75,14 +73,14 @@ async function notRungForLinkOnly<C extends { phone_number: string }>(
  * In one transaction, only while the escalation still waits: cancelled when a contact answered
  * or the owner said they are safe; else `calling`, one queued call per contact who has not
  * answered (for a link-only alert, whose number its account's link-only alerts did not phone
- * within the hour), and the second SMS to those numbers within the SMS budgets. False when
- * nothing is to be placed (cancelled, or another run already moved it).
+ * within the hour) with the job that places it, and the second SMS to those numbers within the
+ * SMS budgets. False when nothing is to be placed (cancelled, or another run already moved it).
  */
 async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Promise<boolean> {
   const now = deps.clock.now();
   const started = await deps.db.transaction().execute(async (trx) => {
     const current = await alertById(trx, alert.id);
-    if (!current || current.escalation_status !== null) return current?.escalation_status === 'calling';
+    if (!current || current.escalation_status !== null) return false;
     if (current.resolved_at !== null || (await answeredByContact(trx, alert.id))) {
       await settleEscalation(trx, alert.id, 'cancelled');
       return false;
@@ -90,7 +88,7 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
     if (!(await settleEscalation(trx, alert.id, 'calling'))) return false;
     const unanswered = await unansweredContacts(trx, alert.id);
     const contacts = current.proven === 1 ? unanswered : await notRungForLinkOnly(deps, trx, current, unanswered, now);
-    await insertCalls(
+    const calls = await insertCalls(
       trx,
       contacts.map((contact) => ({
         id: orderedId(),
@@ -106,6 +104,12 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
         updated_at: now,
       })),
     );
+    if (calls.length > 0) {
+      await timersInsert(
+        trx,
+        calls.map((id) => timerRow({ kind: CALL_JOB, subject: id, dueAt: now, now })),
+      ).execute();
+    }
     const body = escalationSms({
       language: ownerLanguage(owner),
       ownerName: shownName(owner),
@@ -114,54 +118,24 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
     await queueWithinBudgets(deps, trx, { alert, recipients: contacts, body, kind: 'escalation', now });
     return true;
   });
-  if (started) deps.dispatcher.kick();
+  if (started) {
+    deps.dispatcher.kick();
+    deps.timers.kick();
+  }
   return started;
 }
 
-/** Places each call no run has taken yet: a call is claimed before it is placed, so it rings at most once. */
-async function placeCalls(deps: EscalationDeps, alert: Alert, owner: User): Promise<void> {
-  const say = callScript({
-    language: ownerLanguage(owner),
-    ownerName: shownName(owner),
-    timeZone: owner.time_zone,
-    sentAt: Number(alert.created_at),
-  });
-  const language = CALL_VOICE_LANGUAGE[ownerLanguage(owner)];
-  const waiting = (await callsOf(deps.db, [alert.id])).filter((call) => call.placed_at === null);
-  await Promise.all(
-    waiting.map(async (call: EscalationCall) => {
-      const now = deps.clock.now();
-      if (!(await claimPlacement(deps.db, call.id, now))) return;
-      try {
-        const { providerCallId } = await deps.voice.place({ to: call.phone_number, say, language, reference: call.id });
-        await moveCall(deps.db, { id: call.id, status: 'ringing', providerCallId, now: deps.clock.now() });
-        // Metered like an SMS: one unit.
-        await recordSmsUsage(
-          deps.db,
-          { userId: alert.user_id, deliveryId: call.id, alertId: alert.id, parts: 1, now },
-          deps.payments,
-        );
-      } catch (error) {
-        deps.log.warn({ reason: (error as Error).message }, 'escalation call could not be placed');
-        await moveCall(deps.db, { id: call.id, status: 'failed', error: (error as Error).message, now });
-      }
-    }),
-  );
-  deps.liveHub.publish(alert.id);
-}
-
-/** The escalation timer: at the alert's `escalation_at`, calls unless answered or resolved. */
+/**
+ * The escalation timer: at the alert's `escalation_at`, decides the calls unless answered or
+ * resolved; their jobs place them.
+ */
 export function escalationTimer(deps: EscalationDeps): TimerHandler {
   return async ({ subject }) => {
     const alert = await alertById(deps.db, subject);
-    if (alert?.mode !== 'real' || alert.escalation_at === null) return;
-    if (alert.escalation_status === 'cancelled') return;
+    if (alert?.mode !== 'real' || alert.escalation_at === null || alert.escalation_status !== null) return;
     const owner = await findById(deps.db, alert.user_id);
     if (!owner) return;
-    if (alert.escalation_status === null && !(await startCalling(deps, alert, owner))) {
-      deps.liveHub.publish(alert.id);
-      return;
-    }
-    await placeCalls(deps, alert, owner);
+    await startCalling(deps, alert, owner);
+    deps.liveHub.publish(alert.id);
   };
 }

@@ -10,6 +10,15 @@ export interface VoiceCall {
   reference: string;
 }
 
+/**
+ * What `VoicePort.lookup` looks for: calls to `to` from our number placed at or after `since`
+ * (epoch ms, our clock: the start of the first attempt at this call).
+ */
+export interface CallLookup {
+  to: string;
+  since: number;
+}
+
 /** A call's progress, read from the provider's status callback. */
 export interface CallReport {
   status: CallStatus;
@@ -30,8 +39,19 @@ export interface VoiceCallbacks {
 /** Places voice calls; the escalation never knows which adapter runs. */
 export interface VoicePort {
   readonly name: 'outbox' | 'twilio';
-  /** Places the call; resolves with the provider's call id, rejects when it could not be placed. */
+  /**
+   * Places the call; resolves with the provider's call id, rejects when it could not be placed
+   * (an error with `permanent: true`, e.g. an invalid number, is not retried; any other may come
+   * after the provider took the call, so a retry looks it up first).
+   */
   place(call: VoiceCall): Promise<{ providerCallId: string }>;
+  /**
+   * The calls the provider holds to `to` since `since`, newest first, those still in its queue
+   * included: asked before a call whose earlier attempt failed is placed again. Which of them is
+   * this call's the escalation decides (one call per alert and number). Rejects when the
+   * provider cannot tell.
+   */
+  lookup(lookup: CallLookup): Promise<{ providerCallId: string }[]>;
   /** Present when the provider posts callbacks (Twilio); the routes answer 404 otherwise. */
   readonly callbacks?: VoiceCallbacks;
 }

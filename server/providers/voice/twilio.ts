@@ -22,6 +22,16 @@ const STATUSES: Record<string, CallStatus> = {
   canceled: 'failed',
 };
 
+/** How far our clock and Twilio's may differ: a lookup reaches this far before the first attempt. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Calls to one number read by each list of a lookup, newest first. */
+const LOOKUP_LIMIT = 20;
+
+/** An error Twilio returns for a call that can never be placed as asked (e.g. an invalid "To" number). */
+class PermanentCallError extends Error {
+  readonly permanent = true;
+}
+
 export interface TwilioVoiceOptions {
   accountSid: string;
   authToken: string;
@@ -56,15 +66,36 @@ export function createTwilioVoice(options: TwilioVoiceOptions): VoicePort {
       gather.say({ language }, call.say);
       gather.pause({ length: 1 });
       gather.say({ language }, call.say);
-      const created = await client.calls.create({
-        to: call.to,
-        from: options.from,
-        twiml: response.toString(),
-        statusCallback: callback('status', call.reference),
-        statusCallbackMethod: 'POST',
-        statusCallbackEvent: ['ringing', 'answered', 'completed'],
-      });
-      return { providerCallId: created.sid };
+      try {
+        const created = await client.calls.create({
+          to: call.to,
+          from: options.from,
+          twiml: response.toString(),
+          statusCallback: callback('status', call.reference),
+          statusCallbackMethod: 'POST',
+          statusCallbackEvent: ['ringing', 'answered', 'completed'],
+        });
+        return { providerCallId: created.sid };
+      } catch (error) {
+        const rest = error as { status?: number; code?: number | string; message?: string };
+        const reason = `Twilio${rest.code ? ` error ${rest.code}` : ''}: ${rest.message ?? String(error)}`;
+        // 400 means the request itself is wrong (invalid or blocked number); retrying cannot help.
+        throw rest.status === 400 ? new PermanentCallError(reason) : new Error(reason);
+      }
+    },
+    async lookup({ to, since }) {
+      // Twilio filters by the time a call started ringing out; a call still in its queue (calls
+      // leave it at the account's calls-per-second pace) has none yet, so it is asked for apart.
+      const mine = { to, from: options.from, limit: LOOKUP_LIMIT };
+      const [started, queued] = await Promise.all([
+        client.calls.list({ ...mine, startTimeAfter: new Date(since - CLOCK_SKEW_MS) }),
+        client.calls.list({ ...mine, status: 'queued' }),
+      ]);
+      const floor = since - CLOCK_SKEW_MS;
+      const sids = [...queued, ...started]
+        .filter((call) => call.direction !== 'inbound' && (call.dateCreated?.getTime() ?? floor) >= floor)
+        .map((call) => call.sid);
+      return [...new Set(sids)].map((sid) => ({ providerCallId: sid }));
     },
     callbacks: {
       verify: twilioSignatureCheck(options.authToken),
