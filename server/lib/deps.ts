@@ -43,8 +43,8 @@ export interface Deps {
    * giving a transaction sending slots for the SMS it writes already claimed.
    */
   dispatcher: Pick<Dispatcher, 'kick' | 'reserve'>;
-  /** Runs the durable timers due now (lib/timers.ts), after a commit that set one due at once. */
-  timers: { kick(): void };
+  /** Runs the jobs due now (lib/timers.ts), after a commit that set one due at once: in the background, or awaited. */
+  timers: { kick(): void; runDue(): Promise<number> };
   /** Tells the open live streams (features/live/hub.ts) that an alert changed. */
   liveHub: { publish(alertId: string): void };
 }

@@ -86,6 +86,8 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     dialect: t.app.dialect,
     config: t.app.config,
     dispatcher,
+    background: t.app.background,
+    timers: t.app.timers,
   });
 
   /** A started dispatcher of `concurrency` slots on the test's clock, its SMS through `sms`. */

@@ -1,22 +1,18 @@
 import type { Language } from '../../../common/constants.js';
-import type { Alert, User } from '../../db/schema.js';
-import { retriedWhileUnavailable } from '../../lib/db-errors.js';
+import type { Alert, Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
+import { setTimer } from '../../lib/timers.js';
 import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
 import { noteMailEvent } from '../accounts/mail-bursts.js';
-import { hashSecret } from '../accounts/repository.js';
+import { findById, hashSecret } from '../accounts/repository.js';
+import { alertById, deliveriesOf } from './repository.js';
 
 /** The "this wasn't me" link of an alert e-mail works once, for 7 days, and not after the links were replaced. */
 export const NOT_ME_TTL_MS = 7 * DAY;
 /** A later e-mail carries the same link while it has at least this long to go. */
 const NOT_ME_REUSE_MS = DAY;
-/**
- * While the database is unavailable (no pooled connection free in time under a regional
- * disaster's load, a restart), the receipt's steps are tried again after these waits (ms).
- */
-export const RECEIPT_RETRY_MS = [1_000, 5_000, 20_000, 60_000] as const;
 
 /** The page the e-mail's button opens; it asks for one more click, so a mail scanner opening links changes nothing. */
 export const notMeLink = (appUrl: string, key: string) => `${appUrl}/api/users/not-me/${key}/`;
@@ -168,35 +164,36 @@ export async function ownerSummaryMail(deps: OwnerMailDeps, user: User, count: n
   return alertSummaryMail(user, count, since, notMeLink(deps.config.APP_URL, key));
 }
 
+/** The job that mails the owner about a real alert (subject: the alert's id), set in the alert's own transaction. */
+export const OWNER_MAIL_JOB = 'owner-alert-mail';
+
+/** Sets the owner's e-mail about `alertId` to go at once, in `db` (the alert's transaction). */
+export const scheduleOwnerMail = (db: Db, alertId: string, now: number) =>
+  setTimer(db, { kind: OWNER_MAIL_JOB, subject: alertId, dueAt: now, now });
+
 /**
  * Mails the owner about a real alert, with the "this wasn't me" link: the first alert of a burst
- * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). A database
- * with no connection for it in time is tried again (`RECEIPT_RETRY_MS`); other failures are
- * logged, never thrown: the alert itself has gone out already.
+ * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). A job of the
+ * job engine, so a database or mail server that is briefly unavailable, or a process that dies,
+ * delays the e-mail and loses nothing.
  */
-export async function mailOwnerAboutAlert(
-  deps: OwnerMailDeps & Pick<Deps, 'mail' | 'log' | 'background'>,
-  user: User,
-  alert: Alert,
-  sent: Sent[],
-) {
+export async function mailOwnerAboutAlert(deps: OwnerMailDeps & Pick<Deps, 'mail'>, alertId: string): Promise<void> {
+  const alert = await alertById(deps.db, alertId);
+  const user = alert ? await findById(deps.db, alert.user_id) : undefined;
+  if (!alert || !user) return;
   const address = user.email;
   if (!address || !user.email_verified) return;
-  const retried = <T>(work: () => Promise<T>) =>
-    retriedWhileUnavailable(work, RECEIPT_RETRY_MS, deps.background.signal);
-  try {
-    const decision = await retried(() =>
-      noteMailEvent(deps.db, deps.dialect, {
-        kind: 'alert_receipt',
-        address,
-        userId: user.id,
-        now: deps.clock.now(),
-      }),
-    );
-    if (decision !== 'send') return;
-    const key = await retried(() => notMeKeyFor(deps, user.id));
-    await deps.mail.send(alertMail(user, alert, sent, notMeLink(deps.config.APP_URL, key)));
-  } catch (error) {
-    deps.log.error({ reason: (error as Error).message }, 'alert e-mail to the owner could not be sent');
-  }
+  const decision = await noteMailEvent(deps.db, deps.dialect, {
+    kind: 'alert_receipt',
+    address,
+    userId: user.id,
+    now: deps.clock.now(),
+  });
+  if (decision !== 'send') return;
+  const sent = (await deliveriesOf(deps.db, [alert.id])).map((d) => ({
+    contact_name: d.contact_name,
+    withheld: d.status === 'withheld',
+  }));
+  const key = await notMeKeyFor(deps, user.id);
+  await deps.mail.send(alertMail(user, alert, sent, notMeLink(deps.config.APP_URL, key)));
 }

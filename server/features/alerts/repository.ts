@@ -99,6 +99,11 @@ export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<voi
   if (rows.length > 0) await db.insertInto('deliveries').values(rows).execute();
 }
 
+/** An alert by its id, whoever's it is (a job names its alert by id). */
+export function alertById(db: Db, id: string): Promise<Alert | undefined> {
+  return db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** The deliveries of some alerts, in no set order: the views list them (views.ts `listed`). */
 export function deliveriesOf(db: Db, alertIds: string[]): Promise<Delivery[]> {
   if (alertIds.length === 0) return Promise.resolve([]);

@@ -16,7 +16,7 @@ import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
-import { mailOwnerAboutAlert } from './owner-mail.js';
+import { scheduleOwnerMail } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from './owners.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
@@ -139,7 +139,7 @@ function newAlert(
  */
 export type SendAlertDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens'
+  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'timers'
 > & {
   /** Counts one test alert against the limit of the token it came by; throws the 429 once over. */
   chargeTestLimit: (token: string) => Promise<void>;
@@ -183,11 +183,14 @@ export async function sendAlert(
   const result = await storeAlert(deps, row, deliveries, now);
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
   const alert = result.created ? alertView(result.alert, result.deliveries, []) : await viewOf(deps.db, result.alert);
-  if (result.created && result.alert.mode === 'real') {
-    deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, alert.deliveries));
-  }
   return { created: result.created, alert };
 }
+
+/**
+ * Whether the owner is mailed about an alert (by a job set with it, so the e-mail is never lost):
+ * every real one but the duress PIN's, which the person forcing the owner may be watching for.
+ */
+const mailsOwner = (row: NewAlert) => row.mode === 'real' && row.reason !== 'duress';
 
 /**
  * Stores an alert and its deliveries in one transaction, the SMS budgets applied in it: a
@@ -203,7 +206,7 @@ export async function sendAlert(
  * or `withheld` with its reason).
  */
 export async function storeAlert(
-  deps: Pick<Deps, 'db' | 'dialect' | 'config' | 'dispatcher'>,
+  deps: Pick<Deps, 'db' | 'dialect' | 'config' | 'dispatcher' | 'background' | 'timers'>,
   row: NewAlert,
   deliveries: NewDelivery[],
   now: number,
@@ -226,6 +229,7 @@ export async function storeAlert(
           ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
           : undefined;
       const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
+      if (mailsOwner(row)) await scheduleOwnerMail(trx, row.id, now);
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {
@@ -241,5 +245,7 @@ export async function storeAlert(
     stored.deliveries.filter((d) => d.status === 'sending').map((d) => asClaimed(d, row.user_id)),
     stored.deliveries.filter((d) => d.status === 'queued').length,
   );
+  // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
+  if (mailsOwner(row)) deps.background.run(() => deps.timers.runDue());
   return stored;
 }

@@ -6,7 +6,6 @@ import type { Deps } from '../../lib/deps.js';
 import { orderedId, randomToken } from '../../lib/ids.js';
 import { findById } from '../accounts/repository.js';
 import { contactDeliveries } from '../alerts/compose.js';
-import { mailOwnerAboutAlert } from '../alerts/owner-mail.js';
 import { ownerLanguage } from '../alerts/owners.js';
 import { storeAlert } from '../alerts/service.js';
 import { alertView } from '../alerts/views.js';
@@ -17,7 +16,7 @@ import { livePageUrl } from '../live/links.js';
 
 export type FireDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'push'
+  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'push' | 'timers'
 >;
 
 /** The check-in was ended (or moved) first: its alert must not go. */
@@ -97,9 +96,5 @@ export async function sendCheckinAlert(
     throw error;
   }
   if (!result.created) return null;
-  if (reason === 'missed_checkin') {
-    const sent = alertView(result.alert, result.deliveries).deliveries;
-    deps.background.run(() => mailOwnerAboutAlert(deps, user, result.alert, sent));
-  }
   return result.alert;
 }
