@@ -66,7 +66,7 @@ const schema = z.object({
   OVERLOAD_ALERT_RSS_MB: threshold.default(0),
   /** Client connections this process holds open at most; 0: three quarters of its open-file limit (plugins/connections.ts). */
   MAX_CONNECTIONS: wholeNumber.default(0),
-  /** Client connections one address (an IPv6 /64 as one) may hold open; not counted behind TRUST_PROXY. */
+  /** Client connections one address (an IPv6 /64 as one) may hold open; not counted behind TRUST_PROXY or with BENCH_NO_RATE_LIMIT. */
   CONNECTIONS_PER_ADDRESS: positiveInt('CONNECTIONS_PER_ADDRESS').default(64),
   /** Live event streams an alert may have open in each process beyond one per contact and one for the owner. */
   LIVE_EXTRA_STREAMS: wholeNumber.default(5),

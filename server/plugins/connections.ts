@@ -12,7 +12,8 @@ const REQUEST_TIMEOUT_MS = 8_000;
 
 /**
  * The server's timeouts, for Fastify's options: a request still arriving (half a request line, a
- * stalled body) gets 408 within REQUEST_TIMEOUT_MS and a second; an idle keep-alive connection
+ * stalled body) gets 408 within REQUEST_TIMEOUT_MS and half a second (Node looks twice a
+ * second); an idle keep-alive connection
  * closes after 5 s (and Node's second); a connection on which nothing moves either way for 30 s
  * (an answer its client does not read) closes. A live event stream's request has all arrived and
  * its heartbeat moves more often, so none of these ends it.
@@ -206,8 +207,9 @@ function refuse(socket: Socket, error: ApiError): void {
 export default fp(
   async function connections(app: FastifyInstance, options: { config: Config; caps?: ConnectionCaps }) {
     const caps = options.caps ?? connectionCaps(options.config);
-    // Behind a proxy every connection comes from it: its own limits stand for the clients'.
-    const perAddress = options.config.TRUST_PROXY === false;
+    // Behind a proxy every connection comes from it: its own limits stand for the clients'. A
+    // load test's many connections come from one address, and it lifts per-address limits.
+    const perAddress = options.config.TRUST_PROXY === false && !options.config.BENCH_NO_RATE_LIMIT;
     const ledger = new ConnectionLedger(caps, (socket) => (perAddress ? addressGroup(socket.remoteAddress ?? '') : ''));
     const server = app.server;
     server.on('connection', (socket: Socket) => {

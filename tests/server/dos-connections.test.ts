@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { connectionCaps } from '../../server/plugins/connections.js';
+import { connectionCaps, openFileLimit } from '../../server/plugins/connections.js';
 import {
   call,
   type Held,
@@ -124,4 +124,27 @@ describe(`connections that hold descriptors (${dbLabel}, ulimit -n ${FILE_LIMIT}
     await until('the stream carried the position', () => stream.received().includes('"latitude":38.75'));
     expect(stream.isClosed()).toBe(false);
   }, 40_000);
+});
+
+describe('connection caps from the file limit', () => {
+  it('reads the soft limit from /proc/self/limits, assumes 1,024 where it cannot, and keeps a quarter (at least 64) of it', () => {
+    const limits =
+      'Limit                     Soft Limit           Hard Limit           Units     \n' +
+      'Max open files            4096                 524288               files     \n';
+    expect(openFileLimit(() => limits)).toBe(4096);
+    expect(
+      openFileLimit(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toBe(1024);
+    expect(openFileLimit()).toBeGreaterThan(0);
+    expect(connectionCaps(loadConfig({}), 1024)).toEqual({ total: 768, perAddress: 64 });
+    expect(connectionCaps(loadConfig({}), 20_000)).toEqual({ total: 15_000, perAddress: 64 });
+    expect(connectionCaps(loadConfig({}), 128)).toEqual({ total: 64, perAddress: 64 });
+    expect(connectionCaps(loadConfig({ MAX_CONNECTIONS: '500', CONNECTIONS_PER_ADDRESS: '10' }), 20_000)).toEqual({
+      total: 500,
+      perAddress: 10,
+    });
+    expect(() => loadConfig({ CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/CONNECTIONS_PER_ADDRESS must be at least 1/);
+  });
 });
