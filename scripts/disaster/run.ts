@@ -5,7 +5,6 @@
 // of their own (X-Forwarded-For, TRUST_PROXY=1). Checks 0 alerts lost, 0 duplicate SMS, 0 5xx,
 // p95 press → stored under 1 s and the provider never holding more than its bound; prints the
 // figures and exits non-zero on a miss.
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -14,12 +13,13 @@ import { adminQuery, alertBody, seedOwners } from '../../bench/fixtures.js';
 import { summarize } from '../../bench/stats.js';
 import { migrateToLatest, openDatabase } from '../../server/db/index.js';
 import { AUTH_TOKEN, fakeTwilio, SID } from '../../tests/server/twilio-fake.js';
+import { type ServerProcess, startServer, stopServer } from './processes.js';
 
-const PROCESSES = 3;
-const CONTACTS = 3;
+export const PROCESSES = 3;
+export const CONTACTS = 3;
 /** The window the owners' presses are spread over by default. */
 export const WINDOW_MS = 60_000;
-const PROVIDER_DELAY_MS = 50;
+export const PROVIDER_DELAY_MS = 50;
 /** Each process's SMS concurrency (SMS_CONCURRENCY, the default): the provider bound is this × processes. */
 const SMS_CONCURRENCY = 10;
 const P95_LIMIT_MS = 1_000;
@@ -29,34 +29,48 @@ const DRAIN_LIMIT_MS = 240_000;
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const admin = (query: string) => adminQuery(ADMIN_URL, query);
 
-interface Server {
-  url: string;
-  child: ChildProcess;
+/** A PostgreSQL database of the run's own, on the test server; dropped by `drop`. */
+export async function runDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await admin(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-function startServer(env: Record<string, string>): Promise<Server> {
-  const child = fork(path.join(import.meta.dirname, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`a server exited with code ${code} before listening`)));
-    child.once('message', (message: { port: number }) => resolve({ url: `http://127.0.0.1:${message.port}`, child }));
-  });
-}
+/** A server process's settings as in production: PostgreSQL, Redis, limits on, behind a proxy, Twilio at `twilioUrl`. */
+export const serverEnv = (databaseUrl: string, twilioUrl: string): Record<string, string> => ({
+  DATABASE_URL: databaseUrl,
+  REDIS_URL,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  TRUST_PROXY: '1',
+  JWT_SECRET: randomBytes(32).toString('base64url'),
+  LOG_LEVEL: 'warn',
+  TWILIO_ACCOUNT_SID: SID,
+  TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+  TWILIO_FROM: '+15005550006',
+  SMS_CONCURRENCY: String(SMS_CONCURRENCY),
+  DISASTER_TWILIO_URL: twilioUrl,
+});
 
-/** One owner's press: the page's POST, sent again with the same key after a 503, 429 or a lost answer. */
-async function press(base: string, token: string, address: string) {
+/** Owner `i`'s own client address (X-Forwarded-For behind TRUST_PROXY). */
+export const ownerAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+/**
+ * One owner's press: the page's POST, sent again with the same key after a 503, 429 or a lost
+ * answer, each attempt to the server `target` names for it (a load balancer's next one).
+ */
+export async function press(target: (attempt: number) => string, token: string, address: string) {
   const key = randomUUID();
   const started = performance.now();
   const statuses: number[] = [];
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    const status = await fetch(`${base}/api/emergency/public/${token}/alerts/`, {
+    const status = await fetch(`${target(attempt)}/api/emergency/public/${token}/alerts/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-forwarded-for': address },
       body: alertBody(),
@@ -108,32 +122,16 @@ export async function runDisaster(
   windowMs = WINDOW_MS,
   p95LimitMs = P95_LIMIT_MS,
 ): Promise<{ figures: DisasterFigures; misses: string[] }> {
-  const name = `alerta_disaster_${randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const database = await runDatabase('alerta_disaster');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-disaster-'));
   const provider = await fakeTwilio({ delayMs: PROVIDER_DELAY_MS });
-  const handle = openDatabase({ databaseUrl: url.toString(), dataDir });
-  const servers: Server[] = [];
+  const handle = openDatabase({ databaseUrl: database.url, dataDir });
+  const servers: ServerProcess[] = [];
   try {
     console.error(`disaster: seeding ${owners} owners × ${CONTACTS} contacts`);
     await migrateToLatest(handle.db);
     const seeded = await seedOwners(handle.db, { owners, contacts: CONTACTS });
-    const env = {
-      DATABASE_URL: url.toString(),
-      REDIS_URL,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      TRUST_PROXY: '1',
-      JWT_SECRET: randomBytes(32).toString('base64url'),
-      LOG_LEVEL: 'warn',
-      TWILIO_ACCOUNT_SID: SID,
-      TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-      TWILIO_FROM: '+15005550006',
-      SMS_CONCURRENCY: String(SMS_CONCURRENCY),
-      DISASTER_TWILIO_URL: provider.url,
-    };
+    const env = serverEnv(database.url, provider.url);
     for (let p = 0; p < PROCESSES; p += 1) {
       servers.push(await startServer({ ...env, DATA_DIR: mkdtempSync(path.join(dataDir, `p${p}-`)) }));
     }
@@ -143,8 +141,7 @@ export async function runDisaster(
     const presses = await Promise.all(
       seeded.map(async ({ token }, i) => {
         await sleep((i * windowMs) / owners);
-        const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-        return press((servers[i % PROCESSES] as Server).url, token, address);
+        return press(() => (servers[i % PROCESSES] as ServerProcess).url, token, ownerAddress(i));
       }),
     );
     const pressedS = (performance.now() - started) / 1000;
@@ -210,15 +207,10 @@ export async function runDisaster(
     ].filter((miss): miss is string => typeof miss === 'string');
     return { figures, misses };
   } finally {
-    for (const server of servers) server.child.kill('SIGTERM');
-    await Promise.all(
-      servers.map(
-        (s) => new Promise((resolve) => (s.child.exitCode !== null ? resolve(null) : s.child.once('exit', resolve))),
-      ),
-    );
+    await Promise.all(servers.map(stopServer));
     await handle.close();
     provider.server.close();
-    await admin(`drop database if exists ${name} with (force)`);
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

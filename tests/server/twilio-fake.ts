@@ -24,6 +24,8 @@ export interface FakeMessage {
   body: string;
   /** When it was accepted (and, here, sent): epoch ms of the fake's clock. */
   sentAt: number;
+  /** The status callback it was sent with (ours carries the delivery id as `d`). */
+  statusCallback: string | null;
 }
 
 /** A call the fake accepted, as Twilio keeps it. */
@@ -259,6 +261,7 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
       messagingServiceSid: form.MessagingServiceSid ?? null,
       body: form.Body ?? '',
       sentAt: now(),
+      statusCallback: form.StatusCallback ?? null,
     };
     messages.push(accepted);
     return { status: 201, body: shown(accepted), holdable: true };
