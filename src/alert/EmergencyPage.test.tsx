@@ -1,9 +1,11 @@
-import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { saveDeviceKey } from '../lib/device-key';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
+import type { PageData } from './api';
 import { EmergencyPage } from './EmergencyPage';
 import type { Emergency, EmergencyState, Phase } from './emergency';
 import { PositionWatch } from './geo';
+import { resetAskedToSignIn } from './owner-proof-asked';
 
 // A new version is waiting from the start.
 vi.mock('./sw-client', () => ({
@@ -20,8 +22,8 @@ vi.mock('./sw-client', () => ({
 }));
 const offline = vi.hoisted(() => ({ unavailable: false }));
 
-/** A stand-in for the page's controller, driven by hand. */
-function fakeEmergency(phase: Phase) {
+/** A stand-in for the page's controller, driven by hand; `page` changes its data. */
+function fakeEmergency(phase: Phase, page: Partial<PageData> = {}) {
   let state: EmergencyState = {
     phase,
     alert: null,
@@ -35,6 +37,7 @@ function fakeEmergency(phase: Phase) {
         { name: 'Eva', phone_number: '+351934567890' },
       ],
       messages: { real: '', test: '' },
+      ...page,
     },
   };
   const listeners = new Set<() => void>();
@@ -196,4 +199,70 @@ describe('emergency page', () => {
     render(<EmergencyPage emergency={emergency} />);
     expect(screen.queryByTestId('owner-sign-in')).toBeNull();
   });
+
+  const offer = 'É o seu telemóvel? Inicie sessão uma vez para que este botão seja seu';
+
+  it('tells the owner to sign in once on this phone when "I’m safe" is refused for want of proof, and offers the sign-in even with a key', async () => {
+    saveDeviceKey('key-of-a-removed-device', 'ana');
+    // The live panel's own reads stay pending; "I'm safe" is refused: only the owner ends an alert.
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) =>
+      init?.method === 'POST' && url.endsWith('/resolve/')
+        ? Promise.resolve(
+            new Response(JSON.stringify({ detail: 'Only the owner can do this.', code: 'owner_proof_required' }), {
+              status: 403,
+              headers: { 'content-type': 'application/json' },
+            }),
+          )
+        : new Promise(() => undefined),
+    );
+    try {
+      render(
+        <EmergencyPage emergency={fakeEmergency(sentAlert({}, [{ contact_name: 'Rui', status: 'sent' }])).emergency} />,
+      );
+      expect(screen.queryByText(offer)).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Estou em segurança' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Sim, estou em segurança' }));
+      expect(await screen.findByTestId('resolve-needs-owner')).toHaveTextContent(
+        'Para terminar o alerta, este telemóvel tem de mostrar que é seu: inicie sessão uma vez em «É o seu telemóvel?», no fim da página, e confirme de novo.',
+      );
+      expect(screen.getByText(offer)).toBeInTheDocument();
+      expect(screen.queryByTestId('resolved')).toBeNull();
+      // Still there to confirm again once signed in.
+      expect(screen.getByRole('button', { name: 'Sim, estou em segurança' })).toBeEnabled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('builds no SMS to masked numbers: says how to get the whole ones, in pt and en, and shows the text to copy', () => {
+    const masked = {
+      contacts: [
+        { id: 'c1', name: 'Rui', phone_number: '•••••••678' },
+        { id: 'c2', name: 'Eva', phone_number: '•••••••890' },
+      ],
+      numbers_masked: true,
+      messages: { real: '', test: '' },
+    };
+    const first = render(<EmergencyPage emergency={fakeEmergency({ name: 'cancelled' }, masked).emergency} />);
+    expect(screen.queryByRole('link', { name: 'Enviar do meu telemóvel (SMS)' })).toBeNull();
+    expect(document.querySelector('a[href^="sms:"]')).toBeNull();
+    expect(screen.getByTestId('sms-fallback-masked')).toHaveTextContent(
+      'Para enviar o alerta do seu telemóvel por SMS, este telemóvel precisa dos números completos dos contactos: inicie sessão uma vez em «É o seu telemóvel?», no fim da página. Até lá, pode copiar a mensagem:',
+    );
+    expect(screen.getByTestId('sms-fallback-masked')).toHaveTextContent('EMERGÊNCIA: Ana precisa de ajuda agora.');
+    // The names still show.
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Rui', 'Eva']);
+    first.unmount();
+
+    render(<EmergencyPage emergency={fakeEmergency({ name: 'cancelled' }, { ...masked, language: 'en' }).emergency} />);
+    expect(document.querySelector('a[href^="sms:"]')).toBeNull();
+    expect(screen.getByTestId('sms-fallback-masked')).toHaveTextContent(
+      'To send the alert from your phone by SMS, this phone needs your contacts’ full numbers: sign in once under “Is this your phone?” at the bottom of the page. Until then you can copy the message:',
+    );
+  });
+});
+
+afterEach(() => {
+  resetAskedToSignIn();
+  forgetDeviceKey();
 });

@@ -3,6 +3,7 @@ import { CheckinPanel } from './checkin/CheckinPanel';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { LivePanel } from './LivePanel';
+import { onAskedToSignIn, ownerAskedToSignIn } from './owner-proof-asked';
 import {
   ContactList,
   InstallButton,
@@ -28,6 +29,8 @@ function timeOf(value: string | number, language: string): string {
 export function EmergencyPage({ emergency }: { emergency: Emergency }) {
   const { page, phase, alert } = useSyncExternalStore(emergency.subscribe, emergency.getState);
   const geo = useGeo(emergency.geo);
+  // "I'm safe" or a position refused for want of the owner's proof: the sign-in is offered.
+  const askedToSignIn = useSyncExternalStore(onAskedToSignIn, ownerAskedToSignIn);
   const language = pickLanguage(page?.language);
   const s = stringsFor(language);
   useEffect(() => {
@@ -141,8 +144,13 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>
       {!busy && phase.name !== 'invalid' && (
-        // Also when the alert was not taken as the owner's: the key here may be stale or another account's.
-        <OwnerSignIn s={s} offer={phase.name === 'sent' && phase.alert.proven === false} />
+        // Also when the alert was not taken as the owner's, or a change only the owner may make was
+        // refused: the key here may be stale or another account's.
+        <OwnerSignIn
+          s={s}
+          offer={(phase.name === 'sent' && phase.alert.proven === false) || askedToSignIn}
+          onSignedIn={() => void emergency.ownerSignedIn()}
+        />
       )}
     </main>
   );

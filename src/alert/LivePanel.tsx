@@ -138,8 +138,15 @@ function TrackingLine({ s, tracker, language }: { s: LiveStrings; tracker: LiveT
   const text =
     state.status === 'stopped' ? s.trackingStopped : state.status === 'paused' ? s.trackingPaused : s.tracking;
   return (
-    <p className="location" data-testid="tracking" data-status={state.status}>
-      {text} {state.lastSentAt ? s.trackingLastSent(hhmm(state.lastSentAt, language)) : ''}
-    </p>
+    <>
+      <p className="location" data-testid="tracking" data-status={state.status}>
+        {text} {state.lastSentAt ? s.trackingLastSent(hhmm(state.lastSentAt, language)) : ''}
+      </p>
+      {state.needsOwner && state.status !== 'stopped' && (
+        <p className="hint" role="alert" data-testid="tracking-needs-owner">
+          {s.trackingNeedsOwner}
+        </p>
+      )}
+    </>
   );
 }

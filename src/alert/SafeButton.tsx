@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { resolveAlert } from './live-api';
+import { needsOwnerProof, resolveAlert } from './live-api';
 import type { LiveStrings } from './live-strings';
+import { askOwnerToSignIn } from './owner-proof-asked';
 
 /** "I'm safe", with a confirmation that offers the all-clear SMS; `onResolved` stops the tracking. */
 export function SafeButton({
@@ -16,17 +17,23 @@ export function SafeButton({
   resolved: boolean;
   onResolved: () => void;
 }) {
-  const [step, setStep] = useState<'idle' | 'confirm' | 'sending' | 'done' | 'failed'>(resolved ? 'done' : 'idle');
+  const [step, setStep] = useState<'idle' | 'confirm' | 'sending' | 'done' | 'failed' | 'notOwner'>(
+    resolved ? 'done' : 'idle',
+  );
   const [notify, setNotify] = useState(true);
   const [notified, setNotified] = useState(false);
 
   async function confirm() {
     setStep('sending');
-    const status = await resolveAlert(token, alertId, notify);
-    if (status === 200) {
+    const outcome = await resolveAlert(token, alertId, notify);
+    if (outcome.status === 200) {
       setNotified(notify);
       setStep('done');
       onResolved();
+    } else if (needsOwnerProof(outcome)) {
+      // Only the owner ends an alert: the page's sign-in, then "Yes, I'm safe" again.
+      askOwnerToSignIn();
+      setStep('notOwner');
     } else setStep('failed');
   }
 
@@ -65,6 +72,11 @@ export function SafeButton({
         </button>
       </div>
       {step === 'failed' && <p role="alert">{s.resolveFailed}</p>}
+      {step === 'notOwner' && (
+        <p role="alert" data-testid="resolve-needs-owner">
+          {s.resolveNeedsOwner}
+        </p>
+      )}
     </section>
   );
 }

@@ -67,10 +67,20 @@ export async function signInForKey(identifier: string, password: string): Promis
 
 /**
  * "Is this your phone?": shown below the page while this device has no key, or when `offer` (an
- * alert sent with a key was not taken as the owner's: the key was dropped or is another
- * account's). Opens a small sign-in form; once signed in, this device's alerts go as the owner's.
+ * alert sent with a key was not taken as the owner's, or a change only the owner may make was
+ * refused: the key was dropped or is another account's). Opens a small sign-in form; once signed
+ * in, this device's alerts, "I'm safe" and positions go as the owner's.
  */
-export function OwnerSignIn({ s, offer = false }: { s: Strings; offer?: boolean }) {
+export function OwnerSignIn({
+  s,
+  offer = false,
+  onSignedIn,
+}: {
+  s: Strings;
+  offer?: boolean;
+  /** Once this device holds the owner's key (the page asks for its data again, with it). */
+  onSignedIn?: () => void;
+}) {
   const [hasKey, setHasKey] = useState(() => readDeviceKey() !== null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -94,6 +104,7 @@ export function OwnerSignIn({ s, offer = false }: { s: Strings; offer?: boolean 
     else {
       setHasKey(true);
       setDone(true);
+      onSignedIn?.();
     }
   }
 

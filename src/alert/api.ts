@@ -59,9 +59,16 @@ export async function call<T>(url: string, init?: RequestInit): Promise<Answer<T
   };
 }
 
-/** The owner, contacts and settings behind a token. */
+/**
+ * The owner, contacts and settings behind a token, with the owner's device key when this device
+ * has one: only then are the contacts' numbers whole (for "send from my phone"), else masked.
+ */
 export const fetchPage = (token: string) =>
-  call<PageData>(pathOf(alertsRoutes.page, { token }), { method: alertsRoutes.page.method, cache: 'no-store' });
+  call<PageData>(pathOf(alertsRoutes.page, { token }), {
+    method: alertsRoutes.page.method,
+    cache: 'no-store',
+    headers: ownerProof(),
+  });
 
 /** The alert POST's headers: its Idempotency-Key and, when this device has one, the owner's device key. */
 export function alertHeaders(key: string, deviceKey?: string | null): Record<string, string> {

@@ -11,6 +11,8 @@ import { type AlertResult, type Answer, alertsUrl, fetchPage, newKey, postAlert 
 import { startCountdown } from './countdown';
 import { followDeliveries } from './follow';
 import type { PositionWatch } from './geo';
+import { hasMaskedNumbers, keepWholeNumbers } from './numbers';
+import { askOwnerToSignIn } from './owner-proof-asked';
 import type { EmergencyState } from './phase';
 import { type Opening, openingPhase } from './shell';
 import { forgetAlert, forgetPage, loadAlert, loadPage, type StoredAlert, saveAlert, savePage } from './storage';
@@ -68,11 +70,15 @@ export class Emergency {
     });
     const { shell, cancelled } = this.opening;
     const [cached, stored] = await Promise.all([loadPage(this.token), loadAlert(this.token)]);
-    const known = shell?.page ?? cached?.data;
+    const hasKey = readDeviceKey() !== null;
+    // The server's copy in the HTML was read without proof (numbers masked): the owner's phone
+    // keeps the whole numbers it was given before.
+    const known = shell?.page ? keepWholeNumbers(shell.page, cached?.data, hasKey) : cached?.data;
     if (known) this.set({ page: known });
     if (known?.gps_enabled !== false) this.geo.start();
-    // The server's own copy came with this page: nothing newer to fetch.
-    const fresh = shell?.source === 'server';
+    // The server's own copy came with this page: nothing newer to fetch, unless this device holds
+    // the owner's key, which the copy to ask for with it (the whole numbers) needs.
+    const fresh = shell?.source === 'server' && !(hasKey && hasMaskedNumbers(shell.page));
     if (fresh) void savePage(this.token, shell.page);
     const refreshed = fresh ? Promise.resolve() : this.refresh();
 
@@ -159,9 +165,16 @@ export class Emergency {
     );
   }
 
+  /** The owner signed in on this page: its data again, with the new key (the contacts' whole numbers). */
+  ownerSignedIn(): Promise<void> {
+    return this.refresh();
+  }
+
   private async refresh(): Promise<void> {
     const answer = await fetchPage(this.token);
     if (answer.ok) {
+      // The key this device sent was not taken as the owner's (removed, or another account's).
+      if (answer.value.numbers_masked && readDeviceKey()) askOwnerToSignIn();
       this.set({ page: answer.value });
       await savePage(this.token, answer.value);
       if (answer.value.gps_enabled) this.geo.start();

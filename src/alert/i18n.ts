@@ -40,6 +40,9 @@ const pt = {
   gpsOff: 'O seu plano não inclui localização.',
   smsFallback: 'Enviar do meu telemóvel (SMS)',
   smsFallbackHint: 'Abre a aplicação de mensagens com o texto e todos os contactos; não precisa de dados.',
+  /** Without the owner's proof the page has the contacts' numbers masked: no SMS can be built. */
+  smsFallbackMasked:
+    'Para enviar o alerta do seu telemóvel por SMS, este telemóvel precisa dos números completos dos contactos: inicie sessão uma vez em «É o seu telemóvel?», no fim da página. Até lá, pode copiar a mensagem:',
   install: 'Instalar o botão de emergência',
   installIos: 'No iPhone: toque em Partilhar e depois em «Adicionar ao ecrã principal» para ter este alerta num toque.',
   installed: 'Instalado no ecrã principal.',
@@ -136,6 +139,8 @@ const en: typeof pt = {
   gpsOff: 'Your plan does not include location.',
   smsFallback: 'Send from my phone (SMS)',
   smsFallbackHint: 'Opens your messages app with the text and every contact; needs no data connection.',
+  smsFallbackMasked:
+    'To send the alert from your phone by SMS, this phone needs your contacts’ full numbers: sign in once under “Is this your phone?” at the bottom of the page. Until then you can copy the message:',
   install: 'Install the emergency button',
   installIos: 'On iPhone: tap Share, then "Add to Home Screen" to have this alert one tap away.',
   installed: 'Installed on the home screen.',

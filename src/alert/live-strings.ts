@@ -24,6 +24,12 @@ const pt = {
   resolved: 'Alerta terminado: está em segurança.',
   allClearSent: 'Os contactos vão receber um SMS a dizer que está bem.',
   resolveFailed: 'Não foi possível terminar o alerta. Verifique a rede e tente de novo.',
+  /** "I'm safe" refused without the owner's proof (403 owner_proof_required). */
+  resolveNeedsOwner:
+    'Para terminar o alerta, este telemóvel tem de mostrar que é seu: inicie sessão uma vez em «É o seu telemóvel?», no fim da página, e confirme de novo.',
+  /** A position refused without the owner's proof: the tracking goes on and is taken once signed in. */
+  trackingNeedsOwner:
+    'A sua posição não está a ser aceite: só o seu telemóvel pode mover este alerta. Inicie sessão uma vez em «É o seu telemóvel?», no fim da página.',
   escalationWaiting: (time: string) => `Se ninguém responder até às ${time}, ligamos-lhes.`,
   escalationCalling: 'Ninguém respondeu: estamos a ligar aos seus contactos.',
   escalationDone: 'Chamadas terminadas.',
@@ -59,6 +65,10 @@ const en: typeof pt = {
   resolved: 'Alert ended: you are safe.',
   allClearSent: 'Your contacts will get an SMS saying you are safe.',
   resolveFailed: 'Could not end the alert. Check the network and try again.',
+  resolveNeedsOwner:
+    'To end the alert this phone must show it is yours: sign in once under “Is this your phone?” at the bottom of the page, then confirm again.',
+  trackingNeedsOwner:
+    'Your position is not being taken: only your own phone can move this alert. Sign in once under “Is this your phone?” at the bottom of the page.',
   escalationWaiting: (time: string) => `If nobody answers by ${time} we will phone them.`,
   escalationCalling: 'Nobody answered: we are phoning your contacts.',
   escalationDone: 'The calls have ended.',

@@ -4,6 +4,7 @@ import type { PageData } from './api';
 import type { Fix, GeoState, PositionWatch } from './geo';
 import type { Strings } from './i18n';
 import { canInstall, install, isInstalled, onInstallChange } from './install';
+import { textableNumbers } from './numbers';
 import { smsLink } from './sms';
 import { applyUpdate, hasUpdate, offlineUnavailable, onOfflineUnavailable, onUpdateReady } from './sw-client';
 
@@ -38,7 +39,8 @@ export function ContactList({
   return (
     <ul className="contacts">
       {page.contacts.map((c) => (
-        <li key={c.phone_number}>{c.name}</li>
+        // Masked numbers may share their last digits: the id where the copy has one.
+        <li key={c.id ?? c.phone_number}>{c.name}</li>
       ))}
     </ul>
   );
@@ -83,10 +85,18 @@ export function SmsFallback({
   liveUrl?: string | undefined;
 }) {
   if (!page?.contacts.length) return null;
-  const href = smsLink(
-    page.contacts.map((c) => c.phone_number),
-    messageText(page, 'real', location, error, liveUrl),
-  );
+  const text = messageText(page, 'real', location, error, liveUrl);
+  const numbers = textableNumbers(page);
+  if (!numbers) {
+    // Without the owner's proof the page has masked numbers only: no SMS to build, the text to copy.
+    return (
+      <div className="fallback" data-testid="sms-fallback-masked">
+        <p className="hint">{s.smsFallbackMasked}</p>
+        <p className="message">{text}</p>
+      </div>
+    );
+  }
+  const href = smsLink(numbers, text);
   return (
     <div className="fallback">
       <a className="button secondary" href={href}>

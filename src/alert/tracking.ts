@@ -1,12 +1,15 @@
 import { LIVE_MIN_UPDATE_MS, LIVE_MOVE_METRES, LIVE_TRACKING_MS, LIVE_UPDATE_MS } from '../../common/constants';
 import type { Fix, PositionWatch } from './geo';
-import { postPosition } from './live-api';
+import { needsOwnerProof, postPosition } from './live-api';
+import { askOwnerToSignIn } from './owner-proof-asked';
 import { replayQueued } from './sw-client';
 
 export interface TrackingState {
   status: 'tracking' | 'paused' | 'stopped';
   /** When the last position was accepted (or queued), epoch ms. */
   lastSentAt: number | null;
+  /** The last position was refused for want of the owner's proof (the owner's alert, a page without its key). */
+  needsOwner?: boolean;
 }
 
 /** Distance between two fixes in metres (haversine). */
@@ -22,7 +25,8 @@ export function metresBetween(a: Pick<Fix, 'latitude' | 'longitude'>, b: Pick<Fi
  * Sends the position after an alert while the page stays open: every 30 s, or as soon as
  * it has moved more than 50 m (at most every 10 s), for at most 60 minutes after the alert,
  * never while the page is hidden. Offline, the service worker queues each update like the
- * alert. Stops for good when the server says the alert is over or the plan has no GPS.
+ * alert. Stops for good when the server says the alert is over or the plan has no GPS; says so,
+ * and goes on, while the server wants the owner's proof for it.
  */
 export class LiveTracker {
   state: TrackingState = { status: 'tracking', lastSentAt: null };
@@ -93,10 +97,15 @@ export class LiveTracker {
     this.sending = true;
     this.lastAttempt = now;
     try {
-      const status = await postPosition(this.token, this.alertId, fix);
+      const outcome = await postPosition(this.token, this.alertId, fix);
+      const { status } = outcome;
       if (status === 201 || status === 202) {
         this.lastFix = fix;
-        this.set({ lastSentAt: now });
+        this.set({ lastSentAt: now, needsOwner: false });
+      } else if (needsOwnerProof(outcome)) {
+        // Kept going: once the owner signs in on this page, the next position carries the key.
+        askOwnerToSignIn();
+        this.set({ needsOwner: true });
       } else if (status === 402 || status === 404 || status === 409) {
         this.stop();
       }

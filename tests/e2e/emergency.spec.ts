@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { SENDING_HOLD_MS } from '../../common/constants.js';
 import { mapsUrl } from '../../common/sms-text.js';
 import { expect, test } from './emergency-fixtures.js';
+import { ownersPhone } from './owner-key.js';
 import { type Link, startLink } from './proxy.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 
@@ -77,6 +78,8 @@ test('a send with a known position puts its maps link in every SMS and shows the
 }) => {
   await withPosition(context);
   const user = await seedUser(server.url, { countdownSeconds: 3 });
+  // The owner's phone: its page reads the contacts' whole numbers for "send from my phone".
+  await ownersPhone(context, server.url, user);
   await page.goto(`/public/${user.token}/`);
   await expect(page.getByRole('heading', { name: /Alerta de u/ })).toBeVisible();
   await expect(page.getByTestId('location')).toContainText('precisão 12 m');
@@ -99,6 +102,42 @@ test('a send with a known position puts its maps link in every SMS and shows the
   expect(new URLSearchParams(query).get('body')).toBe(sms[0]?.body.replace(/\?c=[\w-]+$/, ''));
 });
 
+test('a link alone: masked numbers and no SMS link; "I\'m safe" refused until the owner signs in on the page', async ({
+  page,
+  server,
+}) => {
+  const user = await seedUser(server.url, { countdownSeconds: 0 });
+  await page.goto(`/public/${user.token}/`);
+  await expect(page.getByTestId('sent')).toBeVisible({ timeout: 15_000 });
+  // The contacts' names, never their numbers (not even in the data the HTML came with), and no SMS to build.
+  await expect(page.getByTestId('sms-fallback-masked')).toContainText('pode copiar a mensagem');
+  await expect(page.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' })).toHaveCount(0);
+  const shown = await page.content();
+  for (const c of user.contacts) expect(shown).not.toContain(c.phone_number);
+
+  await page.getByRole('button', { name: 'Estou em segurança' }).click();
+  await page.getByRole('button', { name: 'Sim, estou em segurança' }).click();
+  await expect(page.getByTestId('resolve-needs-owner')).toContainText('inicie sessão uma vez');
+  await expect(page.getByTestId('resolved')).toHaveCount(0);
+
+  // The page's own sign-in, then "I'm safe" again: the owner's, with the all-clear.
+  await page.getByTestId('owner-sign-in').locator('summary').click();
+  await page.getByLabel('Nome de utilizador ou e-mail').fill(user.username);
+  await page.getByLabel('Palavra-passe').fill('correct horse 42');
+  await page.getByRole('button', { name: 'Iniciar sessão' }).click();
+  await expect(page.getByTestId('owner-signed-in')).toBeVisible();
+  // Signed in, the page has the whole numbers for "send from my phone".
+  const sms = page.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' });
+  for (const c of user.contacts) await expect(sms).toHaveAttribute('href', new RegExp(`\\${c.phone_number}`));
+  await page.getByRole('button', { name: 'Sim, estou em segurança' }).click();
+  await expect(page.getByTestId('resolved')).toContainText('Alerta terminado');
+  await expect
+    .poll(async () => (await smsTo(server.url, user)).filter((m) => m.body.includes('está em segurança')).length, {
+      timeout: 10_000,
+    })
+    .toBe(user.contacts.length);
+});
+
 test('with location refused the alert still goes, saying why', async ({ page, server }) => {
   const user = await seedUser(server.url, { countdownSeconds: 0, language: 'en' });
   await page.goto(`/public/${user.token}/`);
@@ -112,6 +151,8 @@ linked(
   'the emergency page opens offline after one visit, with the SMS link to every contact',
   async ({ page, context, server, link }) => {
     const user = await seedUser(server.url, { countdownSeconds: 5 });
+    // The owner's phone keeps the contacts' whole numbers for offline.
+    await ownersPhone(context, server.url, user);
     await warmUp(page, user);
     await goOffline(context, link);
     await page.goto(`/public/${user.token}/`);

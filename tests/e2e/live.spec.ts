@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+import { ownersPhone } from './owner-key.js';
 import { startLink } from './proxy.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 
@@ -22,8 +23,9 @@ function liveLinkIn(body: string | undefined): string {
 }
 
 /**
- * The sender, at LISBON, opens the emergency link (through `senderUrl`) and the alert goes out
- * with no countdown; the contact gets a context of their own on `contactUrl`.
+ * The sender, at LISBON, opens the emergency link (through `senderUrl`) on the owner's phone (its
+ * device key) and the alert goes out with no countdown; the contact gets a context of their own
+ * on `contactUrl`.
  */
 async function sendFromLink(browser: Browser, senderUrl: string, contactUrl: string, user: SeededUser) {
   const senderContext = await browser.newContext({
@@ -32,6 +34,8 @@ async function sendFromLink(browser: Browser, senderUrl: string, contactUrl: str
     geolocation: LISBON,
   });
   const contactContext = await browser.newContext({ baseURL: contactUrl });
+  // The owner's own phone: "I'm safe" and positions on the owner's alert take its proof.
+  await ownersPhone(senderContext, senderUrl, user);
   const sender = await senderContext.newPage();
   await sender.goto(`/public/${user.token}/`);
   await expect(sender.getByTestId('sent')).toBeVisible({ timeout: 15_000 });

@@ -5,7 +5,7 @@ import { FIX_MAX_AHEAD_MS } from '../../server/features/alerts/fix-time.js';
 import { nextIp } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbLabel, moveTime, suiteApp } from './helper.js';
-import { getLive, moved, ownerProofOf } from './live-fixtures.js';
+import { getLive, moved, ownerProofOf, sendRealAlert } from './live-fixtures.js';
 
 const MINUTE = 60_000;
 /** A check-in's grace after its due time, before its alert goes. */
@@ -173,21 +173,15 @@ describe(`only the owner lowers an alert (${dbLabel})`, () => {
     const [brother] = phones(1) as [string];
     const o = await ownerWithContacts(t.app, { contacts: [['Irmão', brother]] });
     const ip = nextIp();
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: `/api/emergency/public/${o.token}/alerts/`,
-      headers: { 'idempotency-key': randomUUID() },
-      payload: { mode: 'real', location: lisbonAt(t.app) },
-      remoteAddress: ip,
-    });
-    expect(sent.json()).toMatchObject({ proven: false });
-    const alertId = sent.json().id as string;
+    const sent = await sendRealAlert(t.app, o.token);
+    const alertId = sent.id;
+    expect((await status(o, alertId)).json()).toMatchObject({ proven: false });
 
     // Raising: the link's position on its own alert is taken.
     expect((await position(o, alertId, moved(50, t.clock.now()), ip)).statusCode).toBe(201);
     // Lowering: refused, with or without the all-clear, and by its public id as well.
     refusedForProof(await resolve(o, alertId, true, ip));
-    refusedForProof(await resolve(o, sent.json().public_id, false, ip));
+    refusedForProof(await resolve(o, sent.public_id, false, ip));
     await settle();
     expect(smsTo(brother)).toHaveLength(1);
     expect((await status(o, alertId)).json()).toMatchObject({ escalation: { status: 'waiting' } });
@@ -199,13 +193,8 @@ describe(`only the owner lowers an alert (${dbLabel})`, () => {
 
     // An unknown alert, or another owner's, stays 404 with or without proof.
     const other = await ownerWithContacts(t.app, { contacts: [['Rui', ...phones(1)] as [string, string]] });
-    const theirs = await t.app.inject({
-      method: 'POST',
-      url: `/api/emergency/public/${other.token}/alerts/`,
-      headers: { 'idempotency-key': randomUUID() },
-      payload: { mode: 'real', location: lisbonAt(t.app) },
-    });
-    for (const unknown of [randomUUID(), theirs.json().id as string]) {
+    const theirs = await sendRealAlert(t.app, other.token);
+    for (const unknown of [randomUUID(), theirs.id]) {
       for (const headers of [{}, { authorization: o.headers.authorization }] as Record<string, string>[]) {
         expect((await resolve(o, unknown, true, ip, headers)).statusCode).toBe(404);
         expect((await position(o, unknown, moved(5, t.clock.now()), ip, headers)).statusCode).toBe(404);
@@ -262,34 +251,23 @@ describe(`positions: none dated ahead, none hiding a later one (${dbLabel})`, ()
   it("lets no fix dated ahead pass for newer than the owner's fix received after it", async () => {
     const o = await ownerWithContacts(t.app, { contacts: [['Ana', '+351967100002']] });
     const ip = nextIp();
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: `/api/emergency/public/${o.token}/alerts/`,
-      headers: { 'idempotency-key': randomUUID() },
-      payload: { mode: 'real', location: lisbonAt(t.app) },
-      remoteAddress: ip,
-    });
-    const { id, public_id: publicId } = sent.json() as { id: string; public_id: string };
-    const url = `/api/emergency/public/${o.token}/alerts/${id}/location/`;
-    // A stranger with the link, on the alert's own address, dates Porto as far ahead as is taken.
-    const porto = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { 'idempotency-key': randomUUID() },
-      payload: { ...PORTO, captured_at: ahead(FIX_MAX_AHEAD_MS - 1000) },
-      remoteAddress: ip,
-    });
+    const { id, public_id: publicId } = await sendRealAlert(t.app, o.token);
+    // Both from the alert's own address, with the link alone: the alert is link-only.
+    const fix = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/emergency/public/${o.token}/alerts/${id}/location/`,
+        headers: { 'idempotency-key': randomUUID() },
+        payload,
+        remoteAddress: ip,
+      });
+    // A stranger dates Porto as far ahead as is taken.
+    const porto = await fix({ ...PORTO, captured_at: ahead(FIX_MAX_AHEAD_MS - 1000) });
     expect(porto.statusCode, porto.body).toBe(201);
     // The owner's real fix, taken and sent 20 s later.
     t.clock.advance(20_000);
     const mine = moved(120, t.clock.now());
-    const real = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { 'idempotency-key': randomUUID() },
-      payload: mine,
-      remoteAddress: ip,
-    });
+    const real = await fix(mine);
     expect(real.statusCode, real.body).toBe(201);
     const live = (await getLive(t.app, publicId)).json();
     expect(live.position).toMatchObject({ latitude: mine.latitude, longitude: mine.longitude });

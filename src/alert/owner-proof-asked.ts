@@ -1,0 +1,28 @@
+/**
+ * Whether a change only the owner may make ("I'm safe", a position on the owner's alert) was
+ * refused on this page for want of the owner's proof: the page then offers its sign-in, even
+ * where a key is kept (it may have been removed or be another account's).
+ */
+let asked = false;
+const listeners = new Set<() => void>();
+
+/** Says a change was refused with 403 `owner_proof_required`. */
+export function askOwnerToSignIn(): void {
+  if (asked) return;
+  asked = true;
+  for (const listener of listeners) listener();
+}
+
+/** True once a change was refused for want of the owner's proof. */
+export const ownerAskedToSignIn = () => asked;
+
+/** Calls `listener` when the owner is asked to sign in; returns the unsubscribe. */
+export function onAskedToSignIn(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Forgets the question (tests). */
+export function resetAskedToSignIn(): void {
+  asked = false;
+}
