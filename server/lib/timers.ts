@@ -144,6 +144,11 @@ export interface KindOptions {
 export interface Timers {
   /** Registers the handler of `kind`; this process takes no job of a kind it has no handler for. */
   on(kind: string, handler: TimerHandler, options?: KindOptions): void;
+  /**
+   * A recurring job (a report, a cleanup): `run` once every `everyMs` across all processes, not
+   * once per process, the first as soon as a server sweeps; a run that fails is retried as any job.
+   */
+  every(kind: string, everyMs: number, run: () => Promise<unknown>): void;
   /** Runs every job due now, until none is; resolves with how many ran (the sweep, and tests). */
   runDue(): Promise<number>;
   /** Runs what is due now in the background (after a commit that set a job due at once). */
@@ -151,6 +156,9 @@ export interface Timers {
   /** Jobs parked as failed since this process started, by kind (the operator's count). */
   readonly failedCounts: ReadonlyMap<string, number>;
 }
+
+/** The subject of a recurring job's one row. */
+const RECURRING = 'recurring';
 
 /** How a run's lease ended: still ours, re-set by a change while it ran, or taken by another process. */
 type LeaseState = 'held' | 'released' | 'lost';
@@ -175,6 +183,8 @@ export function createTimers(options: TimersOptions): Timers {
   const maxRetryMs = options.maxRetryMs ?? JOB_MAX_RETRY_MS;
   const handlers = new Map<string, { handler: TimerHandler; maxAttempts: number }>();
   const failedCounts = new Map<string, number>();
+  /** The recurring kinds whose row this process has yet to make sure of (at its first sweep). */
+  const recurring = new Set<string>();
   let running: Promise<number> | null = null;
   let again = false;
 
@@ -249,7 +259,16 @@ export function createTimers(options: TimersOptions): Timers {
     }
   }
 
+  /** A recurring job's row, due now unless one is already waiting (another process made it). */
+  async function ensureRecurring(): Promise<void> {
+    for (const kind of recurring) {
+      await setTimer(db, { kind, subject: RECURRING, dueAt: clock.now(), now: clock.now() }, 'keep');
+      recurring.delete(kind);
+    }
+  }
+
   async function runBatches(): Promise<number> {
+    if (recurring.size > 0) await ensureRecurring();
     let ran = 0;
     // Only kinds this process knows: a process of an older version leaves new kinds alone.
     const kinds = [...handlers.keys()];
@@ -295,10 +314,20 @@ export function createTimers(options: TimersOptions): Timers {
     return running;
   }
 
+  function on(kind: string, handler: TimerHandler, kindOptions: KindOptions = {}) {
+    if (handlers.has(kind)) throw new Error(`timers of kind ${kind} handled twice`);
+    handlers.set(kind, { handler, maxAttempts: kindOptions.maxAttempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS });
+  }
+
   return {
-    on(kind, handler, kindOptions = {}) {
-      if (handlers.has(kind)) throw new Error(`timers of kind ${kind} handled twice`);
-      handlers.set(kind, { handler, maxAttempts: kindOptions.maxAttempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS });
+    on,
+    every(kind, everyMs, run) {
+      on(kind, async () => {
+        await run();
+        // Set again while it runs: the engine keeps the row for the next turn instead of removing it.
+        await setTimer(db, { kind, subject: RECURRING, dueAt: clock.now() + everyMs, now: clock.now() });
+      });
+      recurring.add(kind);
     },
     runDue,
     kick() {

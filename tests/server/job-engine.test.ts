@@ -172,4 +172,35 @@ describe(`the job engine (${dbLabel})`, () => {
       await onTime.close();
     }
   });
+
+  it('runs a recurring job once an interval across two processes, and not once per process', async () => {
+    const other = await secondConnection(t);
+    try {
+      const kind = newKind();
+      const runs: string[] = [];
+      const engines = [
+        createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock }),
+        createTimers({ db: other.db, dialect: other.dialect, clock: t.clock }),
+      ];
+      engines.forEach((engine, i) => {
+        engine.every(kind, 60 * SECOND, async () => {
+          runs.push(`process ${i}`);
+        });
+      });
+      const sweep = async () => {
+        for (const engine of engines) await engine.runDue();
+      };
+      await sweep();
+      expect(runs).toHaveLength(1);
+      t.clock.advance(30 * SECOND);
+      await sweep();
+      expect(runs).toHaveLength(1);
+      t.clock.advance(30 * SECOND);
+      await sweep();
+      await sweep();
+      expect(runs).toHaveLength(2);
+    } finally {
+      await other.close();
+    }
+  });
 });

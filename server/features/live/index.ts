@@ -39,7 +39,7 @@ export default fp(
       app.addHook('onClose', async () => disconnect());
     }
     app.decorate('purgeLiveHistory', () => purgeLiveHistory(app.db, app.clock.now() - LIVE_RETENTION_MS));
-    app.periodic.every('live-history-cleanup', CLEANUP_EVERY_MS, () => app.purgeLiveHistory());
+    app.timers.every('live-history-cleanup', CLEANUP_EVERY_MS, () => app.purgeLiveHistory());
 
     await app.register(liveSenderRoutes);
     await app.register(livePublicRoutes);
