@@ -42,13 +42,3 @@ export async function removeDeviceKey(db: Db, userId: string, id: string): Promi
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
-
-/** Ends the keys one login issued: logging out on a device ends what it gave that device's page. */
-export async function endSessionDeviceKeys(db: Db, sessionId: string): Promise<void> {
-  await db.deleteFrom('device_keys').where('session_id', '=', sessionId).execute();
-}
-
-/** Ends every key of the owner: nobody keeps a proof from before. */
-export async function endAllDeviceKeys(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('device_keys').where('user_id', '=', userId).execute();
-}

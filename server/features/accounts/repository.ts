@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, NewUser, OneTimeTokensTable, User, UserUpdate } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
-import { endAllDeviceKeys, endSessionDeviceKeys } from './device-keys.js';
 
 /** The database, or a transaction on it: every function here works inside either. */
 export type OneTimePurpose = OneTimeTokensTable['purpose'];
@@ -231,4 +230,14 @@ export async function revokeAllSessions(db: Db, userId: string, now: number): Pr
       .execute();
     await endAllDeviceKeys(trx, userId);
   });
+}
+
+/** Ends the keys one login issued: logging out on a device ends what it gave that device's page. */
+export async function endSessionDeviceKeys(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('device_keys').where('session_id', '=', sessionId).execute();
+}
+
+/** Ends every key of the owner: nobody keeps a proof from before. */
+export async function endAllDeviceKeys(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('device_keys').where('user_id', '=', userId).execute();
 }

@@ -2,10 +2,10 @@ import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { randomToken } from '../../lib/ids.js';
-import { endAllDeviceKeys } from '../accounts/device-keys.js';
 import {
   consumeAllOneTimeTokens,
   consumeOneTimeToken,
+  endAllDeviceKeys,
   findOneTimeToken,
   replaceToken,
 } from '../accounts/repository.js';
