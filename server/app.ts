@@ -90,7 +90,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the built web app lives (default `dist/`). */
   distDir?: string;
-  /** What the load shedding reads (default: @fastify/under-pressure's samples of this process). */
+  /** What the load shedding reads (default: the load sampler's readings of this process, plugins/load-sampler.ts). */
   loadProbe?: LoadProbe;
 }
 
