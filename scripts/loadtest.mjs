@@ -4,6 +4,8 @@
 // accepted alert had all its deliveries sent. Writes the figures into docs/RELIABILITY.md.
 // `npm run loadtest -- --disaster [--owners 10000]`: the regional disaster instead
 // (scripts/disaster/run.ts): that many owners alerting within 60 s against 3 processes.
+// `npm run loadtest -- --crash [--owners 2000]`: a burst with server processes killed (SIGKILL)
+// and restarted under it (scripts/disaster/crash.ts): lost / duplicate / max press → provider.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,9 @@ const { values: args } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     // The regional disaster (scripts/disaster/run.ts): many owners at once, 3 processes, PostgreSQL and Redis.
     disaster: { type: 'boolean', default: false },
-    owners: { type: 'string', default: '10000' },
+    // Processes killed and restarted during a burst (scripts/disaster/crash.ts).
+    crash: { type: 'boolean', default: false },
+    owners: { type: 'string' },
   },
 });
 const DURATION = Number(args.duration);
@@ -367,9 +371,18 @@ ${end}`;
 
 if (args.disaster) {
   const { runDisaster } = await import('./disaster/run.ts');
-  const { figures, misses } = await runDisaster(Number(args.owners));
+  const { figures, misses } = await runDisaster(Number(args.owners ?? 10_000));
   console.log(JSON.stringify(figures, null, 2));
   for (const miss of misses) console.error(`disaster: MISSED: ${miss}`);
+  if (misses.length > 0) process.exitCode = 1;
+} else if (args.crash) {
+  const { runCrash } = await import('./disaster/crash.ts');
+  const { figures, misses } = await runCrash(Number(args.owners ?? 2_000));
+  console.log(JSON.stringify(figures, null, 2));
+  console.log(
+    `crash: lost ${figures.lost} / duplicate ${figures.duplicates} / max delay ${(figures.maxDelayMs / 1000).toFixed(1)} s (target 0 / 0 / ≤ 10 s)`,
+  );
+  for (const miss of misses) console.error(`crash: MISSED: ${miss}`);
   if (misses.length > 0) process.exitCode = 1;
 } else {
   await main();

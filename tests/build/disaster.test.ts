@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCrash } from '../../scripts/disaster/crash.js';
 import { runDisaster } from '../../scripts/disaster/run.js';
 
 // The regional-disaster load test on a tiny scale, so the script keeps working: 30 owners within
@@ -27,5 +28,16 @@ withPostgresAndRedis('loadtest --disaster, tiny (PostgreSQL and Redis)', () => {
     expect(figures.providerMaxInFlight).toBeGreaterThan(1);
     expect(figures.providerMaxInFlight).toBeLessThanOrEqual(figures.providerBound);
     expect(figures.p95Ms).toBeGreaterThan(0);
+  });
+
+  // `npm run loadtest -- --crash` on a tiny scale: 30 owners within 3 s, a process killed
+  // (SIGKILL) at 1.5 s and another started in its place. No delay target, as above: the 10 s
+  // from a kill to the SMS is tests/server/crash-recovery.test.ts's and the full run's.
+  it('loses no alert and sends no SMS twice with a process killed under the burst', { timeout: 120_000 }, async () => {
+    const { figures, misses } = await runCrash(30, { windowMs: 3_000, killEveryMs: 1_500, maxDelayMs: Infinity });
+    expect(misses).toEqual([]);
+    expect(figures).toMatchObject({ owners: 30, lost: 0, duplicates: 0 });
+    expect(figures.kills).toBeGreaterThanOrEqual(1);
+    expect(figures.sms).toBe(90);
   });
 });
