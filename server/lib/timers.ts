@@ -157,6 +157,9 @@ export interface Timers {
   readonly failedCounts: ReadonlyMap<string, number>;
 }
 
+/** Jobs one sweep of a process runs at most before it leaves the rest to the next (a second later). */
+const MOST_PER_SWEEP = 1000;
+
 /** The subject of a recurring job's one row. */
 const RECURRING = 'recurring';
 
@@ -292,7 +295,8 @@ export function createTimers(options: TimersOptions): Timers {
       });
       await Promise.all(claimed.map(runOne));
       ran += claimed.length;
-      if (claimed.length < batch) return ran;
+      // Until a claim finds nothing: a job may set another due at once (a reminder with its mark).
+      if (claimed.length === 0 || ran >= MOST_PER_SWEEP) return ran;
     }
   }
 

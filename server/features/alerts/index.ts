@@ -48,7 +48,7 @@ export default fp(
       }),
     );
     // The owner's e-mail about each real alert, set in the alert's own transaction.
-    app.timers.on(OWNER_MAIL_JOB, ({ subject }) => mailOwnerAboutAlert(app, subject));
+    app.timers.on(OWNER_MAIL_JOB, ({ subject, attempt }) => mailOwnerAboutAlert(app, subject, attempt));
     app.timers.every('mail-bursts-prune', HOUR, () => pruneMailBursts(app.db, app.clock.now()));
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
     // Once closing starts the database may go at any moment: late receipts are dropped.

@@ -177,19 +177,21 @@ export const scheduleOwnerMail = (db: Db, alertId: string, now: number) =>
  * job engine, so a database or mail server that is briefly unavailable, or a process that dies,
  * delays the e-mail and loses nothing.
  */
-export async function mailOwnerAboutAlert(deps: OwnerMailDeps & Pick<Deps, 'mail'>, alertId: string): Promise<void> {
+export async function mailOwnerAboutAlert(
+  deps: OwnerMailDeps & Pick<Deps, 'mail'>,
+  alertId: string,
+  attempt = 1,
+): Promise<void> {
   const alert = await alertById(deps.db, alertId);
   const user = alert ? await findById(deps.db, alert.user_id) : undefined;
   if (!alert || !user) return;
   const address = user.email;
   if (!address || !user.email_verified) return;
-  const decision = await noteMailEvent(deps.db, deps.dialect, {
-    kind: 'alert_receipt',
-    address,
-    userId: user.id,
-    now: deps.clock.now(),
-  });
-  if (decision !== 'send') return;
+  // A run after a failure or a takeover: the burst counted this alert already, and its e-mail may not have gone.
+  if (attempt === 1) {
+    const event = { kind: 'alert_receipt' as const, address, userId: user.id, now: deps.clock.now() };
+    if ((await noteMailEvent(deps.db, deps.dialect, event)) !== 'send') return;
+  }
   const sent = (await deliveriesOf(deps.db, [alert.id])).map((d) => ({
     contact_name: d.contact_name,
     withheld: d.status === 'withheld',

@@ -10,6 +10,8 @@ import { checkinById, updateActive } from './repository.js';
 
 /** The durable timer (server/lib/timers.ts) of each check-in, by its id. */
 export const CHECKIN_TIMER = 'checkin';
+/** The job that reminds the owner of an overdue check-in, set with its overdue mark: never lost to a crash between the two. */
+export const CHECKIN_REMINDER = 'checkin-reminder';
 
 /** When the alert goes out unless the check-in is ended: its due time and the grace. */
 export const firesAt = (checkin: Checkin) => Number(checkin.due_at) + Number(checkin.grace_seconds) * 1000;
@@ -22,7 +24,7 @@ export const firesAt = (checkin: Checkin) => Number(checkin.due_at) + Number(che
  * ended or extended with the duress PIN sends its duress alert (set due at once by either). A
  * server that was down past the whole grace fires at once, with the real due time.
  */
-export function checkinTimer(deps: FireDeps): TimerHandler {
+export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: TimerHandler } {
   const { db, clock } = deps;
   const again = (checkin: Checkin, dueAt: number) =>
     setTimer(db, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt, now: clock.now() });
@@ -39,7 +41,7 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
    * On every browser the owner allowed, and by e-mail to a confirmed address: one per burst
    * (mail-bursts.ts), as anyone holding the link can start check-ins that fall due.
    */
-  async function remind(checkin: Checkin) {
+  async function remind(checkin: Checkin, attempt: number): Promise<void> {
     const user = await findById(db, checkin.user_id);
     if (!user?.token) return;
     const page = reminderPage(deps.config.APP_URL, user.token);
@@ -48,7 +50,8 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
       if (!address || !user.email_verified) return;
       try {
         const event = { kind: 'checkin_reminder' as const, address, userId: user.id, now: clock.now() };
-        if ((await noteMailEvent(db, deps.dialect, event)) !== 'send') return;
+        // A run after a failure or a takeover: the burst counted this reminder already, and it may not have gone.
+        if (attempt === 1 && (await noteMailEvent(db, deps.dialect, event)) !== 'send') return;
         await deps.mail.send(reminderMail(user, checkin, page));
       } catch (error) {
         deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
@@ -57,7 +60,7 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
     await Promise.all([pushToOwner(deps, user.id, reminderPush(user, checkin, user.token, page)), mail()]);
   }
 
-  return async ({ subject }) => {
+  const timer: TimerHandler = async ({ subject }) => {
     const checkin = await checkinById(db, subject);
     if (!checkin) return;
     const now = clock.now();
@@ -76,11 +79,19 @@ export function checkinTimer(deps: FireDeps): TimerHandler {
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) return false;
         await setTimer(trx, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt: firesAt(checkin), now });
+        await setTimer(trx, { kind: CHECKIN_REMINDER, subject: checkin.id, dueAt: now, now });
         return true;
       });
-      if (overdue) await remind(checkin);
+      if (overdue) deps.timers.kick();
       return;
     }
     return again(checkin, firesAt(checkin));
   };
+
+  /** The reminder job: only while the check-in is still overdue (ended meanwhile, nobody needs it). */
+  const reminder: TimerHandler = async ({ subject, attempt }) => {
+    const checkin = await checkinById(db, subject);
+    if (checkin?.status === 'overdue') await remind(checkin, attempt);
+  };
+  return { timer, reminder };
 }

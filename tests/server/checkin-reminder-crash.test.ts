@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKIN_REMINDER, CHECKIN_TIMER, checkinTimer } from '../../server/features/checkins/timer.js';
+import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
+import { createTimers } from '../../server/lib/timers.js';
+import { nextIp } from './accounts-helpers.js';
+import { checkinOwner, startCheckin } from './checkin-fixtures.js';
+import { dbLabel, moveTime, suiteApp } from './helper.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+// The reminder of an overdue check-in is a job set in the same transaction as the overdue mark:
+// a process that dies after marking it, in the middle of reminding, leaves the reminder to any
+// other once its lease lapses, and the owner is reminded once.
+describe(`an overdue check-in's reminder survives the process that marked it (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  it('is sent by another process when the one that marked the check-in overdue died while reminding', async () => {
+    const o = await checkinOwner(t.app);
+    const started = await startCheckin(t.app, o.token, { body: { duration_seconds: 60 }, ip: nextIp() });
+    expect(started.statusCode, started.body).toBe(201);
+    moveTime(t, MINUTE);
+    const reminders = () =>
+      t.app.outbox.emails.filter((mail) => mail.to === o.user.email && mail.subject === 'Alerta: are you OK?');
+
+    // The process that dies: its mail server never answers, and it renews no lease once gone.
+    const hung = { ...t.app.mail, send: () => new Promise<never>(() => {}) };
+    const handlers = checkinTimer({ ...t.app, mail: hung, timers: { kick() {}, runDue: async () => 0 } });
+    const dying = createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock, renewMs: HOUR });
+    dying.on(CHECKIN_TIMER, handlers.timer);
+    dying.on(CHECKIN_REMINDER, handlers.reminder);
+    void dying.runDue();
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.app.db
+              .selectFrom('checkins')
+              .select('status')
+              .where('id', '=', started.json().id)
+              .executeTakeFirst()
+          )?.status,
+      )
+      .toBe('overdue');
+
+    // Its lease lapses: another process reminds the owner, once.
+    moveTime(t, JOB_LEASE_MS + 1000);
+    await t.app.timers.runDue();
+    await t.app.timers.runDue();
+    expect(reminders()).toHaveLength(1);
+  });
+});
