@@ -7,7 +7,7 @@
 export interface PushPayload {
   title: string;
   body: string;
-  data: CheckinReminderData;
+  data: CheckinReminderData | DailyReminderData;
 }
 
 /** An overdue check-in's reminder. */
@@ -22,6 +22,21 @@ export interface CheckinReminderData {
   /** '1' when a check-in PIN is set: the notification cannot ask for it, so "I'm safe" opens the page. */
   pin: '0' | '1';
 }
+
+/** A daily check-in's reminder: "I'm OK" is `POST …/daily/ok/` under the token, with the page's device key. */
+export interface DailyReminderData {
+  kind: 'daily-reminder';
+  token: string;
+  /** The emergency page, opened on its "I'm OK today" button where no action can be shown. */
+  url: string;
+  language: 'pt' | 'en';
+}
+
+/** The daily reminder's action, in the owner's language. */
+export const DAILY_ACTIONS = { pt: { ok: 'Estou bem' }, en: { ok: 'I’m OK' } } as const;
+
+/** The fragment of the emergency page's address that opens it on "I'm OK today". */
+export const DAILY_HASH = '#daily';
 
 /** The notification's action buttons, in the owner's language. */
 export const REMINDER_ACTIONS = {

@@ -235,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(billingRoutes);
   await app.register(alertsFeature);
   await app.register(checkinsFeature);
+  await app.register(import('./features/daily/index.js'));
   await app.register(escalationFeature);
   await app.register(liveFeature);
   if (outboxServed(app)) await app.register(outboxRoutes);

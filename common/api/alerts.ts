@@ -53,11 +53,11 @@ export const emergencyPage = z
 export type EmergencyPage = z.output<typeof emergencyPage>;
 
 /** Why an alert went out: the button, a check-in not ended in time, or the duress PIN. */
-export const ALERT_REASONS = ['button', 'missed_checkin', 'duress'] as const;
+export const ALERT_REASONS = ['button', 'missed_checkin', 'duress', 'missed_daily'] as const;
 const alertReason = z
   .enum(ALERT_REASONS)
   .describe(
-    '`button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN.',
+    '`button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.',
   );
 
 /** Statuses as shown: a provider's "undelivered" and an SMS withheld by the budget are `failed`. */

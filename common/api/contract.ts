@@ -5,6 +5,7 @@ import { billingApi } from './billing.js';
 import { checkinsApi } from './checkins.js';
 import { configApi } from './config.js';
 import { contactsApi } from './contacts.js';
+import { dailyApi } from './daily.js';
 import { devicesApi } from './devices.js';
 import { voiceApi } from './escalation.js';
 import { healthApi } from './health.js';
@@ -19,6 +20,7 @@ export const API_CONTRACT: Readonly<Record<string, Readonly<Record<string, ApiRo
   checkinsApi,
   configApi,
   contactsApi,
+  dailyApi,
   devicesApi,
   healthApi,
   liveApi,

@@ -4,7 +4,7 @@
  * import it, and only it.
  */
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Where a route answers: its method and its URL pattern. */
 export interface ApiRoute<U extends string = string> {

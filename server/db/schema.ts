@@ -2,6 +2,7 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable
 import type { LOCATION_ERRORS } from '../../common/api/alerts.js';
 import type { Language } from '../../common/constants.js';
 import type { CheckinPinTriesTable, CheckinsTable, PushSubscriptionsTable } from './schema-checkins.js';
+import type { DailyCheckinsTable } from './schema-daily.js';
 import type { EscalationCallsTable, EscalationOutcome } from './schema-escalation.js';
 import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
@@ -152,7 +153,7 @@ export interface AlertsTable {
   escalation_status: Generated<EscalationOutcome | null>;
 }
 
-export type AlertReason = 'button' | 'missed_checkin' | 'duress';
+export type AlertReason = 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
 
 /** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
 export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'withheld';
@@ -235,6 +236,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   checkin_pin_tries: CheckinPinTriesTable;
   escalation_calls: EscalationCallsTable;
+  daily_checkins: DailyCheckinsTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */
@@ -252,3 +254,4 @@ export type NewDelivery = Insertable<DeliveriesTable>;
 export type MailBurst = Selectable<MailBurstsTable>;
 export type Timer = Selectable<TimersTable>;
 export type Checkin = Selectable<CheckinsTable>;
+export type DailyCheckin = Selectable<DailyCheckinsTable>;

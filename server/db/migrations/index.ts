@@ -19,6 +19,7 @@ import * as checkinOwnerProof from './2026112801-checkin-owner-proof.js';
 import * as escalationBudgets from './2026112803-escalation-budgets.js';
 import * as deviceKeyNames from './2026112804-device-key-names.js';
 import * as jobEngine from './2026112810-job-engine.js';
+import * as dailyCheckin from './2026112812-daily-checkin.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026112803-escalation-budgets': escalationBudgets,
   '2026112804-device-key-names': deviceKeyNames,
   '2026112810-job-engine': jobEngine,
+  '2026112812-daily-checkin': dailyCheckin,
 };

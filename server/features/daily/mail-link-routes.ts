@@ -1,0 +1,86 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Language } from '../../../common/constants.js';
+import type { User } from '../../db/schema.js';
+import { escapeHtml, page } from '../../lib/html.js';
+import { MINUTE } from '../../lib/time.js';
+import { limit } from '../../plugins/security.js';
+import { findById, hashSecret } from '../accounts/repository.js';
+import { recordSignOfLife } from './service.js';
+
+const TEXTS: Record<Language, { ask: string; button: string; done: string; expired: string }> = {
+  pt: {
+    ask: '<h1>Check-in diário</h1><p>Toque para dizer que está bem hoje.</p>',
+    button: 'Estou bem',
+    done: '<h1>Obrigado</h1><p>O seu check-in de hoje está feito. Ninguém é alertado.</p>',
+    expired: '<h1>Ligação usada ou expirada</h1><p>Abra a sua página de emergência para fazer o check-in.</p>',
+  },
+  en: {
+    ask: '<h1>Daily check-in</h1><p>Tap to say you are OK today.</p>',
+    button: 'I’m OK',
+    done: '<h1>Thank you</h1><p>Today’s check-in is done. Nobody is alerted.</p>',
+    expired: '<h1>Link used or expired</h1><p>Open your emergency page to check in.</p>',
+  },
+};
+
+/** Pages for a person with a browser, not part of the API contract. */
+const NOT_API = { schema: { hide: true } };
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(page('Alerta', body));
+
+const textsOf = (user: User | undefined) => TEXTS[user?.language === 'en' ? 'en' : 'pt'];
+
+/**
+ * The reminder e-mail's one-click link, `/api/daily/ok/{link}/`: the page asks once more (a
+ * POST), so a mail scanner that opens links never checks the owner in. The link works once and
+ * until the end of that day's grace; it only ever lowers today's alarm, never reads anything.
+ */
+export default async function dailyMailLinkRoutes(app: FastifyInstance) {
+  const perAddress = limit(app, { max: 20, timeWindow: MINUTE, keyGenerator: (request) => `daily-link:${request.ip}` });
+  const holderOf = async (link: string) => {
+    const row = await app.db
+      .selectFrom('daily_checkins')
+      .select(['user_id', 'link_expires_at'])
+      .where('link_hash', '=', hashSecret(link))
+      .executeTakeFirst();
+    const live = row && Number(row.link_expires_at) > app.clock.now();
+    return { row: live ? row : undefined, user: row ? await findById(app.db, row.user_id) : undefined };
+  };
+
+  await app.register(async (forms) => {
+    await forms.register(formbody);
+    const options = { ...NOT_API, config: { rateLimit: perAddress } };
+    forms.get<{ Params: { link: string } }>('/api/daily/ok/:link/', options, async (request, reply) => {
+      const { row, user } = await holderOf(request.params.link);
+      const texts = textsOf(user);
+      if (!row) return html(reply, 404, texts.expired);
+      const action = `/api/daily/ok/${escapeHtml(request.params.link)}/`;
+      return html(
+        reply,
+        200,
+        `${texts.ask}<form method="post" action="${action}"><button class="primary" type="submit">${texts.button}</button></form>`,
+      );
+    });
+    forms.post<{ Params: { link: string } }>('/api/daily/ok/:link/', options, async (request, reply) => {
+      const { row, user } = await holderOf(request.params.link);
+      const texts = textsOf(user);
+      if (!row || !user) return html(reply, 404, texts.expired);
+      // Spent in the same statement that finds it: two clicks at once check in once.
+      const spent = await app.db
+        .updateTable('daily_checkins')
+        .set({ link_hash: null, link_expires_at: null })
+        .where('user_id', '=', user.id)
+        .where('link_hash', '=', hashSecret(request.params.link))
+        .executeTakeFirst();
+      if (Number(spent.numUpdatedRows) !== 1) return html(reply, 404, texts.expired);
+      await recordSignOfLife(app, user, app.clock.now());
+      return html(reply, 200, texts.done);
+    });
+  });
+}

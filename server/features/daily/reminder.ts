@@ -1,0 +1,78 @@
+import type { Language } from '../../../common/constants.js';
+import { clockIn } from '../../../common/profile-rules.js';
+import { DAILY_HASH } from '../../../common/push.js';
+import type { User } from '../../db/schema.js';
+import { randomToken } from '../../lib/ids.js';
+import type { MailMessage } from '../../providers/mail/port.js';
+import type { PushMessage } from '../../providers/push/port.js';
+import { render } from '../accounts/mail.js';
+import { noteMailEvent } from '../accounts/mail-bursts.js';
+import { hashSecret } from '../accounts/repository.js';
+import { pushToOwner } from '../checkins/push.js';
+import type { DailyFireDeps } from './fire.js';
+
+const TEXTS: Record<Language, (alarm: string) => { subject: string; intro: string; button: string; outro: string }> = {
+  pt: (alarm) => ({
+    subject: 'Alerta: está tudo bem hoje?',
+    intro: `É hora do seu check-in diário. Toque para dizer que está bem, ou os seus contactos são alertados às ${alarm}.`,
+    button: 'Estou bem',
+    outro: 'O link serve uma só vez e até essa hora. Se precisa de ajuda, não faça nada: o alerta sai sozinho.',
+  }),
+  en: (alarm) => ({
+    subject: 'Alerta: are you OK today?',
+    intro: `It is time for your daily check-in. Tap to say you are OK, or your contacts are alerted at ${alarm}.`,
+    button: 'I’m OK',
+    outro: 'The link works once, until then. If you need help, do nothing: the alert goes out by itself.',
+  }),
+};
+
+const languageOf = (user: User): Language => (user.language === 'en' ? 'en' : 'pt');
+
+/** The page the one-click link opens (features/daily/mail-link-routes.ts). */
+export const mailLinkUrl = (appUrl: string, secret: string) => `${appUrl}/api/daily/ok/${secret}/`;
+
+/**
+ * Reminds the owner at the due time: a notification with "I'm OK" on each browser they allowed,
+ * and, to a confirmed address, an e-mail with a one-click link (single use, good until the end
+ * of the grace, kept hashed). The e-mail shares the check-in reminders' bursts (mail-bursts.ts).
+ */
+export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: number): Promise<void> {
+  const language = languageOf(user);
+  const texts = TEXTS[language](clockIn(alarmAt, user.time_zone) ?? '?');
+  const page = `${deps.config.APP_URL}/public/${user.token}/${DAILY_HASH}`;
+  const push: PushMessage = {
+    title: texts.subject.replace(/^Alerta: /, ''),
+    body: texts.intro,
+    data: { kind: 'daily-reminder', token: user.token ?? '', url: page, language },
+  };
+  const mail = async () => {
+    const address = user.email;
+    if (!address || !user.email_verified) return;
+    try {
+      const event = { kind: 'checkin_reminder' as const, address, userId: user.id, now: deps.clock.now() };
+      if ((await noteMailEvent(deps.db, deps.dialect, event)) !== 'send') return;
+      const secret = randomToken(24);
+      await deps.db
+        .updateTable('daily_checkins')
+        .set({ link_hash: hashSecret(secret), link_expires_at: alarmAt })
+        .where('user_id', '=', user.id)
+        .execute();
+      await deps.mail.send(dailyMail(user, texts, mailLinkUrl(deps.config.APP_URL, secret)));
+    } catch (error) {
+      deps.log.error({ reason: (error as Error).message }, 'daily check-in reminder could not be sent');
+    }
+  };
+  await Promise.all([user.token ? pushToOwner(deps, user.id, push) : undefined, mail()]);
+}
+
+function dailyMail(user: User, texts: ReturnType<(typeof TEXTS)['en']>, link: string): MailMessage {
+  const language = languageOf(user);
+  const template = {
+    subject: texts.subject,
+    greeting: (name: string) => (language === 'pt' ? `Olá ${name},` : `Hello ${name},`),
+    intro: texts.intro,
+    button: texts.button,
+    outro: [texts.outro],
+  };
+  return render(template, language, user.email ?? '', user.username, link);
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dailyApi } from '../../../common/api/daily.js';
+import { served } from '../../../common/api/shared.js';
+import { notAuthenticated } from '../../lib/errors.js';
+import { MINUTE } from '../../lib/time.js';
+import { findById } from '../accounts/repository.js';
+import { perTokenClient, provenForPathToken, requireOwnerProof } from '../alerts/owner-proof-routes.js';
+import { ownerOf } from '../alerts/owners.js';
+import { dailyFor, dailyOk, setDaily } from './service.js';
+
+/**
+ * The owner sets the schedule with their session (`/api/users/me/daily-checkin/`); "I'm OK
+ * today" comes from the emergency page or a notification under the personal link, and, as it
+ * lowers the alarm, only with the owner's proof (403 `owner_proof_required` for a link alone).
+ */
+export default async function dailyRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const me = async (id: string) => {
+    const user = await findById(app.db, id);
+    if (!user) throw notAuthenticated();
+    return user;
+  };
+
+  app.route({
+    ...served(dailyApi.get),
+    onRequest: app.authenticate,
+    handler: async (request) => dailyFor(app, await me(request.user.id)),
+  });
+
+  app.route({
+    ...served(dailyApi.put),
+    onRequest: app.authenticate,
+    handler: async (request) => setDaily(app, await me(request.user.id), request.body),
+  });
+
+  app.route({
+    ...served(dailyApi.ok),
+    config: {
+      rateLimit: perTokenClient(app, 'daily-ok', 20, MINUTE),
+      passesCeiling: (request) => provenForPathToken(app, request),
+    },
+    handler: async (request) => {
+      const owner = await ownerOf(app, request.params.token);
+      await requireOwnerProof(app, request, owner.id);
+      const at = request.body.at ? Date.parse(request.body.at) : null;
+      return dailyOk(app, owner, at);
+    },
+  });
+}

@@ -1,0 +1,92 @@
+import type { DailySettings, DailyView } from '../../../common/api/daily.js';
+import { nextDueAt } from '../../../common/daily-schedule.js';
+import type { Db, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
+import { detailError } from '../../lib/errors.js';
+import { cancelTimer, setTimer } from '../../lib/timers.js';
+import { subscriptionProfile } from '../billing/subscriptions.js';
+import { dailyOf } from './repository.js';
+import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
+
+export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
+
+const PREMIUM_ONLY = 'The daily check-in comes with Premium (and its trial).';
+
+/** The owner's daily check-in as the API shows it. */
+export async function dailyFor(deps: Pick<Deps, 'db' | 'clock'>, user: User): Promise<DailyView> {
+  return dailyView(await dailyOf(deps.db, user.id), user, deps.clock.now());
+}
+
+/**
+ * Sets the owner's schedule (Premium or the trial: 402 otherwise). Setting it is a sign of
+ * life: the next due date counts from now. Its timer is set in the same transaction, or
+ * removed when the schedule is turned off.
+ */
+export async function setDaily(deps: DailyDeps, user: User, settings: DailySettings): Promise<DailyView> {
+  const now = deps.clock.now();
+  const profile = await subscriptionProfile(deps.db, user, now, deps.config);
+  if (settings.enabled && !(profile.plan === 'premium' || profile.is_in_trial)) {
+    throw detailError(402, PREMIUM_ONLY, 'subscription_required');
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    const fields = {
+      enabled: settings.enabled ? 1 : 0,
+      time: settings.time,
+      every_days: settings.every_days,
+      grace_minutes: settings.grace_minutes,
+      paused_until: settings.paused_until,
+      anchor_at: now,
+      last_ok_at: now,
+      reminded_due_at: null,
+      link_hash: null,
+      link_expires_at: null,
+      updated_at: now,
+    };
+    const next = settings.enabled ? nextDueAt(scheduleOf(fields, user), now) : null;
+    await trx
+      .insertInto('daily_checkins')
+      .values({ ...fields, user_id: user.id, next_due_at: next, missed_due_at: null, alert_id: null, created_at: now })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...fields, next_due_at: next }))
+      .execute();
+    if (next === null) await cancelTimer(trx, DAILY_TIMER, user.id);
+    else await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+  });
+  return dailyFor(deps, user);
+}
+
+/**
+ * A sign of life at `at` (an "I'm OK", a queued one counted at the time it was tapped, or an
+ * alert or check-in the owner sent): the next due date counts from it, the reminder's link is
+ * spent, and the timer moves to the new due time, all in one transaction. An earlier sign
+ * than the one recorded changes nothing.
+ */
+export async function recordSignOfLife(deps: Pick<Deps, 'db' | 'clock'>, user: User, at: number): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx: Db) => {
+    const row = await dailyOf(trx, user.id);
+    if (!row) return;
+    const anchor = Math.max(Number(row.anchor_at), at);
+    const lastOk = Math.max(Number(row.last_ok_at ?? 0), at);
+    const next = row.enabled ? nextDueAt(scheduleOf(row, user), anchor) : null;
+    await trx
+      .updateTable('daily_checkins')
+      .set({
+        anchor_at: anchor,
+        last_ok_at: lastOk,
+        next_due_at: next,
+        link_hash: null,
+        link_expires_at: null,
+        updated_at: now,
+      })
+      .where('user_id', '=', user.id)
+      .execute();
+    if (next !== null) await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+  });
+}
+
+/** "I'm OK today" at `at` (never ahead of the server's clock), answered with the new schedule. */
+export async function dailyOk(deps: Pick<Deps, 'db' | 'clock'>, user: User, at: number | null): Promise<DailyView> {
+  const now = deps.clock.now();
+  await recordSignOfLife(deps, user, Math.min(at ?? now, now));
+  return dailyFor(deps, user);
+}
