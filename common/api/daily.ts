@@ -76,7 +76,7 @@ export const dailyApi = {
   },
   ok: {
     ...dailyRoutes.ok,
-    ...operation('dailyOk', '“I’m OK today”', SECURITY.ownerProof),
+    ...operation('dailyOk', 'Check in for today: “I’m OK”', SECURITY.ownerProof),
     ...daily,
     description:
       'Checks in for today. Needs the owner’s proof (403 `owner_proof_required`): a link alone cannot quiet the alarm. `at` (ISO 8601), when a queued tap is replayed, is when it was tapped (never ahead of the server’s clock).',
