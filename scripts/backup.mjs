@@ -2,7 +2,7 @@
 // while it runs. SQLite (DATA_DIR): SQLite's online backup API, which copies a snapshot without
 // stopping writers. PostgreSQL (DATABASE_URL): pg_dump in its custom format. `npm run restore`
 // puts a copy back.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { dataStore, fail, KEPT_SECRETS, openSqlite, option, runTool } from './data-store.mjs';
 
@@ -27,6 +27,8 @@ try {
       db.close();
     }
   }
+  // The copy holds everything the database does (password hashes, phone numbers): owner only.
+  chmodSync(partial, 0o600);
   renameSync(partial, out);
 } catch (error) {
   rmSync(partial, { force: true });

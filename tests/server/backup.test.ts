@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -116,13 +116,15 @@ describe(`npm run backup and npm run restore (${dbLabel})`, () => {
       const backup = await npmRun('backup', ['--out', file], original.env);
       expect(backup.code, backup.output).toBe(0);
       expect(existsSync(`${file}.partial`)).toBe(false);
+      // It holds password hashes and phone numbers: readable by its owner only.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       // The server went on answering while the copy was made.
       const during = await sendAlert(server.url, user.token);
       expect(during.status).toBe(201);
       sending = false;
       await Promise.all(senders);
 
-      const before = acknowledged.filter((alert) => alert.at < startedAt);
+      const before = acknowledged.filter((alert) => alert.at <= startedAt);
       expect(before.length).toBeGreaterThanOrEqual(BEFORE_BACKUP);
       if (dbKind === 'sqlite') expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
 
