@@ -262,6 +262,91 @@ describe('emergency page', () => {
   });
 });
 
+describe('emergency page: the most urgent first, and only what applies', () => {
+  const follows = (first: Element, second: Element) =>
+    Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
+
+  it('once sent, shows the deliveries and who is on the way before the check-in', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    try {
+      const sent = {
+        name: 'sent' as const,
+        alert: {
+          id: 'a1',
+          public_id: 'p1',
+          mode: 'real' as const,
+          created_at: '2026-11-23T10:00:00Z',
+          proven: true,
+          recently_alerted: false,
+          number_busy: false,
+          deliveries: [{ contact_name: 'Rui', status: 'delivered' }],
+        } as Extract<Phase, { name: 'sent' }>['alert'],
+      };
+      render(<EmergencyPage emergency={fakeEmergency(sent).emergency} />);
+      const delivery = screen.getByText('entregue');
+      const responders = screen.getByRole('heading', { name: 'Quem vem a caminho' });
+      const checkin = screen.getByRole('heading', { name: 'Check-in' });
+      expect(follows(delivery, responders)).toBe(true);
+      expect(follows(responders, checkin)).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  /** The page in `phase` with the GPS given up (no geolocation here) and the worker unable to start. */
+  function renderRefused(phase: 'invalid' | 'inactive', language: 'pt' | 'en') {
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    offline.unavailable = true;
+    const { emergency } = fakeEmergency({ name: phase }, { language });
+    emergency.geo.start();
+    return render(<EmergencyPage emergency={emergency} />);
+  }
+  afterEach(() => {
+    offline.unavailable = false;
+    vi.unstubAllGlobals();
+  });
+
+  it('on a link that does not work says only that, and where the new one is, in pt and en', () => {
+    const first = renderRefused('invalid', 'pt');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Esta ligação de emergência não é válida (foi renovada ou não existe): nenhum alerta pode ser enviado por ela. Entre no Alerta e guarde a nova ligação «Emergência real», em Configurar.',
+    );
+    // Nothing about an alert that goes (without location, or once online), nor its contacts.
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(document.body).not.toHaveTextContent(/sem ela|alerta sai/);
+    expect(screen.queryByRole('heading', { name: 'Contactos' })).toBeNull();
+    expect(screen.queryAllByRole('listitem')).toEqual([]);
+    first.unmount();
+
+    renderRefused('invalid', 'en');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'This emergency link is not valid (it was renewed or does not exist): no alert can be sent with it. Log in to Alerta and save the new “Real Emergency” link from Setup.',
+    );
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(document.body).not.toHaveTextContent(/without it|alert still goes/);
+  });
+
+  it('on a lapsed plan says so, how to renew it and to tell the contacts by SMS meanwhile, in pt and en', () => {
+    const first = renderRefused('inactive', 'pt');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'A subscrição deste alerta não está ativa: o Alerta não pode enviar o alerta. Renove-a em Preços, com a sessão iniciada no Alerta. Até lá, avise os seus contactos do seu telemóvel (SMS).',
+    );
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(document.body).not.toHaveTextContent(/sem ela|alerta sai/);
+    // The phone's own SMS is what is left.
+    expect(screen.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' })).toBeInTheDocument();
+    first.unmount();
+
+    renderRefused('inactive', 'en');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      "This alert's subscription is not active: Alerta cannot send the alert. Renew it under Pricing, logged in to Alerta. Until then, tell your contacts from your phone (SMS).",
+    );
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(document.body).not.toHaveTextContent(/without it|alert still goes/);
+    expect(screen.getByRole('link', { name: 'Send from my phone (SMS)' })).toBeInTheDocument();
+  });
+});
+
 afterEach(() => {
   resetAskedToSignIn();
   forgetDeviceKey();

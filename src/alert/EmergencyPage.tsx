@@ -43,6 +43,11 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
   const locationError = alert ? alert.body.location_error : geo.error;
   const busy = ['loading', 'countdown', 'sending', 'queued'].includes(phase.name);
   const sentTime = phase.name === 'sent' ? timeOf(phase.alert.created_at, language) : '';
+  // A dead link or a lapsed plan sends nothing: the page says only that, and what to do.
+  const refused = phase.name === 'invalid' || phase.name === 'inactive';
+  const checkin = !busy && phase.name !== 'invalid' && (
+    <CheckinPanel token={emergency.token} geo={emergency.geo} page={page} language={language} />
+  );
 
   return (
     <main className={`alert-page phase-${phase.name}`}>
@@ -108,12 +113,15 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
         </p>
       )}
 
-      {!busy && phase.name !== 'invalid' && (
-        <CheckinPanel token={emergency.token} geo={emergency.geo} page={page} language={language} />
+      {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
+      {phase.name !== 'sent' && checkin}
+      {!refused && <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />}
+      {phase.name !== 'invalid' && (
+        <>
+          <h2>{s.contactsHeading}</h2>
+          <ContactList s={s} page={page} statuses={phase.name === 'sent' ? phase.alert.deliveries : undefined} />
+        </>
       )}
-      <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />
-      <h2>{s.contactsHeading}</h2>
-      <ContactList s={s} page={page} statuses={phase.name === 'sent' ? phase.alert.deliveries : undefined} />
       {phase.name === 'sent' && (
         <LivePanel
           key={phase.alert.id}
@@ -139,8 +147,9 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
           liveUrl={liveUrlOf(alert?.result?.public_id)}
         />
       )}
-      <OfflineNote s={s} />
-      {!busy && <InstallButton s={s} ios={isIos()} />}
+      {phase.name === 'sent' && checkin}
+      {!refused && <OfflineNote s={s} />}
+      {!busy && phase.name !== 'invalid' && <InstallButton s={s} ios={isIos()} />}
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>
       {!busy && phase.name !== 'invalid' && (

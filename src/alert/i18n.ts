@@ -17,8 +17,10 @@ const pt = {
   sentAt: (time: string) => `Alerta enviado às ${time}`,
   queued: 'Sem rede: o alerta está em fila e será enviado quando houver ligação.',
   retryAt: (s: number) => `Demasiados alertas seguidos: nova tentativa dentro de ${s} s.`,
-  invalidLink: 'Esta ligação de emergência não é válida (foi renovada ou não existe).',
-  inactive: 'A subscrição deste alerta não está ativa: o alerta não pode ser enviado pelo Alerta.',
+  invalidLink:
+    'Esta ligação de emergência não é válida (foi renovada ou não existe): nenhum alerta pode ser enviado por ela. Entre no Alerta e guarde a nova ligação «Emergência real», em Configurar.',
+  inactive:
+    'A subscrição deste alerta não está ativa: o Alerta não pode enviar o alerta. Renove-a em Preços, com a sessão iniciada no Alerta. Até lá, avise os seus contactos do seu telemóvel (SMS).',
   failed: 'O alerta não foi aceite. Envie-o do seu telemóvel.',
   recentlyAlerted:
     'Os seus contactos foram alertados há pouco: este alerta ficou registado e eles acompanham-no pela ligação em direto.',
@@ -116,8 +118,10 @@ const en: typeof pt = {
   sentAt: (time: string) => `Alert sent at ${time}`,
   queued: 'No network: the alert is queued and will be sent when online.',
   retryAt: (s: number) => `Too many alerts in a row: trying again in ${s} s.`,
-  invalidLink: 'This emergency link is not valid (it was renewed or does not exist).',
-  inactive: "This alert's subscription is not active: Alerta cannot send the alert.",
+  invalidLink:
+    'This emergency link is not valid (it was renewed or does not exist): no alert can be sent with it. Log in to Alerta and save the new “Real Emergency” link from Setup.',
+  inactive:
+    "This alert's subscription is not active: Alerta cannot send the alert. Renew it under Pricing, logged in to Alerta. Until then, tell your contacts from your phone (SMS).",
   failed: 'The alert was not accepted. Send it from your phone.',
   recentlyAlerted:
     'Your contacts were alerted a moment ago: this alert is recorded and they follow it on the live link.',
