@@ -41,6 +41,7 @@ export const checkins: typeof pt = {
       button: 'Pressed',
       missed_checkin: 'Missed check-in',
       duress: 'Duress PIN',
+      missed_daily: 'Missed daily check-in',
     },
     mode: { real: 'Real', test: 'Test' },
     deliveries_one: '{{count}} SMS',

@@ -1,4 +1,5 @@
 import { checkins } from './en-checkins';
+import { daily } from './en-daily';
 import { devices } from './en-devices';
 import { legal } from './en-legal';
 import { setup } from './en-setup';
@@ -242,6 +243,7 @@ const en: Messages = {
   ...legal,
   ...setup,
   ...checkins,
+  ...daily,
   ...devices,
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
 };

@@ -39,6 +39,7 @@ export const checkins = {
       button: 'Carregou no botão',
       missed_checkin: 'Check-in não terminado',
       duress: 'PIN de coação',
+      missed_daily: 'Check-in diário falhado',
     },
     mode: { real: 'Real', test: 'Teste' },
     deliveries_one: '{{count}} SMS',

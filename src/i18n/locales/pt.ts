@@ -1,4 +1,5 @@
 import { checkins } from './pt-checkins';
+import { daily } from './pt-daily';
 import { devices } from './pt-devices';
 import { legal } from './pt-legal';
 import { setup } from './pt-setup';
@@ -243,6 +244,7 @@ const pt = {
   ...legal,
   ...setup,
   ...checkins,
+  ...daily,
   ...devices,
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
 };

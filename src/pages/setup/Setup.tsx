@@ -8,6 +8,7 @@ import { useStore } from '../../store';
 import { AccountActions } from './AccountActions';
 import { ContactForm } from './ContactForm';
 import { ContactList } from './ContactList';
+import { DailyCheckin } from './DailyCheckin';
 import { Devices } from './Devices';
 import { EmergencyPanel } from './EmergencyPanel';
 import { Guide } from './Guide';
@@ -121,6 +122,7 @@ export default function Setup() {
       <ProfilePanel user={user} />
       <EmergencyPanel user={user} />
       <PinPanel user={user} />
+      <DailyCheckin contacts={contacts} limit={profile.contact_limit || undefined} />
       <Devices />
       <AccountActions />
     </section>
