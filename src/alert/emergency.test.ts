@@ -44,7 +44,16 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+/**
+ * The page's timers on a clock the test runs forward. IndexedDB (fake-indexeddb) schedules its
+ * work with setImmediate, left real so the page's storage still answers.
+ */
+const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
 
 const settle = (emergency: Emergency, phase: string) =>
   vi.waitFor(() => expect(emergency.state.phase.name).toBe(phase), { timeout: 3000 });
@@ -63,12 +72,14 @@ describe('emergency page life', () => {
 
   it('cancelling the countdown posts nothing', async () => {
     await savePage(token, page(3));
+    fakeClock();
     const emergency = new Emergency(token, new PositionWatch());
     await emergency.start();
     expect(emergency.state.phase).toEqual({ name: 'countdown', remaining: 3 });
     expect(emergency.state.page?.owner_name).toBe('Ana');
     emergency.cancel();
-    await new Promise((r) => setTimeout(r, 1200));
+    // Past the whole 3-second countdown: a send would have started.
+    await vi.advanceTimersByTimeAsync(4000);
     expect(emergency.state.phase.name).toBe('cancelled');
     expect(posts).toEqual([]);
   });
@@ -170,10 +181,12 @@ describe('emergency page life', () => {
 
   it('cancelled before its script ran: opens cancelled and posts nothing', async () => {
     await savePage(token, page(1));
+    fakeClock();
     const emergency = new Emergency(token, new PositionWatch(), false, { cancelled: true });
     expect(emergency.state.phase.name).toBe('cancelled');
     await emergency.start();
-    await new Promise((r) => setTimeout(r, 1200));
+    // Past the 1-second countdown the page would have run.
+    await vi.advanceTimersByTimeAsync(2000);
     expect(emergency.state.phase.name).toBe('cancelled');
     expect(posts).toEqual([]);
   });
