@@ -8,6 +8,7 @@ import { useStore } from '../store';
 import { loadUser, logOut } from '../store/actions';
 import { AlertHistory } from './home/AlertHistory';
 import { CurrentCheckin } from './home/CurrentCheckin';
+import { DailyOk } from './home/DailyOk';
 
 /** The banner state of SPEC §4: trial active, premium, trial ended, or trial inactive. */
 export function bannerState(profile: Profile): 'trial' | 'premium' | 'trialEnded' | 'inactive' {
@@ -123,6 +124,7 @@ export function Home() {
         {loadFailed && <LoadFailed messageKey="home.loadFailed" />}
         <StatusBanner profile={user.profile} />
         {user.token && <CurrentCheckin token={user.token} />}
+        {user.token && <DailyOk token={user.token} />}
         <div className="actions">
           <Link className="button primary" to="/setup">
             {t('home.manageContacts')}

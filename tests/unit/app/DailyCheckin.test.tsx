@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DailyView } from '../../../src/api/daily';
 import type { Contact } from '../../../src/api/types';
 import i18n from '../../../src/i18n';
+import { DailyOk } from '../../../src/pages/home/DailyOk';
 import { clockPlus, DailyCheckin } from '../../../src/pages/setup/DailyCheckin';
 import { fakeApi, setupAppTests, signIn } from './helpers';
 
@@ -84,5 +85,33 @@ describe('Setup: the daily check-in', () => {
   it('counts the grace on the clock, across midnight', () => {
     expect(clockPlus('23:30', 60)).toBe('00:30');
     expect(clockPlus('09:41', 1440)).toBe('09:41');
+  });
+});
+
+describe('Home: “I’m OK today”', () => {
+  it('shows the daily check-in’s status and checks in with the session', async () => {
+    signIn();
+    const due: DailyView = { ...OFF, enabled: true, status: 'due', next_due_at: '2026-12-01T09:30:00.000Z' };
+    const api = fakeApi({
+      'GET /api/users/me/daily-checkin/': { body: due },
+      'POST /api/emergency/public/tok/daily/ok/': { body: { ...due, status: 'waiting' } },
+    });
+    render(<DailyOk token="tok" />);
+    expect(await screen.findByTestId('daily-ok-status')).toHaveTextContent('Check-in em falta');
+    fireEvent.click(screen.getByRole('button', { name: 'Estou bem hoje' }));
+    expect(await screen.findByText(/À espera do próximo check-in/)).toBeInTheDocument();
+    const post = api.calls.find((call) => call.method === 'POST');
+    expect(post?.headers.get('authorization')).toMatch(/^Bearer /);
+  });
+
+  it('shows nothing when no daily check-in is set', async () => {
+    signIn();
+    const api = fakeApi({ 'GET /api/users/me/daily-checkin/': { body: OFF } });
+    const { container } = render(<DailyOk token="tok" />);
+    await act(async () => {
+      await Promise.resolve();
+    });
+    expect(api.calls).toHaveLength(1);
+    expect(container).toBeEmptyDOMElement();
   });
 });
