@@ -12,6 +12,7 @@ import { type Contract, errorResponses, operation, SECURITY } from './shared.js'
 export const dailyRoutes = {
   get: at('GET', '/api/users/me/daily-checkin/'),
   put: at('PUT', '/api/users/me/daily-checkin/'),
+  status: at('GET', '/api/emergency/public/:token/daily/'),
   ok: at('POST', '/api/emergency/public/:token/daily/ok/'),
 } as const;
 
@@ -73,6 +74,15 @@ export const dailyApi = {
       'Sets the schedule; setting it counts as a sign of life. Premium (or the trial) only: 402 `subscription_required`.',
     body: dailySettings,
     response: { 200: dailyView, ...errorResponses(400, 401, 402) },
+  },
+  status: {
+    ...dailyRoutes.status,
+    ...operation('getDailyStatus', 'Get the daily check-in on the emergency page', SECURITY.ownerProof),
+    ...daily,
+    description:
+      'The daily check-in as the emergency page shows it. Needs the owner’s proof (403 `owner_proof_required`): when someone is expected to check in tells a stranger when they are alone.',
+    params: tokenParams,
+    response: { 200: dailyView, ...errorResponses(403, 404, 429) },
   },
   ok: {
     ...dailyRoutes.ok,

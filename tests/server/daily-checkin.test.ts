@@ -130,6 +130,11 @@ describe(`daily check-in (${dbLabel})`, () => {
     const stranger = await t.app.inject({ method: 'POST', url: okPath(o.token), payload: {} });
     expect(stranger.statusCode).toBe(403);
     expect(stranger.json().code).toBe('owner_proof_required');
+    // Nor does a link read when the owner is expected to check in.
+    const peek = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/daily/` });
+    expect(peek.statusCode).toBe(403);
+    const own = await t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/daily/`, headers: o.proof });
+    expect(own.json()).toMatchObject({ status: 'waiting', next_due_at: view.next_due_at });
     moveTime(t, untilDue(view) + MINUTE);
     const ok = await t.app.inject({ method: 'POST', url: okPath(o.token), headers: o.proof, payload: {} });
     expect(ok.statusCode, ok.body).toBe(200);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dailyApi } from '../../../common/api/daily.js';
 import { served } from '../../../common/api/shared.js';
@@ -16,6 +16,13 @@ import { dailyFor, dailyOk, setDaily } from './service.js';
  */
 export default async function dailyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const passesCeiling = (request: FastifyRequest) => provenForPathToken(app, request);
+  /** The token's owner, when the request carries their proof (403 otherwise). */
+  const provenOwner = async (token: string, request: FastifyRequest) => {
+    const owner = await ownerOf(app, token);
+    await requireOwnerProof(app, request, owner.id);
+    return owner;
+  };
   const me = async (id: string) => {
     const user = await findById(app.db, id);
     if (!user) throw notAuthenticated();
@@ -35,14 +42,16 @@ export default async function dailyRoutes(fastify: FastifyInstance) {
   });
 
   app.route({
+    ...served(dailyApi.status),
+    config: { rateLimit: perTokenClient(app, 'daily-status', 30, MINUTE), passesCeiling },
+    handler: async (request) => dailyFor(app, await provenOwner(request.params.token, request)),
+  });
+
+  app.route({
     ...served(dailyApi.ok),
-    config: {
-      rateLimit: perTokenClient(app, 'daily-ok', 20, MINUTE),
-      passesCeiling: (request) => provenForPathToken(app, request),
-    },
+    config: { rateLimit: perTokenClient(app, 'daily-ok', 20, MINUTE), passesCeiling },
     handler: async (request) => {
-      const owner = await ownerOf(app, request.params.token);
-      await requireOwnerProof(app, request, owner.id);
+      const owner = await provenOwner(request.params.token, request);
       const at = request.body.at ? Date.parse(request.body.at) : null;
       return dailyOk(app, owner, at);
     },
