@@ -20,6 +20,7 @@ import emergencyPageRoutes from './features/emergency-page/routes.js';
 import escalationFeature from './features/escalation/index.js';
 import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
+import smsRepliesFeature from './features/sms-replies/index.js';
 import metricsFeature from './features/metrics/routes.js';
 import { Background } from './lib/background.js';
 import { type Clock, DatabaseClock, ManualClock, systemClock } from './lib/clock.js';
@@ -238,6 +239,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(import('./features/daily/index.js'));
   await app.register(escalationFeature);
   await app.register(liveFeature);
+  await app.register(smsRepliesFeature);
   if (outboxServed(app)) await app.register(outboxRoutes);
 
   await app.register(staticPlugin, {

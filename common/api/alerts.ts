@@ -80,6 +80,10 @@ const delivery = z.object({
     .describe(
       'With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.',
     ),
+  opted_out: z
+    .literal(true)
+    .optional()
+    .describe('Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.'),
 });
 
 export const alertView = z

@@ -23,6 +23,11 @@ export const contact = z
     phone_number: z.string().describe('E.164, e.g. +351912345678'),
     relationship: z.string(),
     alerted: z.boolean().describe('False when the plan limit leaves this contact out of alerts (kept, not deleted).'),
+    state: z
+      .enum(['added', 'invited', 'confirmed', 'opted_out'])
+      .describe(
+        '`invited`: the invitation SMS went; `confirmed`: they replied YES; `opted_out`: they replied STOP and get nothing from Alerta until they reply START; `added`: no invitation could go yet.',
+      ),
   })
   .meta({ id: 'Contact' });
 
@@ -51,6 +56,15 @@ export const contactsApi = {
     description: 'Makes the contact the first alerted on a plan with a lower limit; answers the list in its new order.',
     params: idParams,
     response: { 200: contactList, ...errorResponses(401, 404) },
+  },
+  invite: {
+    ...contactsRoutes.invite,
+    ...operation('inviteContact', 'Invite a contact again by SMS', SECURITY.session),
+    tags: ['contacts'],
+    description:
+      'Sends the invitation SMS again (reply YES to confirm, STOP to receive nothing): at most once a week per contact and three a day to one number from all accounts, never to a number that replied STOP. Answers the contact.',
+    params: idParams,
+    response: { 200: contact, ...errorResponses(401, 404, 409, 429) },
   },
   remove: {
     ...contactsRoutes.remove,

@@ -10,6 +10,7 @@ import { devicesApi } from './devices.js';
 import { voiceApi } from './escalation.js';
 import { healthApi } from './health.js';
 import { liveApi } from './live.js';
+import { smsRepliesApi } from './sms-replies.js';
 import type { ApiRoute } from './paths.js';
 
 /** Typed by its routes only: the areas' full types together are more than a declaration file may spell out. */
@@ -24,5 +25,6 @@ export const API_CONTRACT: Readonly<Record<string, Readonly<Record<string, ApiRo
   devicesApi,
   healthApi,
   liveApi,
+  smsRepliesApi,
   voiceApi,
 };

@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   'invalid_relationship',
   'contact_limit_reached',
   'subscription_required',
+  'invitation_too_soon',
+  'invitation_limit',
+  'contact_opted_out',
   // Billing.
   'invalid_plan',
   'already_subscribed',

@@ -51,6 +51,7 @@ export const contactsRoutes = {
   add: at('POST', '/api/emergency/contacts/'),
   alertFirst: at('POST', '/api/emergency/contacts/:id/alert-first/'),
   remove: at('DELETE', '/api/emergency/contacts/:id/'),
+  invite: at('POST', '/api/emergency/contacts/:id/invite/'),
 } as const;
 
 export const healthRoutes = { get: at('GET', '/api/health'), ready: at('GET', '/api/ready') } as const;
@@ -84,3 +85,5 @@ export const voiceRoutes = {
   gather: at('POST', '/api/voice/gather/'),
   status: at('POST', '/api/voice/status/'),
 } as const;
+
+export const smsRepliesRoutes = { inbound: at('POST', '/api/sms/inbound/') } as const;

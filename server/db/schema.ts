@@ -5,6 +5,7 @@ import type { CheckinPinTriesTable, CheckinsTable, PushSubscriptionsTable } from
 import type { DailyCheckinsTable } from './schema-daily.js';
 import type { EscalationCallsTable, EscalationOutcome } from './schema-escalation.js';
 import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
+import type { SmsNoticesTable, SmsOptOutsTable, SmsReplyQuestionsTable } from './schema-replies.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
 
 export type { CallStatus, EscalationCall, EscalationOutcome } from './schema-escalation.js';
@@ -83,6 +84,9 @@ export interface ContactsTable {
   created_at: number;
   /** Alerting order: lower first, then the order added (migration 2026112320-contact-priority). */
   priority: Generated<number>;
+  /** When the invitation SMS last went to this contact, and when they replied YES (migration 2026112813-contact-replies). */
+  invited_at: Generated<number | null>;
+  confirmed_at: Generated<number | null>;
 }
 
 export type PlanName = 'basic' | 'premium';
@@ -156,7 +160,16 @@ export interface AlertsTable {
 export type AlertReason = 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
 
 /** `withheld`: never sent, because the number's SMS budget was spent (features/alerts/sms-budget.ts). */
-export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'withheld';
+/** `opted_out`: not sent, the number replied STOP (never billed). */
+export type DeliveryStatus =
+  | 'queued'
+  | 'sending'
+  | 'sent'
+  | 'delivered'
+  | 'undelivered'
+  | 'failed'
+  | 'withheld'
+  | 'opted_out';
 /** `all_clear`: the SMS sent when the owner says they are safe, not one of the alert's own. */
 /** `escalation`: the second round of SMS when nobody has answered. */
 export type DeliveryKind = 'alert' | 'all_clear' | 'escalation';
@@ -237,6 +250,9 @@ export interface Database {
   checkin_pin_tries: CheckinPinTriesTable;
   escalation_calls: EscalationCallsTable;
   daily_checkins: DailyCheckinsTable;
+  sms_opt_outs: SmsOptOutsTable;
+  sms_notices: SmsNoticesTable;
+  sms_reply_questions: SmsReplyQuestionsTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */

@@ -84,6 +84,9 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   contact_limit_reached: ({ max, plan }) =>
     typeof max === 'number' && typeof plan === 'string' ? key('setup.contact_limit', { max, plan }) : null,
   subscription_required: 'setup.premium_required_to_add',
+  invitation_too_soon: 'setup.invitation_too_soon',
+  invitation_limit: 'setup.invitation_limit',
+  contact_opted_out: 'setup.contact_opted_out',
   // Billing.
   invalid_plan: 'billing.invalid_plan',
   already_subscribed: 'billing.already_subscribed',

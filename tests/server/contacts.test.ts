@@ -89,9 +89,24 @@ describe(`contacts (${dbLabel})`, () => {
         phone_number: '+351912345678',
         relationship: 'Mãe',
         alerted: true,
+        state: 'invited',
       },
-      { id: expect.any(String), name: "O'Brien", phone_number: '+447911123456', relationship: '', alerted: true },
-      { id: expect.any(String), name: 'Ana-Sofia', phone_number: '+12025550123', relationship: '', alerted: true },
+      {
+        id: expect.any(String),
+        name: "O'Brien",
+        phone_number: '+447911123456',
+        relationship: '',
+        alerted: true,
+        state: 'invited',
+      },
+      {
+        id: expect.any(String),
+        name: 'Ana-Sofia',
+        phone_number: '+12025550123',
+        relationship: '',
+        alerted: true,
+        state: 'invited',
+      },
     ]);
     const fourth = await add(user, { name: 'Rui', phone_number: '+5511987654321' });
     expect(fourth.statusCode).toBe(400);

@@ -356,6 +356,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/emergency/contacts/{id}/invite/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite a contact again by SMS
+     * @description Sends the invitation SMS again (reply YES to confirm, STOP to receive nothing): at most once a week per contact and three a day to one number from all accounts, never to a number that replied STOP. Answers the contact.
+     */
+    post: operations['inviteContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/emergency/contacts/{id}/': {
     parameters: {
       query?: never;
@@ -713,6 +733,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users/me/daily-checkin/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the daily check-in
+     * @description The signed-in owner’s daily check-in, with its status and the next due time.
+     */
+    get: operations['getDailyCheckin'];
+    /**
+     * Set the daily check-in
+     * @description Sets the schedule; setting it counts as a sign of life. Premium (or the trial) only: 402 `subscription_required`.
+     */
+    put: operations['setDailyCheckin'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/emergency/public/{token}/daily/ok/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check in for today: “I’m OK”
+     * @description Checks in for today. Needs the owner’s proof (403 `owner_proof_required`): a link alone cannot quiet the alarm. `at` (ISO 8601), when a queued tap is replayed, is when it was tapped (never ahead of the server’s clock).
+     */
+    post: operations['dailyOk'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/voice/gather/': {
     parameters: {
       query?: never;
@@ -873,6 +937,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sms/inbound/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive a contact’s SMS reply (Twilio)
+     * @description A reply to Alerta’s number: YES/SIM/OK confirms, STOP/PARAR/CANCELAR/UNSUBSCRIBE/END/QUIT stops every SMS from Alerta (START/UNSTOP/INICIAR resumes), and during an alert 1/OK/VOU/ON MY WAY is the contact’s “I’m on my way”. The X-Twilio-Signature header is checked against the URL Twilio was given and every form field before anything is read (403 otherwise). Answers empty TwiML; Alerta’s own answers go as separate SMS. Answered only when Twilio is configured.
+     */
+    post: operations['receiveSms'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1010,6 +1094,33 @@ export interface components {
       /** @description The `c` parameter of the contact’s own live link from the SMS: the answer always has a slot. */
       contact_key?: string | null;
     };
+    TwilioInboundSmsInput: {
+      /** @description The sender’s number, E.164. */
+      From?: string;
+      Body?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    DailyCheckinSettingsInput: {
+      enabled: boolean;
+      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
+      time: string;
+      /** @description Due every 1 to 7 days. */
+      every_days: number;
+      /**
+       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
+       * @default 60
+       */
+      grace_minutes: number;
+      /**
+       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
+       * @default null
+       */
+      paused_until: string | null;
+    };
+    DailyOkInput: {
+      at?: string | null;
+    };
     /** @description An error answer: detail or field-keyed texts, with a stable code. */
     Error: {
       /** @enum {string} */
@@ -1064,6 +1175,9 @@ export interface components {
         | 'invalid_relationship'
         | 'contact_limit_reached'
         | 'subscription_required'
+        | 'invitation_too_soon'
+        | 'invitation_limit'
+        | 'contact_opted_out'
         | 'invalid_plan'
         | 'already_subscribed'
         | 'same_plan'
@@ -1156,6 +1270,9 @@ export interface components {
           | 'invalid_relationship'
           | 'contact_limit_reached'
           | 'subscription_required'
+          | 'invitation_too_soon'
+          | 'invitation_limit'
+          | 'contact_opted_out'
           | 'invalid_plan'
           | 'already_subscribed'
           | 'same_plan'
@@ -1253,6 +1370,9 @@ export interface components {
               | 'invalid_relationship'
               | 'contact_limit_reached'
               | 'subscription_required'
+              | 'invitation_too_soon'
+              | 'invitation_limit'
+              | 'contact_opted_out'
               | 'invalid_plan'
               | 'already_subscribed'
               | 'same_plan'
@@ -1415,10 +1535,10 @@ export interface components {
       /** @enum {string} */
       mode: 'real' | 'test';
       /**
-       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN.
+       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
        * @enum {string}
        */
-      reason: 'button' | 'missed_checkin' | 'duress';
+      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
       created_at: string;
       /** @description True when the request carried the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key` the owner’s session issued): its SMS spend the owner’s own budget. */
       proven: boolean;
@@ -1440,6 +1560,11 @@ export interface components {
          * @enum {string}
          */
         withheld_reason?: 'recently_alerted' | 'number_busy';
+        /**
+         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
+         * @constant
+         */
+        opted_out?: true;
       }[];
       /** @description Whether and when the contacts are phoned if nobody answers, and each call’s state. */
       escalation: components['schemas']['Escalation'];
@@ -1454,10 +1579,10 @@ export interface components {
       /** @enum {string} */
       mode: 'real' | 'test';
       /**
-       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN.
+       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
        * @enum {string}
        */
-      reason: 'button' | 'missed_checkin' | 'duress';
+      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
       created_at: string;
       /** @description Null without a position, and 30 days after the alert. */
       location: {
@@ -1483,6 +1608,11 @@ export interface components {
          * @enum {string}
          */
         withheld_reason?: 'recently_alerted' | 'number_busy';
+        /**
+         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
+         * @constant
+         */
+        opted_out?: true;
         phone_number: string;
         attempts: number;
         last_error: string | null;
@@ -1530,6 +1660,11 @@ export interface components {
       relationship: string;
       /** @description False when the plan limit leaves this contact out of alerts (kept, not deleted). */
       alerted: boolean;
+      /**
+       * @description `invited`: the invitation SMS went; `confirmed`: they replied YES; `opted_out`: they replied STOP and get nothing from Alerta until they reply START; `added`: no invitation could go yet.
+       * @enum {string}
+       */
+      state: 'added' | 'invited' | 'confirmed' | 'opted_out';
     };
     Health: {
       /** @enum {string} */
@@ -1610,6 +1745,34 @@ export interface components {
       resolved_at: string;
       /** @description All-clear SMS this call queued (0 after the first call). */
       all_clear_queued: number;
+    };
+    DailyCheckin: {
+      enabled: boolean;
+      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
+      time: string;
+      /** @description Due every 1 to 7 days. */
+      every_days: number;
+      /**
+       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
+       * @default 60
+       */
+      grace_minutes: number;
+      /**
+       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
+       * @default null
+       */
+      paused_until: string | null;
+      /**
+       * @description `off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.
+       * @enum {string}
+       */
+      status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
+      /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
+      next_due_at: string | null;
+      /** @description The last "I’m OK" (ISO 8601). */
+      last_ok_at: string | null;
+      /** @description The alert a missed day sent, while it is the latest news. */
+      alert_id: string | null;
     };
   };
   responses: never;
@@ -2507,6 +2670,73 @@ export interface operations {
       };
       /** @description Not found. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  inviteContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Contact'];
+        };
+      };
+      /** @description Not authenticated, or the credentials are wrong. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflict with the current state. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: try again after Retry-After seconds. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3701,6 +3931,176 @@ export interface operations {
       };
     };
   };
+  getDailyCheckin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DailyCheckin'];
+        };
+      };
+      /** @description Not authenticated, or the credentials are wrong. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setDailyCheckin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DailyCheckinSettingsInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DailyCheckin'];
+        };
+      };
+      /** @description Invalid request: field-keyed texts or a detail, each with a stable code. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the credentials are wrong. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An active subscription is needed. */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  dailyOk: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token of the owner’s personal emergency link, its credential: whoever holds the link may raise the alarm; lowering it takes the owner’s proof as well. */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DailyOkInput'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DailyCheckin'];
+        };
+      };
+      /** @description Invalid request: field-keyed texts or a detail, each with a stable code. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: try again after Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   receiveCallKeys: {
     parameters: {
       query?: {
@@ -4188,6 +4588,57 @@ export interface operations {
       };
       /** @description Rate limited: try again after Retry-After seconds. */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveSms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['TwilioInboundSmsInput'];
+      };
+    };
+    responses: {
+      /** @description Empty TwiML. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

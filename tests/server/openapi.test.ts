@@ -31,6 +31,7 @@ const DOCUMENTED = [
   'GET /api/emergency/contacts/',
   'POST /api/emergency/contacts/',
   'POST /api/emergency/contacts/{id}/alert-first/',
+  'POST /api/emergency/contacts/{id}/invite/',
   'DELETE /api/emergency/contacts/{id}/',
   'POST /api/billing/checkout/',
   'POST /api/billing/plan/',
@@ -45,6 +46,7 @@ const DOCUMENTED = [
   'GET /api/live/{publicId}/',
   'POST /api/live/{publicId}/ack/',
   'POST /api/sms/status/',
+  'POST /api/sms/inbound/',
 ];
 
 /** Routes that take no JSON body: everything else that writes documents one. */
@@ -54,6 +56,7 @@ const NO_BODY = new Set([
   'POST /api/users/me/device-keys/',
   'POST /api/users/token/rotate/',
   'POST /api/emergency/contacts/{id}/alert-first/',
+  'POST /api/emergency/contacts/{id}/invite/',
   'POST /api/billing/portal/',
   'POST /api/billing/webhook/',
   'POST /api/sms/status/',

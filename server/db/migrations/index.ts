@@ -20,6 +20,7 @@ import * as escalationBudgets from './2026112803-escalation-budgets.js';
 import * as deviceKeyNames from './2026112804-device-key-names.js';
 import * as jobEngine from './2026112810-job-engine.js';
 import * as dailyCheckin from './2026112812-daily-checkin.js';
+import * as contactReplies from './2026112813-contact-replies.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026112804-device-key-names': deviceKeyNames,
   '2026112810-job-engine': jobEngine,
   '2026112812-daily-checkin': dailyCheckin,
+  '2026112813-contact-replies': contactReplies,
 };

@@ -33,6 +33,8 @@ const CONTACT_COLUMNS = allColumns<ContactsTable>()(
   'relationship',
   'created_at',
   'priority',
+  'invited_at',
+  'confirmed_at',
 );
 const SUBSCRIPTION_COLUMNS = allColumns<SubscriptionsTable>()(
   'id',

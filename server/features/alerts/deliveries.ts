@@ -191,6 +191,16 @@ export async function markAttemptFailed(
     .execute();
 }
 
+/** A delivery the provider refused because its number said STOP (Twilio's 21610): never retried, never billed. */
+export async function markOptedOut(db: Kysely<Database>, id: string, reason: string, now: number): Promise<void> {
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'opted_out', claimed_until: null, last_error: reason.slice(0, 500), updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
 /** The statuses a provider report may move a delivery from: never backwards, never out of a final state. */
 const ALLOWED_FROM: Record<ProviderStatus, DeliveryStatus[]> = {
   sent: ['queued', 'sending'],

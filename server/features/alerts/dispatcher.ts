@@ -15,8 +15,9 @@ import {
   SMS_SEND_TIMEOUT_MS,
 } from '../../lib/reliability.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
-import type { SmsPort } from '../../providers/sms/port.js';
-import { type ClaimedDelivery, claimDue } from './deliveries.js';
+import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
+import { optOut } from '../sms-replies/opt-outs.js';
+import { type ClaimedDelivery, claimDue, markOptedOut } from './deliveries.js';
 import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import type { Reservation } from './reservation.js';
@@ -126,8 +127,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     sendTimeoutMs,
     log,
     sent: sentRecorder({ db, dialect, clock, payments: options.payments }),
-    failed: (delivery: ClaimedDelivery, error: unknown) =>
-      recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log),
+    failed: async (delivery: ClaimedDelivery, error: unknown) => {
+      if (!isOptedOutError(error)) return recordFailure(db, delivery, error, { ...retries, now: clock.now() }, log);
+      // The number said STOP to the carrier: it gets nothing more from Alerta, from any account.
+      await optOut(db, delivery.phone_number, 'provider', clock.now());
+      await markOptedOut(db, delivery.id, error instanceof Error ? error.message : String(error), clock.now());
+    },
   };
   const logged = (d: ClaimedDelivery) => (err: unknown) => log?.error({ err, delivery: d.id }, 'SMS dispatch failed');
 

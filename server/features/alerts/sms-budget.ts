@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
+import { optedOutAmong } from '../sms-replies/opt-outs.js';
 
 /**
  * How many SMS one number may receive, in messages and in SMS parts (a long or non-Latin
@@ -30,6 +31,10 @@ export const WITHHELD_REASON =
 /** The reason kept on a delivery withheld by the number's ceiling for all accounts and links. */
 export const NUMBER_BUSY_REASON =
   'Not sent: this number already received the most SMS allowed in an hour from all senders. An alert sent from your signed-in app or your installed emergency button is not held back by this when it is your first to the number in an hour, nor for a contact you have had for over an hour.';
+
+/** The text kept on a delivery not sent because its number said STOP. */
+export const OPTED_OUT_REASON =
+  'Not sent: this number replied STOP and receives nothing from Alerta. Ask the contact to reply START to receive alerts again.';
 
 /** The text kept on a withheld delivery, by its reason. */
 export const withheldText = (reason: WithheldReason) =>
@@ -90,7 +95,7 @@ function spentRead(
     })
     .where('deliveries.phone_number', 'in', phones)
     .where('deliveries.created_at', '>', Math.min(mineSince, allSince))
-    .where('deliveries.status', '!=', 'withheld')
+    .where('deliveries.status', 'not in', ['withheld', 'opted_out'])
     .groupBy('deliveries.phone_number');
 }
 
@@ -107,22 +112,33 @@ function tallied(rows: SpentRow[]): { mine: Map<string, Spent>; all: Map<string,
 }
 
 /**
- * The numbers `userId` is in touch with: one of its contacts since before the ceiling's
- * window (a contact added a minute ago does not count), or a number its alerts reached
- * (sent or delivered) before that window. Neither can be set up within the hour a flood
- * takes, so an account made to flood a number never counts as in touch with it in time.
+ * The numbers `userId` is in touch with: a contact that confirmed this account (replied YES
+ * to its invitation: the number itself said so), and, for a proven alert, one of its contacts
+ * since before the ceiling's window (a contact added a minute ago does not count) or a number
+ * its alerts reached (sent or delivered) before that window. None of these can be set up by an
+ * account within the hour a flood takes, without the number's own reply.
  */
-async function inTouch(db: Db, userId: string, phones: string[], before: number): Promise<Set<string>> {
+async function inTouch(
+  db: Db,
+  userId: string,
+  phones: string[],
+  before: number,
+  proven: boolean,
+): Promise<Set<string>> {
   const contacts = await db
     .selectFrom('contacts')
     .select('phone_number as phone')
     .where('user_id', '=', userId)
     .where('phone_number', 'in', phones)
-    .where('created_at', '<=', before)
+    .where((eb) =>
+      proven
+        ? eb.or([eb('confirmed_at', 'is not', null), eb('created_at', '<=', before)])
+        : eb('confirmed_at', 'is not', null),
+    )
     .execute();
   const found = new Set(contacts.map((row) => row.phone));
   const rest = phones.filter((phone) => !found.has(phone));
-  if (rest.length === 0) return found;
+  if (rest.length === 0 || !proven) return found;
   const reached = await db
     .selectFrom('deliveries')
     .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
@@ -192,7 +208,7 @@ export async function budgetDecisions(
   const first = (phone: string) => proven && request.realAlert === true && !alerted.has(phone);
   const busy = phones.filter((phone) => !first(phone) && !fits(all.get(phone), perNumber, parts));
   const exempt =
-    proven && busy.length > 0 ? await inTouch(trx, request.userId, busy, request.now - perNumber.windowMs) : new Set();
+    busy.length > 0 ? await inTouch(trx, request.userId, busy, request.now - perNumber.windowMs, proven) : new Set();
   for (const phone of phones) {
     if (!fits(mine.get(phone), perAccountNumber, parts)) decisions.set(phone, 'recently_alerted');
     else if (busy.includes(phone) && !exempt.has(phone)) decisions.set(phone, 'number_busy');
@@ -208,13 +224,16 @@ export async function numbersWithinBudget(
   request: BudgetRequest,
 ): Promise<Set<string>> {
   const decisions = await budgetDecisions(trx, dialect, request);
-  return new Set([...decisions].filter(([, reason]) => reason === null).map(([phone]) => phone));
+  const optedOut = await optedOutAmong(trx, request.phones);
+  return new Set(
+    [...decisions].filter(([phone, reason]) => reason === null && !optedOut.has(phone)).map(([phone]) => phone),
+  );
 }
 
 /**
  * One alert's deliveries with the SMS budgets applied, in the transaction that will insert
- * them: a delivery to a number over its budgets is stored `withheld` (never sent), with the
- * reason and its text; a proven alert spends the owner's own budget. Parts: the longest SMS.
+ * them: a delivery to a number that said STOP is stored `opted_out` (never sent nor billed);
+ * one to a number over its budgets is stored `withheld` (never sent), with the reason and its text; a proven alert spends the owner's own budget. Parts: the longest SMS.
  */
 export async function withinBudgets(
   trx: Transaction<Database>,
@@ -231,7 +250,12 @@ export async function withinBudgets(
     realAlert: alert.mode === 'real',
     parts: Math.max(...deliveries.map((d) => d.parts ?? 1)),
   });
+  const optedOut = await optedOutAmong(
+    trx,
+    deliveries.map((d) => d.phone_number),
+  );
   return deliveries.map((d) => {
+    if (optedOut.has(d.phone_number)) return { ...d, status: 'opted_out' as const, last_error: OPTED_OUT_REASON };
     const reason = decisions.get(d.phone_number) ?? null;
     return reason === null
       ? d

@@ -4,9 +4,9 @@ import type { Alert, Delivery, DeliveryStatus, EscalationCall, WithheldReason } 
 import { iso, isoOrNull } from '../../lib/dates.js';
 import { escalationView } from '../escalation/views.js';
 
-/** A provider's "undelivered" and an SMS withheld by the budget are shown as failed. */
+/** A provider's "undelivered", an SMS withheld by the budget and one to a number that said STOP are shown as failed. */
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>
-  status === 'undelivered' || status === 'withheld' ? 'failed' : status;
+  status === 'undelivered' || status === 'withheld' || status === 'opted_out' ? 'failed' : status;
 
 /** What the views show of a delivery: as read back, or as just written (no reason when none was set). */
 type ShownDelivery = Pick<Delivery, 'id' | 'contact_name' | 'status' | 'created_at'> & {
@@ -36,6 +36,7 @@ const deliveryView = (d: ShownDelivery) => {
     contact_name: d.contact_name,
     status: shownStatus(d.status),
     ...(reason ? { withheld: true as const, withheld_reason: reason } : {}),
+    ...(d.status === 'opted_out' ? { opted_out: true as const } : {}),
   };
 };
 

@@ -10,18 +10,34 @@ export interface ContactView {
   relationship: string;
   /** Whether alerts go to this contact on the current plan (the first `contact_limit` of the list). */
   alerted: boolean;
+  /** Where their agreement stands: invited by SMS, confirmed (replied YES), opted out (STOP), or none yet. */
+  state: ContactState;
 }
+
+export type ContactState = 'added' | 'invited' | 'confirmed' | 'opted_out';
+
+/** A contact's state: opted out (from all of Alerta) above all, then confirmed, then invited. */
+export const contactState = (contact: Pick<Contact, 'invited_at' | 'confirmed_at'>, optedOut: boolean): ContactState =>
+  optedOut
+    ? 'opted_out'
+    : contact.confirmed_at !== null
+      ? 'confirmed'
+      : contact.invited_at !== null
+        ? 'invited'
+        : 'added';
 
 /** The public shape of a stored contact; `alerted` unless the plan's limit leaves it out. */
 export const toView = (
-  contact: Pick<Contact, 'id' | 'name' | 'phone_number' | 'relationship'>,
+  contact: Pick<Contact, 'id' | 'name' | 'phone_number' | 'relationship' | 'invited_at' | 'confirmed_at'>,
   alerted = true,
+  optedOut = false,
 ): ContactView => ({
   id: contact.id,
   name: contact.name,
   phone_number: contact.phone_number,
   relationship: contact.relationship,
   alerted,
+  state: contactState(contact, optedOut),
 });
 
 /** The user's contacts in alerting order: those chosen to stay alerted first, then the order they were added. */

@@ -7,6 +7,8 @@ import type { Deps } from '../../lib/deps.js';
 import { ApiError, detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
+import { inviteContact } from '../sms-replies/invitations.js';
+import { optedOutAmong } from '../sms-replies/opt-outs.js';
 import {
   type ContactView,
   deleteContact,
@@ -28,7 +30,13 @@ export async function contactsView(deps: ContactDeps, user: User): Promise<Conta
     listContacts(deps.db, user.id),
     subscriptionProfile(deps.db, user, deps.clock.now(), deps.config),
   ]);
-  return contacts.map((contact, index) => toView(contact, index < profile.contact_limit));
+  const optedOut = await optedOutAmong(
+    deps.db,
+    contacts.map((contact) => contact.phone_number),
+  );
+  return contacts.map((contact, index) =>
+    toView(contact, index < profile.contact_limit, optedOut.has(contact.phone_number)),
+  );
 }
 
 /** On a plan with a lower limit: this contact becomes the first alerted (the last alerted one makes room). */
@@ -38,11 +46,11 @@ export async function alertFirst(deps: ContactDeps, user: User, id: string): Pro
 }
 
 /**
- * Adds a contact within the plan's limit. Count, check and insert run under the user's
- * lock, so concurrent adds cannot pass the limit together.
+ * Adds a contact within the plan's limit, and invites them by SMS (features/sms-replies/).
+ * Count, check and insert run under the user's lock, so concurrent adds cannot pass the limit together.
  */
 export async function addContact(
-  deps: ContactDeps & Pick<Deps, 'dialect'>,
+  deps: ContactDeps & Pick<Deps, 'dialect' | 'timers'>,
   user: User,
   input: z.output<typeof contactInput>,
 ): Promise<ContactView> {
@@ -71,9 +79,11 @@ export async function addContact(
       if (!parsed.ok) throw new ApiError(400, contactErrorBody(parsed.errors));
       const row = { id: newId(), user_id: user.id, ...parsed.contact, created_at: now };
       await insertContact(trx, row);
-      return row;
+      const invited = await inviteContact(trx, deps, { user, contact: { ...row, invited_at: null }, now });
+      return { ...row, invited, invited_at: invited === 'invited' ? now : null, confirmed_at: null };
     });
-    return toView(contact);
+    if (contact.invited === 'invited') deps.timers.kick();
+    return toView(contact, true, contact.invited === 'opted_out');
   } catch (error) {
     if (error instanceof ApiError || !isUniqueViolation(error)) throw error;
     // Only reachable if the lock were bypassed; the table's unique key still refuses the copy.
@@ -84,4 +94,38 @@ export async function addContact(
 /** Removes one of the user's contacts; someone else's id, an unknown one and a malformed one are all not found. */
 export async function removeContact(deps: Pick<Deps, 'db'>, user: User, id: string): Promise<void> {
   if (!(await deleteContact(deps.db, user.id, id))) throw notFound();
+}
+
+/**
+ * The invitation SMS again, asked from setup: at most once a week per contact, three a day to
+ * one number from all accounts, never to a number that replied STOP (features/sms-replies/).
+ */
+export async function reinviteContact(
+  deps: ContactDeps & Pick<Deps, 'dialect' | 'timers'>,
+  user: User,
+  id: string,
+): Promise<ContactView> {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const contact = (await listContacts(trx, user.id)).find((row) => row.id === id);
+    if (!contact) throw notFound();
+    return inviteContact(trx, deps, { user, contact, now });
+  });
+  if (outcome === 'too_soon') {
+    throw detailError(429, 'An invitation went to this contact less than a week ago.', 'invitation_too_soon');
+  }
+  if (outcome === 'number_busy') {
+    throw detailError(429, 'This number already received the most invitations allowed today.', 'invitation_limit');
+  }
+  if (outcome === 'opted_out') {
+    throw detailError(
+      409,
+      'This number replied STOP: ask the contact to reply START to Alerta’s number.',
+      'contact_opted_out',
+    );
+  }
+  deps.timers.kick();
+  const view = (await contactsView(deps, user)).find((contact) => contact.id === id);
+  if (!view) throw notFound();
+  return view;
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { detailError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import { pressKeys } from '../escalation/calls.js';
+import { handleReply } from '../sms-replies/replies.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -96,6 +97,28 @@ export default async function outboxRoutes(app: FastifyInstance) {
     },
   );
 
+  // A contact's SMS reply to Alerta's number, through the same code as Twilio's inbound webhook:
+  // JSON `{from, body}` answers what it did; the page's form returns to it.
+  app.post<{ Querystring: { key?: unknown }; Body: { from?: unknown; body?: unknown } }>(
+    '/dev/outbox/sms/reply/',
+    { onRequest },
+    async (request, reply) => {
+      const { from, body } = request.body ?? {};
+      if (typeof from !== 'string' || !/^\+[0-9]{6,20}$/.test(from.trim()) || typeof body !== 'string') {
+        throw detailError(
+          400,
+          'Send the sender as "from" (E.164, e.g. +351912345678) and the text as "body".',
+          'invalid',
+        );
+      }
+      const outcome = await handleReply(app, from, body.slice(0, 1600));
+      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        return reply.redirect(`/dev/outbox?key=${key}`, 303);
+      }
+      return reply.send({ outcome });
+    },
+  );
+
   app.get('/dev/outbox', { onRequest }, async (_request, reply) => {
     const emails = app.outbox.emails
       .map(
@@ -109,7 +132,8 @@ export default async function outboxRoutes(app: FastifyInstance) {
         (
           message,
         ) => `<article><p class="meta">To ${escapeHtml(message.to)} · ${escapeHtml(message.sent_at)} · ${escapeHtml(message.status)}</p>
-<pre>${linkify(message.body)}</pre></article>`,
+<pre>${linkify(message.body)}</pre>
+<form method="post" action="/dev/outbox/sms/reply/?key=${key}"><input type="hidden" name="from" value="${escapeHtml(message.to)}"><input name="body" aria-label="Resposta · Reply" placeholder="SIM · STOP · 1"><button type="submit">Responder · Reply</button></form></article>`,
       )
       .join('\n');
     const calls = app.outbox.calls

@@ -150,6 +150,25 @@ export async function followLiveView(deps: Pick<Deps, 'db' | 'clock' | 'config'>
   return liveView(deps.db, alert, user, deps.clock.now(), mapTiles(deps.config));
 }
 
+/**
+ * A contact's own "I'm on my way" (their link's key, or their SMS reply): named after the
+ * contact unless they typed a name, once per contact (again renames), and nobody needs phoning
+ * any more (a stranger's answer never cancels the calls). The caller publishes the change.
+ */
+export async function contactOnTheWay(
+  deps: Pick<Deps, 'db'>,
+  alertId: string,
+  delivery: { id: string; contact_name: string },
+  typedName: string,
+  now: number,
+) {
+  const contactName = checkResponderName(delivery.contact_name);
+  const name = typedName || (contactName.ok ? contactName.name : '');
+  const stored = await addContactResponder(deps.db, { alertId, deliveryId: delivery.id, name, now });
+  await settleEscalation(deps.db, alertId, 'cancelled');
+  return stored;
+}
+
 /** "I'm on my way": the cleaned name, the contact key from the SMS's link if any, and the client's address. */
 export interface Answer {
   name: string;
@@ -178,11 +197,7 @@ export async function acknowledge(
   let result: { created: boolean; responder: Responder };
   if (delivery) {
     await charge.contact();
-    const contactName = checkResponderName(delivery.contact_name);
-    const name = answer.name || (contactName.ok ? contactName.name : '');
-    const stored = await addContactResponder(deps.db, { alertId: alert.id, deliveryId: delivery.id, name, now });
-    // A contact answered: nobody needs phoning (a stranger's answer never cancels the calls).
-    await settleEscalation(deps.db, alert.id, 'cancelled');
+    const stored = await contactOnTheWay(deps, alert.id, delivery, answer.name, now);
     result = {
       created: stored.created,
       responder: { ...stored.responder, created_at: iso(stored.responder.created_at) },

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { DevOutbox } from '../outbox.js';
-import type { ProviderStatus, SmsPort } from './port.js';
+import { OPTED_OUT_CODE, type ProviderStatus, type SmsPort } from './port.js';
 
 export interface OutboxSms extends SmsPort {
   /** Makes the next `count` sends fail with `reason` (tests). */
   failNext(count: number, reason?: string): void;
+  /** Refuses every send to `phone` as Twilio does one whose recipient replied STOP to the carrier (error 21610). */
+  refuseAsOptedOut(phone: string): void;
+}
+
+/** The outbox's refusal of a number that opted out at the carrier, as the Twilio adapter reports it. */
+class OptedOutAtCarrier extends Error {
+  readonly permanent = true;
+  readonly optedOut = true;
 }
 
 /**
@@ -15,6 +23,7 @@ export function createOutboxSms(outbox: DevOutbox, now: () => number, deliveryDe
   let listener: ((id: string, status: ProviderStatus, reason?: string) => void) | undefined;
   let failures = 0;
   let failureReason = 'simulated provider failure';
+  const optedOut = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   return {
     name: 'outbox',
@@ -22,6 +31,9 @@ export function createOutboxSms(outbox: DevOutbox, now: () => number, deliveryDe
       if (failures > 0) {
         failures -= 1;
         throw new Error(failureReason);
+      }
+      if (optedOut.has(message.to)) {
+        throw new OptedOutAtCarrier(`Twilio error ${OPTED_OUT_CODE}: Attempt to send to unsubscribed recipient`);
       }
       const id = `SM${randomUUID().replaceAll('-', '')}`;
       const captured = {
@@ -53,6 +65,9 @@ export function createOutboxSms(outbox: DevOutbox, now: () => number, deliveryDe
     failNext(count, reason = 'simulated provider failure') {
       failures = count;
       failureReason = reason;
+    },
+    refuseAsOptedOut(phone) {
+      optedOut.add(phone);
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);

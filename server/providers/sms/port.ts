@@ -57,3 +57,9 @@ export interface SmsPort {
   readonly statusCallbacks?: SmsStatusCallbacks;
   close?(): Promise<void>;
 }
+
+/** Twilio's error when the recipient replied STOP to the sender: the number is opted out. */
+export const OPTED_OUT_CODE = 21610;
+
+/** A send the provider refused because the number opted out (it is never retried). */
+export const isOptedOutError = (error: unknown) => (error as { optedOut?: unknown } | null)?.optedOut === true;

@@ -1,6 +1,6 @@
 import type twilio from 'twilio';
 import { twilioClient, twilioSignatureCheck } from '../twilio-signature.js';
-import type { ProviderStatus, SmsPort } from './port.js';
+import { OPTED_OUT_CODE, type ProviderStatus, type SmsPort } from './port.js';
 
 /** Twilio's MessageStatus values that change a delivery; the others (queued, accepted, sending…) do not. */
 const STATUSES: Record<string, ProviderStatus> = {
@@ -32,6 +32,13 @@ export interface TwilioSmsOptions {
 /** An error Twilio returns for a request that can never succeed as sent (e.g. an invalid "To" number). */
 class PermanentSmsError extends Error {
   readonly permanent = true;
+  constructor(
+    message: string,
+    /** The recipient replied STOP to the sender (error 21610). */
+    readonly optedOut = false,
+  ) {
+    super(message);
+  }
 }
 
 /** A send that got no answer from Twilio: it may hold the message all the same. */
@@ -66,7 +73,7 @@ export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
         const rest = error as { status?: number; code?: number | string; message?: string };
         const reason = `Twilio${rest.code ? ` error ${rest.code}` : ''}: ${rest.message ?? String(error)}`;
         // 400 means the request itself is wrong (invalid or blocked number); retrying cannot help.
-        if (rest.status === 400) throw new PermanentSmsError(reason);
+        if (rest.status === 400) throw new PermanentSmsError(reason, Number(rest.code) === OPTED_OUT_CODE);
         // No HTTP status: the request timed out or its connection broke, maybe after Twilio took it.
         throw rest.status === undefined ? new UnansweredSmsError(reason) : new Error(reason);
       }

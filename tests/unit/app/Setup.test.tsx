@@ -14,7 +14,14 @@ const PREMIUM = {
   token: 'tok123',
   alert_countdown_seconds: 5,
 };
-const ANA: Contact = { id: 'c1', name: 'Ana', phone_number: '+351912345678', relationship: 'Irmã', alerted: true };
+const ANA: Contact = {
+  id: 'c1',
+  name: 'Ana',
+  phone_number: '+351912345678',
+  relationship: 'Irmã',
+  alerted: true,
+  state: 'invited',
+};
 
 /** Opens /setup logged in with the given profile and contacts; the fake API keeps contacts in memory. */
 async function openSetup(
@@ -128,6 +135,7 @@ describe('Setup', () => {
       phone_number: `+35191200000${i + 1}`,
       relationship: '',
       alerted: i < 3,
+      state: 'invited' as const,
     }));
     const fake = await openSetup({ ...PREMIUM, plan: 'basic', contact_limit: 3 }, five);
     expect(screen.queryByText('5 de 3 contactos')).toBeNull();

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { NOTICE_JOB, noticeJob } from './notices.js';
+import smsInboundRoutes from './routes.js';
+
+/**
+ * Contacts who agree and answer by SMS: the notices' job (invitations, help, "which alert?")
+ * and the provider's inbound webhook. Opt-outs are read where SMS are queued (alerts' budgets,
+ * invitations) and sent (the dispatcher, the notices' job).
+ */
+export default fp(
+  async function smsReplies(app: FastifyInstance) {
+    app.timers.on(NOTICE_JOB, noticeJob(app));
+    await app.register(smsInboundRoutes);
+  },
+  { name: 'sms-replies', dependencies: ['database', 'alerts', 'live'] },
+);

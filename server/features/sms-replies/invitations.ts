@@ -1,0 +1,57 @@
+import { shownName } from '../../../common/profile-rules.js';
+import { invitationMessage } from '../../../common/sms-text-replies.js';
+import type { Contact, Db, User } from '../../db/schema.js';
+import type { Deps } from '../../lib/deps.js';
+import { DAY } from '../../lib/time.js';
+import { ownerLanguage } from '../alerts/owners.js';
+import { noticesSince, queueNotice } from './notices.js';
+import { lockNumber, optedOutAmong } from './opt-outs.js';
+
+/** Invitations one number may get in a day, from all accounts together. */
+export const INVITATIONS_PER_NUMBER_PER_DAY = 3;
+/** How long after an invitation the owner may ask for another to the same contact. */
+export const REINVITE_AFTER_MS = 7 * DAY;
+
+/** What came of an invitation: queued, or why not. */
+export type InvitationOutcome = 'invited' | 'too_soon' | 'opted_out' | 'number_busy';
+
+/**
+ * Queues the invitation SMS to one of the owner's contacts, in the caller's transaction: at
+ * most one per (account, number) unless asked again a week later, at most
+ * `INVITATIONS_PER_NUMBER_PER_DAY` a day to one number across accounts, none to a number that
+ * said STOP. The caller kicks the timers after commit when it was queued.
+ */
+export async function inviteContact(
+  db: Db,
+  deps: Pick<Deps, 'config' | 'dialect'>,
+  invitation: { user: User; contact: Pick<Contact, 'id' | 'phone_number' | 'invited_at'>; now: number },
+): Promise<InvitationOutcome> {
+  const { user, contact, now } = invitation;
+  const phone = contact.phone_number;
+  if (contact.invited_at !== null && now - Number(contact.invited_at) < REINVITE_AFTER_MS) return 'too_soon';
+  if ((await optedOutAmong(db, [phone])).size > 0) return 'opted_out';
+  await lockNumber(db, deps.dialect, phone);
+  if ((await noticesSince(db, phone, 'invitation', now - DAY)) >= INVITATIONS_PER_NUMBER_PER_DAY) {
+    return 'number_busy';
+  }
+  const body = invitationMessage({
+    language: ownerLanguage(user),
+    ownerName: shownName(user),
+    privacyUrl: `${deps.config.APP_URL}/privacy`,
+  });
+  await queueNotice(db, { userId: user.id, phone, kind: 'invitation', body, now });
+  await db.updateTable('contacts').set({ invited_at: now }).where('id', '=', contact.id).execute();
+  return 'invited';
+}
+
+/** Confirms every invited contact row of `phone` (each owner who invited it): its YES. */
+export async function confirmNumber(db: Db, phone: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('contacts')
+    .set({ confirmed_at: now })
+    .where('phone_number', '=', phone)
+    .where('invited_at', 'is not', null)
+    .where('confirmed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,41 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { served } from '../../../common/api/shared.js';
+import { smsRepliesApi } from '../../../common/api/sms-replies.js';
+import { detailError, notFound } from '../../lib/errors.js';
+import { handleReply } from './replies.js';
+
+/**
+ * `POST /api/sms/inbound/`: a contact's SMS to Alerta's number, as Twilio posts it. As for the
+ * status callbacks, the adapter checks the signature against the URL Twilio was given (APP_URL +
+ * path) and the form as sent, before anything is read; 404 when the adapter takes no callbacks
+ * (the dev outbox has its own reply box, through the same `handleReply`).
+ */
+export default async function smsInboundRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const callbacks = app.sms.statusCallbacks;
+  await app.register(formbody);
+
+  app.route({
+    ...served(smsRepliesApi.inbound),
+    onRequest: async () => {
+      if (!callbacks) throw notFound();
+    },
+    preValidation: async (request) => {
+      const url = `${app.config.APP_URL}${request.url}`;
+      const form = (request.body ?? {}) as Record<string, string>;
+      if (!callbacks?.verify({ url, headers: request.headers, form })) {
+        throw detailError(403, 'Invalid Twilio signature.', 'invalid_signature');
+      }
+    },
+    handler: async (request, reply) => {
+      const { From, Body } = request.body;
+      if (From) {
+        const outcome = await handleReply(app, From, Body ?? '');
+        request.log.info({ outcome }, 'SMS reply');
+      }
+      return reply.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    },
+  });
+}
