@@ -43,6 +43,13 @@ const CHECKS = `return Object.fromEntries([...document.querySelectorAll('[data-c
   .map((li) => [li.getAttribute('data-check'), li.getAttribute('data-result')]));`;
 const WORKER_STATE = `const r = await navigator.serviceWorker.getRegistration();
   return r && r.active ? r.active.state : null;`;
+/** After the alert: whether the deliveries come before who is on the way, and both before the check-in. */
+const SENT_ORDER = `const delivery = document.querySelector('ul.contacts li[data-status]');
+  const responders = document.getElementById('responders-heading');
+  const checkin = document.getElementById('checkin-title');
+  if (!delivery || !responders || !checkin) return null;
+  const before = (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return { deliveriesFirst: before(delivery, responders), checkinLast: before(responders, checkin) };`;
 const click = (label: string) => `
   const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(label)});
   if (!button) return false;
@@ -115,6 +122,18 @@ describe.each(ENGINES)('emergency page on %s', (name) => {
     await watch(CANCELLED_COUNTDOWN_WINDOW_MS);
     expect(await textOf(tab)).not.toContain('Alerta enviado');
     expect(await smsTo(user)).toEqual([]);
+    await tab.close();
+  }, 60_000);
+
+  it('after the alert, the deliveries and who is on the way come before the check-in', async () => {
+    const user = await seedUser(suite.server.url, { countdownSeconds: 0 });
+    const tab = await suite.engine.newTab();
+    await tab.goto(url(`/public/${user.token}/`));
+    await waitForText(tab, 'Alerta enviado', 30_000);
+    const order = await until('the deliveries, who is on the way and the check-in', () =>
+      tab.run<{ deliveriesFirst: boolean; checkinLast: boolean } | null>(SENT_ORDER),
+    );
+    expect(order).toEqual({ deliveriesFirst: true, checkinLast: true });
     await tab.close();
   }, 60_000);
 
