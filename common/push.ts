@@ -23,20 +23,21 @@ export interface CheckinReminderData {
   pin: '0' | '1';
 }
 
-/** A daily check-in's reminder: "I'm OK" is `POST …/daily/ok/` under the token, with the page's device key. */
+/**
+ * A daily check-in's reminder. "I'm OK" needs the page's device key, which the worker cannot read:
+ * the notification (its "I'm OK" action too) opens the emergency page as a reminder does (no
+ * countdown), on its "I'm OK today" button.
+ */
 export interface DailyReminderData {
   kind: 'daily-reminder';
   token: string;
-  /** The emergency page, opened on its "I'm OK today" button where no action can be shown. */
+  /** The emergency page, opened as from a reminder (`#checkin`: no countdown). */
   url: string;
   language: 'pt' | 'en';
 }
 
 /** The daily reminder's action, in the owner's language. */
 export const DAILY_ACTIONS = { pt: { ok: 'Estou bem' }, en: { ok: 'I’m OK' } } as const;
-
-/** The fragment of the emergency page's address that opens it on "I'm OK today". */
-export const DAILY_HASH = '#daily';
 
 /** The notification's action buttons, in the owner's language. */
 export const REMINDER_ACTIONS = {

@@ -2,7 +2,7 @@
 import { Queue } from 'workbox-background-sync';
 import { registerRoute } from 'workbox-routing';
 import { patternOf } from '../common/api/paths';
-import { ALERT_POST_PATH, alertsRoutes, checkinsRoutes, POSITION_POST_PATH } from '../common/api/routes';
+import { ALERT_POST_PATH, alertsRoutes, checkinsRoutes, dailyRoutes, POSITION_POST_PATH } from '../common/api/routes';
 import { PENDING_ALERT_MAX_AGE_MS } from '../common/constants';
 import { SW_MESSAGE } from '../common/sw-messages';
 import { broadcast } from './messages-out';
@@ -11,6 +11,8 @@ declare const self: ServiceWorkerGlobalScope;
 
 /** A check-in's "I'm safe" (`…/checkins/{id}/done/`): pressed offline, it waits in the queue like an alert. */
 export const CHECKIN_DONE_PATH = patternOf(checkinsRoutes.done);
+/** The daily "I'm OK today" (`…/daily/ok/`): tapped offline, it waits here and is counted at the time it was tapped. */
+export const DAILY_OK_PATH = patternOf(dailyRoutes.ok);
 
 /** Queued alerts older than the page would still send are dropped (minutes). */
 const RETENTION_MINUTES = PENDING_ALERT_MAX_AGE_MS / 60_000;
@@ -177,7 +179,7 @@ export function setUpAlertQueue(): void {
   registerRoute(
     ({ url }) =>
       url.origin === self.location.origin &&
-      [ALERT_POST_PATH, POSITION_POST_PATH, CHECKIN_DONE_PATH].some((path) => path.test(url.pathname)),
+      [ALERT_POST_PATH, POSITION_POST_PATH, CHECKIN_DONE_PATH, DAILY_OK_PATH].some((path) => path.test(url.pathname)),
     ({ request }) => sendOrQueue(request),
     'POST',
   );

@@ -1,13 +1,24 @@
 /// <reference lib="WebWorker" />
-import { CHECKIN_REMINDER_HASH, type CheckinReminderData, type PushPayload, REMINDER_ACTIONS } from '../common/push';
+import {
+  CHECKIN_REMINDER_HASH,
+  type CheckinReminderData,
+  DAILY_ACTIONS,
+  type DailyReminderData,
+  type PushPayload,
+  REMINDER_ACTIONS,
+} from '../common/push';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const isReminder = (data: unknown): data is CheckinReminderData =>
   typeof data === 'object' && data !== null && (data as { kind?: unknown }).kind === 'checkin-reminder';
 
+const isDailyReminder = (data: unknown): data is DailyReminderData =>
+  typeof data === 'object' && data !== null && (data as { kind?: unknown }).kind === 'daily-reminder';
+
 /** Shows a check-in reminder with "I'm safe" and "Open"; it stays until the owner acts on it. */
 export async function showReminder(payload: PushPayload): Promise<void> {
+  if (isDailyReminder(payload.data)) return showDailyReminder(payload, payload.data);
   if (!isReminder(payload.data)) return;
   const actions = REMINDER_ACTIONS[payload.data.language] ?? REMINDER_ACTIONS.en;
   await self.registration.showNotification(payload.title, {
@@ -22,6 +33,18 @@ export async function showReminder(payload: PushPayload): Promise<void> {
         { action: 'open', title: actions.open },
       ],
     },
+  });
+}
+
+/** The daily check-in's reminder, with "I'm OK"; one per owner at a time, it stays until acted on. */
+async function showDailyReminder(payload: PushPayload, data: DailyReminderData): Promise<void> {
+  const actions = DAILY_ACTIONS[data.language] ?? DAILY_ACTIONS.en;
+  await self.registration.showNotification(payload.title, {
+    body: payload.body,
+    data,
+    tag: 'daily-checkin',
+    requireInteraction: true,
+    ...{ actions: [{ action: 'ok', title: actions.ok }] },
   });
 }
 
@@ -40,7 +63,7 @@ async function openPage(url: string): Promise<void> {
  * sends it with both (queued here when offline) and shows what became of it.
  */
 export async function onReminderClick(data: unknown): Promise<void> {
-  if (!isReminder(data)) return;
+  if (!isReminder(data) && !isDailyReminder(data)) return;
   // Same origin only, and never the alert countdown: the page is opened to say "I'm safe".
   return openPage(`${new URL(data.url, self.location.href).pathname}${CHECKIN_REMINDER_HASH}`);
 }

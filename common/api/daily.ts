@@ -6,15 +6,8 @@
  */
 import { z } from 'zod';
 import { tokenParams } from './alert-request.js';
-import { at } from './paths.js';
+import { dailyRoutes } from './routes.js';
 import { type Contract, errorResponses, operation, SECURITY } from './shared.js';
-
-export const dailyRoutes = {
-  get: at('GET', '/api/users/me/daily-checkin/'),
-  put: at('PUT', '/api/users/me/daily-checkin/'),
-  status: at('GET', '/api/emergency/public/:token/daily/'),
-  ok: at('POST', '/api/emergency/public/:token/daily/ok/'),
-} as const;
 
 export const DAILY_STATUSES = ['off', 'waiting', 'due', 'missed', 'paused'] as const;
 export type DailyStatus = (typeof DAILY_STATUSES)[number];

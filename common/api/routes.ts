@@ -28,6 +28,14 @@ export const devicesRoutes = {
   logoutEverywhere: at('POST', '/api/users/auth/logout-all/'),
 } as const;
 
+/** The daily check-in: the owner's schedule (session), and "I'm OK today" under the personal link (owner's proof). */
+export const dailyRoutes = {
+  get: at('GET', '/api/users/me/daily-checkin/'),
+  put: at('PUT', '/api/users/me/daily-checkin/'),
+  status: at('GET', '/api/emergency/public/:token/daily/'),
+  ok: at('POST', '/api/emergency/public/:token/daily/ok/'),
+} as const;
+
 export const alertsRoutes = {
   page: at('GET', '/api/emergency/public/:token/'),
   send: at('POST', '/api/emergency/public/:token/alerts/'),

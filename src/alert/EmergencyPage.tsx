@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { CheckinPanel } from './checkin/CheckinPanel';
+import { DailyOk } from './DailyOk';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { LivePanel } from './LivePanel';
@@ -114,6 +115,7 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       )}
 
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
+      {!busy && !refused && <DailyOk token={emergency.token} language={language} />}
       {phase.name !== 'sent' && checkin}
       {!refused && <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />}
       {phase.name !== 'invalid' && (

@@ -1,5 +1,6 @@
 /** The daily check-in (common/api/daily.ts): the owner's schedule, and "I'm OK today". */
-import { type DailySettings, type DailyView, dailyRoutes } from '../../common/api/daily';
+import type { DailySettings, DailyView } from '../../common/api/daily';
+import { dailyRoutes } from '../../common/api/routes';
 import { call } from './client';
 
 export type { DailySettings, DailyView };

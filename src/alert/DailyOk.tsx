@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'react';
+import type { DailyView } from '../../common/api/daily';
+import { pathOf } from '../../common/api/paths';
+import { dailyRoutes } from '../../common/api/routes';
+import type { Language } from '../../common/constants';
+import { readDeviceKey } from '../lib/device-key';
+import { call, ownerProof } from './api';
+
+/** Within this long of the due time the button shows ("coming"); before, only the next due time. */
+const SHOWN_BEFORE_MS = 12 * 3600_000;
+
+const STRINGS = {
+  pt: {
+    ok: 'Estou bem hoje',
+    done: 'Check-in feito. Obrigado!',
+    queued: 'Guardado: é enviado quando a rede voltar, com a hora em que tocou.',
+    failed: 'O check-in não foi enviado. Tente de novo.',
+    proof: 'Para fazer o check-in aqui, entre uma vez neste telemóvel.',
+    next: (when: string) => `Próximo check-in diário até ${when}.`,
+    paused: (date: string) => `Check-in diário em pausa até ${date}.`,
+    missed: 'O check-in diário falhou: os seus contactos foram alertados.',
+  },
+  en: {
+    ok: 'I’m OK today',
+    done: 'Checked in. Thank you!',
+    queued: 'Saved: it goes when the network returns, with the time you tapped.',
+    failed: 'The check-in was not sent. Try again.',
+    proof: 'To check in here, sign in once on this phone.',
+    next: (when: string) => `Next daily check-in due by ${when}.`,
+    paused: (date: string) => `Daily check-in paused until ${date}.`,
+    missed: 'The daily check-in was missed: your contacts were alerted.',
+  },
+} as const;
+
+const whenText = (iso: string, language: Language) =>
+  new Date(iso).toLocaleString(language === 'en' ? 'en-GB' : 'pt-PT', {
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+
+/** Whether the button shows: due, missed, or the due time is coming. */
+export const okShown = (view: DailyView, now: number) =>
+  view.status === 'due' ||
+  view.status === 'missed' ||
+  (view.status === 'waiting' && view.next_due_at !== null && Date.parse(view.next_due_at) - now <= SHOWN_BEFORE_MS);
+
+/**
+ * The emergency page's "I'm OK today", on the owner's phone only (it reads and checks in with the
+ * device key: a link alone can neither see when the owner is expected nor quiet the alarm).
+ * Offline, the service worker queues the tap, sent with the time it was tapped.
+ */
+export function DailyOk({ token, language }: { token: string; language: Language }) {
+  const s = STRINGS[language] ?? STRINGS.en;
+  const [view, setView] = useState<DailyView | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!readDeviceKey()) return;
+    let live = true;
+    void call<DailyView>(pathOf(dailyRoutes.status, { token }), { cache: 'no-store', headers: ownerProof() }).then(
+      (answer) => {
+        if (live && answer.ok) setView(answer.value);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  if (!view?.enabled) return null;
+
+  async function ok() {
+    setBusy(true);
+    const at = new Date().toISOString();
+    const answer = await call<DailyView>(pathOf(dailyRoutes.ok, { token }), {
+      method: dailyRoutes.ok.method,
+      cache: 'no-store',
+      // The key lets the service worker queue it offline; the server counts it at `at`.
+      headers: { 'content-type': 'application/json', 'idempotency-key': `daily-ok-${at}`, ...ownerProof() },
+      body: JSON.stringify({ at }),
+    });
+    setBusy(false);
+    if (answer.ok && answer.status === 202) setNote(s.queued);
+    else if (answer.ok) {
+      setView(answer.value);
+      setNote(s.done);
+    } else setNote(answer.status === 403 ? s.proof : s.failed);
+  }
+
+  const shown = okShown(view, Date.now());
+  return (
+    <section className="daily-ok" data-testid="daily-ok">
+      {view.status === 'paused' && view.paused_until && <p>{s.paused(view.paused_until)}</p>}
+      {view.status === 'missed' && <p role="alert">{s.missed}</p>}
+      {view.status !== 'paused' && view.next_due_at && !shown && <p>{s.next(whenText(view.next_due_at, language))}</p>}
+      {shown && (
+        <button type="button" className="button" disabled={busy} onClick={() => void ok()}>
+          {s.ok}
+        </button>
+      )}
+      {note && (
+        <p className="hint" role="status">
+          {note}
+        </p>
+      )}
+    </section>
+  );
+}
