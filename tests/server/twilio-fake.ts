@@ -7,6 +7,8 @@ export const SID = 'AC00000000000000000000000000000001';
 export const AUTH_TOKEN = 'twilio-auth-token-for-tests';
 export const APP_URL = 'http://alerta.test';
 export const INVALID_NUMBER = '+15005550001';
+/** A number that replied STOP to the sender: Twilio refuses messages to it with error 21610. */
+export const UNSUBSCRIBED_NUMBER = '+15005550002';
 
 export interface FakeRequest {
   method: string;
@@ -252,6 +254,9 @@ export async function fakeTwilio(options: { delayMs?: number; now?: () => number
     if (form.To === INVALID_NUMBER) {
       const message = `The 'To' number ${form.To} is not a valid phone number.`;
       return { status: 400, body: { code: 21211, message, status: 400 } };
+    }
+    if (form.To === UNSUBSCRIBED_NUMBER) {
+      return { status: 400, body: { code: 21610, message: 'Attempt to send to unsubscribed recipient', status: 400 } };
     }
     next += 1;
     const accepted: FakeMessage = {

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
+import { activateSubscription } from '../../server/features/billing/subscriptions.js';
+import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
+import { createUser, dbLabel, moveTime, suiteApp } from './helper.js';
+import { addContact, contactStates, replySms, smsTo } from './sms-replies-fixtures.js';
+
+const HOUR = 3600_000;
+
+describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
+  const t = suiteApp();
+  let n = 0;
+  const fresh = () => {
+    n += 1;
+    return `+35196200${String(n).padStart(4, '0')}`;
+  };
+  const subscriber = async () => {
+    const owner = await createUser(t.app);
+    await activateSubscription(t.app.db, { userId: owner.user.id, plan: 'premium', now: t.clock.now() });
+    return owner;
+  };
+  const deliveriesOf = (alertId: string) =>
+    t.app.db
+      .selectFrom('deliveries')
+      .select(['phone_number', 'status'])
+      .where('alert_id', '=', alertId)
+      .orderBy('contact_name')
+      .execute();
+
+  it('YES, SIM or OK, any case and accents, confirms the invited contact; a number never invited gets the help text', async () => {
+    const owner = await subscriber();
+    const [ana, rui, eva] = [fresh(), fresh(), fresh()];
+    for (const [name, phone] of [
+      ['Ana', ana],
+      ['Rui', rui],
+      ['Eva', eva],
+    ] as const) {
+      await addContact(t.app, owner.headers, name, phone);
+    }
+    expect(await replySms(t.app, ana, 'Sím!')).toBe('confirmed');
+    expect(await replySms(t.app, rui, 'yes.')).toBe('confirmed');
+    expect(await replySms(t.app, eva, 'ok')).toBe('confirmed');
+    expect(await contactStates(t.app, owner.headers)).toEqual({
+      [ana]: 'confirmed',
+      [rui]: 'confirmed',
+      [eva]: 'confirmed',
+    });
+
+    const stranger = fresh();
+    expect(await replySms(t.app, stranger, 'YES')).toBe('helped');
+    expect(await smsTo(t.app, stranger)).toEqual([HELP_MESSAGE]);
+  });
+
+  it('STOP: the number gets nothing from any account, recorded opted_out and unbilled, until START', async () => {
+    const phone = fresh();
+    const other = fresh();
+    const first = await ownerWithContacts(t.app, {
+      contacts: [
+        ['Ana', phone],
+        ['Rui', other],
+      ],
+    });
+    const second = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
+    expect(await replySms(t.app, phone, 'STOP')).toBe('opted_out');
+
+    const alert = (await postAlert(t.app, first.token)).json();
+    expect(alert.deliveries).toContainEqual({ contact_name: 'Ana', status: 'failed', opted_out: true });
+    expect(alert.deliveries).toHaveLength(2);
+    const fromSecond = (await postAlert(t.app, second.token)).json();
+    await t.app.dispatcher.drain();
+    expect((await deliveriesOf(alert.id)).map((d) => d.status)).toEqual(['opted_out', 'sent']);
+    expect((await deliveriesOf(fromSecond.id)).map((d) => d.status)).toEqual(['opted_out']);
+    expect(await smsTo(t.app, phone)).toEqual([]);
+    const billed = await t.app.db
+      .selectFrom('usage_records')
+      .select('user_id')
+      .where('user_id', 'in', [first.user.id, second.user.id])
+      .execute();
+    expect(billed.map((row) => row.user_id)).toEqual([first.user.id]);
+    // The owner's page says it for that contact.
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: `/api/emergency/public/${first.token}/alerts/${alert.id}/`,
+    });
+    expect(shown.json().deliveries).toContainEqual({ contact_name: 'Ana', status: 'failed', opted_out: true });
+    // Anything but START is not answered while opted out.
+    expect(await replySms(t.app, phone, 'hello?')).toBe('ignored');
+    expect(await smsTo(t.app, phone)).toEqual([]);
+
+    expect(await replySms(t.app, phone, 'Iniciar')).toBe('opted_in');
+    moveTime(t, 11 * 60_000);
+    const after = (await postAlert(t.app, second.token)).json();
+    await t.app.dispatcher.drain();
+    expect((await deliveriesOf(after.id)).map((d) => d.status)).toEqual(['sent']);
+    // Its own alert SMS (the earlier alerts' escalation may follow, now that it is back).
+    expect((await smsTo(t.app, phone)).filter((body) => body.startsWith('EMERGENCY:'))).toHaveLength(1);
+  });
+
+  it('answers a reply it does not understand with one short help SMS at most once an hour', async () => {
+    const phone = fresh();
+    expect(await replySms(t.app, phone, 'who is this?')).toBe('helped');
+    expect(await replySms(t.app, phone, 'hello??')).toBe('ignored');
+    expect(await smsTo(t.app, phone)).toEqual([HELP_MESSAGE]);
+    moveTime(t, HOUR + 1);
+    expect(await replySms(t.app, phone, 'hello??')).toBe('helped');
+    expect(await smsTo(t.app, phone)).toEqual([HELP_MESSAGE, HELP_MESSAGE]);
+  });
+});
