@@ -1,0 +1,97 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DailyView } from '../../common/api/daily';
+import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
+import { DailyOk, okShown } from './DailyOk';
+
+const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
+const HOUR = 3600_000;
+const view = (fields: Partial<DailyView> = {}): DailyView => ({
+  enabled: true,
+  time: '10:00',
+  every_days: 1,
+  grace_minutes: 60,
+  paused_until: null,
+  status: 'due',
+  next_due_at: new Date(Date.now() - HOUR / 2).toISOString(),
+  last_ok_at: null,
+  alert_id: null,
+  ...fields,
+});
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+let calls: { url: string; method: string; headers: Headers; body: unknown }[] = [];
+let okAnswer: () => Response = () => json(200, view({ status: 'waiting' }));
+let statusAnswer: () => Response = () => json(200, view());
+
+beforeEach(() => {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const method = init?.method ?? 'GET';
+      calls.push({
+        url,
+        method,
+        headers: new Headers(init?.headers),
+        body: init?.body && JSON.parse(String(init.body)),
+      });
+      return method === 'POST' ? okAnswer() : statusAnswer();
+    }),
+  );
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  forgetDeviceKey();
+});
+
+// "I'm OK today" lowers the alarm: only the owner's phone (its device key) sees and sends it.
+describe('the emergency page’s “I’m OK today”', () => {
+  it('checks in with the device key and the time it was tapped, and says so', async () => {
+    saveDeviceKey(KEY, 'ana');
+    render(<DailyOk token="tok" language="en" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
+    expect(await screen.findByText('Checked in. Thank you!')).toBeInTheDocument();
+    const [read, ok] = calls;
+    expect(read?.url).toBe('/api/emergency/public/tok/daily/');
+    expect(read?.headers.get('x-alerta-device-key')).toBe(KEY);
+    expect(ok?.url).toBe('/api/emergency/public/tok/daily/ok/');
+    expect(ok?.headers.get('x-alerta-device-key')).toBe(KEY);
+    expect(ok?.headers.get('idempotency-key')).toMatch(/^daily-ok-/);
+    expect(Date.parse((ok?.body as { at: string }).at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('tells the owner a tap queued offline goes later, and a refused one to sign in on this phone', async () => {
+    saveDeviceKey(KEY, 'ana');
+    okAnswer = () => json(202, { detail: 'Queued until the network returns.', code: 'queued' });
+    const { unmount } = render(<DailyOk token="tok" language="pt" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Estou bem hoje' }));
+    expect(await screen.findByText(/é enviado quando a rede voltar/)).toBeInTheDocument();
+    unmount();
+    okAnswer = () => json(403, { detail: 'x', code: 'owner_proof_required' });
+    render(<DailyOk token="tok" language="en" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
+    expect(await screen.findByText('To check in here, sign in once on this phone.')).toBeInTheDocument();
+  });
+
+  it('shows nothing and asks nothing without this phone’s device key', async () => {
+    const { container } = render(<DailyOk token="tok" language="en" />);
+    await Promise.resolve();
+    expect(calls).toEqual([]);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('shows the next due time when it is far, the pause, and the button when due, missed or coming', async () => {
+    saveDeviceKey(KEY, 'ana');
+    statusAnswer = () =>
+      json(200, view({ status: 'waiting', next_due_at: new Date(Date.now() + 20 * HOUR).toISOString() }));
+    render(<DailyOk token="tok" language="en" />);
+    expect(await screen.findByText(/Next daily check-in due by/)).toBeInTheDocument();
+    expect(screen.queryByRole('button')).toBeNull();
+    const now = Date.now();
+    expect(okShown(view({ status: 'waiting', next_due_at: new Date(now + 2 * HOUR).toISOString() }), now)).toBe(true);
+    expect(okShown(view({ status: 'missed' }), now)).toBe(true);
+    expect(okShown(view({ status: 'paused', paused_until: '2030-01-01' }), now)).toBe(false);
+  });
+});
