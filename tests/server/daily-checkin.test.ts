@@ -93,11 +93,21 @@ describe(`daily check-in (${dbLabel})`, () => {
       headers: o.proof,
       payload: {},
     });
+    const endpoint = `https://push.example.net/daily-${o.user.id}`;
+    const subscribed = await t.app.inject({
+      method: 'POST',
+      url: `/api/emergency/public/${o.token}/push-subscriptions/`,
+      headers: o.proof,
+      payload: { endpoint, keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
+    });
+    expect(subscribed.statusCode, subscribed.body).toBe(201);
     const view = await enable(o);
     moveTime(t, untilDue(view));
     await settle(t.app);
     await settle(t.app);
     expect((await get(o)).json().status).toBe('due');
+    const pushed = t.app.outbox.push.filter((push) => push.endpoint === endpoint);
+    expect(pushed).toEqual([expect.objectContaining({ title: 'are you OK today?' })]);
     expect(reminders(o)).toHaveLength(1);
     expect(reminders(o)[0]?.text).toMatch(/\/api\/daily\/ok\/[\w-]+\//);
     expect(smsTo(t.app, o)).toEqual([]);
