@@ -86,6 +86,18 @@ export function nextDueAt(schedule: DailySchedule, anchorAt: number): number {
   return zonedInstant(date, schedule.time, schedule.timeZone);
 }
 
+/**
+ * When a schedule just set is first due: `time` today on the owner's clock if it is still ahead,
+ * else the next day's (never before the pause ends). Set at 09:00 to be due before 10:00, the
+ * first check-in is today's.
+ */
+export function firstDueAfter(schedule: DailySchedule, at: number): number {
+  let date = localDate(at, schedule.timeZone);
+  if (schedule.pausedUntil && date < schedule.pausedUntil) date = schedule.pausedUntil;
+  const today = zonedInstant(date, schedule.time, schedule.timeZone);
+  return today > at ? today : zonedInstant(addDays(date, 1), schedule.time, schedule.timeZone);
+}
+
 /** Whether the schedule is paused at `now`: the owner's date is before the day it resumes. */
 export function isPaused(schedule: Pick<DailySchedule, 'pausedUntil' | 'timeZone'>, now: number): boolean {
   return schedule.pausedUntil !== null && localDate(now, schedule.timeZone) < schedule.pausedUntil;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { nextDueAt } from '../../common/daily-schedule.js';
+import { firstDueAfter } from '../../common/daily-schedule.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { LISBON, lisbonAt, ownerWithContacts } from './alerts-fixtures.js';
 import { type CheckinOwner, checkinOwner, settle, smsTo } from './checkin-fixtures.js';
@@ -58,7 +58,7 @@ describe(`daily check-in (${dbLabel})`, () => {
     expect((await get(o)).json()).toMatchObject({ enabled: false, status: 'off', next_due_at: null });
     const view = await put(o, { enabled: true, time: '09:41', every_days: 2 });
     expect(view.statusCode, view.body).toBe(200);
-    const expected = nextDueAt({ time: '09:41', everyDays: 2, pausedUntil: null, timeZone: ZONE }, t.clock.now());
+    const expected = firstDueAfter({ time: '09:41', everyDays: 2, pausedUntil: null, timeZone: ZONE }, t.clock.now());
     expect(view.json()).toMatchObject({ enabled: true, grace_minutes: 60, paused_until: null, status: 'waiting' });
     expect(Date.parse(view.json().next_due_at)).toBe(expected);
     expect((await get(o)).json().next_due_at).toBe(view.json().next_due_at);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPaused, localDate, nextDueAt, zonedInstant } from '../../common/daily-schedule.js';
+import { firstDueAfter, isPaused, localDate, nextDueAt, zonedInstant } from '../../common/daily-schedule.js';
 
 const LISBON = 'Europe/Lisbon';
 const iso = (at: number) => new Date(at).toISOString();
@@ -51,5 +51,14 @@ describe('daily check-in schedule', () => {
     expect(iso(nextDueAt(schedule, now))).toBe('2026-08-20T09:00:00.000Z');
     expect(isPaused(schedule, Date.parse('2026-08-20T00:00:00Z'))).toBe(false);
     expect(isPaused({ ...schedule, pausedUntil: null }, now)).toBe(false);
+  });
+
+  it('is first due at the next time on the owner’s clock once set: today if still ahead, else tomorrow', () => {
+    const schedule = { time: '10:00', everyDays: 3, pausedUntil: null, timeZone: LISBON };
+    expect(iso(firstDueAfter(schedule, Date.parse('2026-07-14T07:00:00Z')))).toBe('2026-07-14T09:00:00.000Z');
+    expect(iso(firstDueAfter(schedule, Date.parse('2026-07-14T09:00:00Z')))).toBe('2026-07-15T09:00:00.000Z');
+    expect(iso(firstDueAfter({ ...schedule, pausedUntil: '2026-07-20' }, Date.parse('2026-07-14T07:00:00Z')))).toBe(
+      '2026-07-20T09:00:00.000Z',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { DailySettings, DailyView } from '../../../common/api/daily.js';
-import { nextDueAt } from '../../../common/daily-schedule.js';
+import { firstDueAfter, nextDueAt } from '../../../common/daily-schedule.js';
 import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
@@ -18,8 +18,8 @@ export async function dailyFor(deps: Pick<Deps, 'db' | 'clock'>, user: User): Pr
 }
 
 /**
- * Sets the owner's schedule (Premium or the trial: 402 otherwise). Setting it is a sign of
- * life: the next due date counts from now. Its timer is set in the same transaction, or
+ * Sets the owner's schedule (Premium or the trial: 402 otherwise). Setting it is a sign of life;
+ * the first check-in is due at the next `time` on the owner's clock. Its timer is set in the same transaction, or
  * removed when the schedule is turned off.
  */
 export async function setDaily(deps: DailyDeps, user: User, settings: DailySettings): Promise<DailyView> {
@@ -42,7 +42,7 @@ export async function setDaily(deps: DailyDeps, user: User, settings: DailySetti
       link_expires_at: null,
       updated_at: now,
     };
-    const next = settings.enabled ? nextDueAt(scheduleOf(fields, user), now) : null;
+    const next = settings.enabled ? firstDueAfter(scheduleOf(fields, user), now) : null;
     await trx
       .insertInto('daily_checkins')
       .values({ ...fields, user_id: user.id, next_due_at: next, missed_due_at: null, alert_id: null, created_at: now })
