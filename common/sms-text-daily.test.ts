@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailyMessage } from './sms-text-daily';
+import { dailyMessage } from './sms-text-daily.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 // Tuesday 24 November 2026, 09:41 in Lisbon (UTC+0 in winter).
