@@ -4,7 +4,8 @@
  * number's owners have alerts open. Pure; each within `SMS_MAX_PARTS`.
  */
 
-import { fitSms, type Headline, smsName } from './sms-fit.js';
+import { smsParts, transliterate } from './sms-encoding.js';
+import { fitSms, type Headline, SMS_MAX_PARTS, smsName } from './sms-fit.js';
 import type { AlertLanguage } from './sms-text.js';
 
 const INVITATION = {
@@ -52,9 +53,14 @@ const WHICH = {
   },
 } as const;
 
-/** "Which alert?": one numbered option per owner, by name (each cut short enough for two parts). */
+/** "Which alert?": one numbered option per owner, by name, within two parts (accents, then names, give way). */
 export function whichMessage(language: AlertLanguage, names: string[]): string {
   const texts = WHICH[language] ?? WHICH.en;
-  const options = names.map((name, index) => texts.option(index + 1, [...smsName(name)].slice(0, 20).join('')));
-  return `${texts.ask}${options.join(',')}.`;
+  let text = '';
+  for (const keep of [20, 12, 6, 2]) {
+    const options = names.map((name, index) => texts.option(index + 1, [...smsName(name)].slice(0, keep).join('')));
+    text = `${texts.ask}${options.join(',')}.`;
+    for (const form of [text, transliterate(text)]) if (smsParts(form) <= SMS_MAX_PARTS) return form;
+  }
+  return transliterate(text);
 }

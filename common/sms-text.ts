@@ -33,6 +33,8 @@ export interface AlertMessageInput {
   locationError?: LocationError | null;
   /** A page where contacts can follow the alert, appended when given. */
   liveUrl?: string;
+  /** Sent from Alerta's number, which reads replies: a real alert says "reply 1 if you are on your way". */
+  replyHint?: boolean;
 }
 
 const TEXTS = {
@@ -49,6 +51,7 @@ const TEXTS = {
       unsupported: 'telefone sem GPS',
     },
     live: 'Acompanhe',
+    reply: ' Responda 1 se vai a caminho.',
   },
   en: {
     real: ['EMERGENCY: ', ' needs help now.'],
@@ -63,6 +66,7 @@ const TEXTS = {
       unsupported: 'phone has no GPS',
     },
     live: 'Follow',
+    reply: ' Reply 1 if you are on your way.',
   },
 } as const satisfies Record<AlertLanguage, { real: Headline; test: Headline; [key: string]: unknown }>;
 
@@ -99,9 +103,11 @@ export function alertMessage(input: AlertMessageInput): string {
     details.push(` ${texts.unavailable}.`);
   }
   details.push('');
+  // The hint is part of the headline: it never gives way, the details and the name do.
+  const real: Headline = input.replyHint ? [texts.real[0], `${texts.real[1]}${texts.reply}`] : texts.real;
   return fitSms({
     ownerName: input.ownerName,
-    headline: input.mode === 'test' ? texts.test : texts.real,
+    headline: input.mode === 'test' ? texts.test : real,
     details,
     ...(input.liveUrl ? { link: { label: ` ${texts.live}: `, url: input.liveUrl } } : {}),
   });

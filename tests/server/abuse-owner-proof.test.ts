@@ -565,7 +565,8 @@ describe(`a reused Idempotency-Key (${dbLabel})`, () => {
     expect(same.statusCode).toBe(200);
     expect(same.json().id).toBe(first.json().id);
     await t.app.dispatcher.drain();
-    expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963500002')).toHaveLength(0);
+    // No test SMS (the invitation sent when the contact was added is not one).
+    expect(t.app.outbox.sms.filter((sms) => sms.to === '+351963500002' && /^TESTE? /.test(sms.body))).toHaveLength(0);
   });
 
   it('still replays alerts stored with the earlier hash (without the contact)', async () => {

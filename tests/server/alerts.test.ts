@@ -285,7 +285,7 @@ describe(`alert pipeline (${dbLabel})`, () => {
     expect(smsTo('+351941000001').map((sms) => sms.body)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^EMERGENCY: ${owner.user.username} needs help now\\. Follow: http://alerta\\.test/a/${res.json().public_id}\\?c=[\\w-]{11}$`,
+          `^EMERGENCY: ${owner.user.username} needs help now\\. Reply 1 if you are on your way\\. Follow: http://alerta\\.test/a/${res.json().public_id}\\?c=[\\w-]{11}$`,
         ),
       ),
     ]);

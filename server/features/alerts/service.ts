@@ -89,7 +89,7 @@ function newAlert(
   owner: TokenOwner,
   request: { key: string; body: AlertRequest; proven: boolean },
   now: number,
-): { row: NewAlert; sms: (liveUrl: string | null) => string } {
+): { row: NewAlert; sms: (liveUrl: string | null, replyHint?: boolean) => string } {
   const { key, body, proven } = request;
   const { user, profile } = owner;
   const location = profile.gps_enabled ? (body.location ?? null) : null;
@@ -100,8 +100,9 @@ function newAlert(
       : (body.location_error ?? null);
   const publicId = randomToken(16);
   // The SMS text with a given live link: each contact's SMS has its own (see sendAlert).
-  const sms = (liveUrl: string | null) =>
+  const sms = (liveUrl: string | null, replyHint = false) =>
     alertMessage({
+      replyHint,
       language: ownerLanguage(user),
       ownerName: shownName(user),
       timeZone: user.time_zone,
@@ -179,7 +180,8 @@ export async function sendAlert(
   const appUrl = deps.config.APP_URL;
   const recipients = recipientsOf(owner.contacts, body);
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
-  const deliveries = contactDeliveries(appUrl, row, recipients, sms, now);
+  // Sent from Alerta's number, whose replies are read: each says "reply 1 if you are on your way".
+  const deliveries = contactDeliveries(appUrl, row, recipients, (liveUrl) => sms(liveUrl, true), now);
   const result = await storeAlert(deps, row, deliveries, now);
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
   const alert = result.created ? alertView(result.alert, result.deliveries, []) : await viewOf(deps.db, result.alert);
