@@ -51,6 +51,18 @@ describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
     expect(await smsTo(t.app, stranger)).toEqual([HELP_MESSAGE]);
   });
 
+  it('a YES confirms the invitation the number got last, not every account that invited it', async () => {
+    const phone = fresh();
+    const earlier = await subscriber();
+    const later = await subscriber();
+    await addContact(t.app, earlier.headers, 'Ana', phone);
+    t.clock.advance(1000);
+    await addContact(t.app, later.headers, 'Ana', phone);
+    expect(await replySms(t.app, phone, 'YES')).toBe('confirmed');
+    expect(await contactStates(t.app, later.headers)).toEqual({ [phone]: 'confirmed' });
+    expect(await contactStates(t.app, earlier.headers)).toEqual({ [phone]: 'invited' });
+  });
+
   it('STOP: the number gets nothing from any account, recorded opted_out and unbilled, until START', async () => {
     const phone = fresh();
     const other = fresh();

@@ -44,14 +44,22 @@ export async function inviteContact(
   return 'invited';
 }
 
-/** Confirms every invited contact row of `phone` (each owner who invited it): its YES. */
-export async function confirmNumber(db: Db, phone: string, now: number): Promise<number> {
-  const result = await db
-    .updateTable('contacts')
-    .set({ confirmed_at: now })
+/**
+ * A YES confirms the invitation the number got last (the one it is answering): that owner's
+ * contact. An earlier inviter is confirmed by a YES to its own invitation, which a re-invitation
+ * from Setup can ask for. False when the number has no invitation waiting.
+ */
+export async function confirmNumber(db: Db, phone: string, now: number): Promise<boolean> {
+  const latest = await db
+    .selectFrom('contacts')
+    .select('id')
     .where('phone_number', '=', phone)
     .where('invited_at', 'is not', null)
     .where('confirmed_at', 'is', null)
+    .orderBy('invited_at', 'desc')
+    .orderBy('id', 'desc')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  if (!latest) return false;
+  await db.updateTable('contacts').set({ confirmed_at: now }).where('id', '=', latest.id).execute();
+  return true;
 }

@@ -21,7 +21,7 @@ type ReplyDeps = Pick<Deps, 'db' | 'dialect' | 'clock' | 'liveHub' | 'timers'>;
  * One SMS a number sent to Alerta (Twilio's inbound webhook, or the dev outbox's reply box):
  * STOP and START for every account; during an alert "on my way" for the owner whose alert it
  * is (or, with several, a question by name whose next reply decides); YES confirms the
- * invitations; anything else gets the help text, at most once an hour. It never lowers an
+ * latest invitation; anything else gets the help text, at most once an hour. It never lowers an
  * alert: a spoofed number can at most say it is on its way.
  */
 export async function handleReply(deps: ReplyDeps, from: string, text: string): Promise<ReplyOutcome> {
@@ -47,7 +47,7 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
     if (open.length === 1 && only) return onTheWay(deps, only, now);
     if (open.length > 1) return askWhich(deps, phone, open, now);
   }
-  if ((word === 'yes' || word === 'ok') && (await confirmNumber(deps.db, phone, now)) > 0) return 'confirmed';
+  if ((word === 'yes' || word === 'ok') && (await confirmNumber(deps.db, phone, now))) return 'confirmed';
   return help(deps, phone, now);
 }
 
