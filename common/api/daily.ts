@@ -43,7 +43,12 @@ export const dailyView = dailySettings
       .enum(DAILY_STATUSES)
       .describe('`off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.'),
     next_due_at: z.string().nullable().describe('When the next "I’m OK" is due (ISO 8601); null when off.'),
-    last_ok_at: z.string().nullable().describe('The last "I’m OK" (ISO 8601).'),
+    last_ok_at: z
+      .string()
+      .nullable()
+      .describe(
+        'The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent.',
+      ),
     alert_id: z.string().nullable().describe('The alert a missed day sent, while it is the latest news.'),
   })
   .meta({ id: 'DailyCheckin' });

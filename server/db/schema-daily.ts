@@ -15,7 +15,7 @@ export interface DailyCheckinsTable {
   paused_until: string | null;
   /** What the next due date counts from: enabling, the last sign of life, or the last day missed. */
   anchor_at: number;
-  /** The last "I'm OK" (from the page, the app, a notification or the e-mail's link). */
+  /** The last sign of life: an "I'm OK" (page, app, e-mail link), setting the schedule, an alert or check-in the owner sent. */
   last_ok_at: number | null;
   next_due_at: number | null;
   /** The due time whose reminder went (once per due time, whichever process ran it). */

@@ -123,6 +123,9 @@ describe(`daily check-in (${dbLabel})`, () => {
       expect(body).toContain('maps.google.com');
       expect(body).toMatch(/\/a\/[\w-]+\?c=/);
     }
+    // The e-mail's link ended with the grace.
+    const link = reminders(o)[0]?.text.match(/https?:\/\/\S+\/api\/daily\/ok\/[\w-]+\//)?.[0] as string;
+    expect((await t.app.inject({ method: 'GET', url: new URL(link).pathname })).statusCode).toBe(404);
     const after = (await get(o)).json();
     expect(after).toMatchObject({ status: 'missed', alert_id: alerts[0]?.id });
     expect(Date.parse(after.next_due_at)).toBe(Date.parse(view.next_due_at) + DAY);
