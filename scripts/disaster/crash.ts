@@ -45,6 +45,8 @@ export interface CrashFigures {
   /** From the press (its first attempt) to the last of its SMS reaching the provider (ms). */
   maxDelayMs: number;
   p95DelayMs: number;
+  /** From the press's answer (the alert stored) to the last of its SMS reaching the provider (ms). */
+  maxAfterAnswerMs: number;
   sms: number;
 }
 
@@ -80,10 +82,12 @@ export async function runCrash(
     const begun = Date.now();
     let kills = 0;
     let burning = true;
+    let burstOver: () => void = () => {};
+    const over = new Promise<void>((resolve) => (burstOver = resolve));
     // Kills the oldest process and starts another in its slot; presses go to the others meanwhile.
     const killer = (async () => {
       for (let slot = 0; ; slot = (slot + 1) % PROCESSES) {
-        await sleep(killEveryMs);
+        await Promise.race([sleep(killEveryMs), over]);
         if (!burning) return;
         const victim = servers[slot] as ServerProcess;
         await killServer(victim);
@@ -93,16 +97,20 @@ export async function runCrash(
       }
     })();
     const pressedAt = new Map<string, number>();
+    const answeredAt = new Map<string, number>();
     const presses = await Promise.all(
       seeded.map(async ({ id, token }, i) => {
         await sleep((i * windowMs) / owners);
         pressedAt.set(id, Date.now());
         // Each attempt to another process: one killed mid-request is not asked again.
         const target = (attempt: number) => (servers[(i + attempt) % PROCESSES] as ServerProcess).url;
-        return press(target, token, ownerAddress(i), PRESS_ATTEMPTS);
+        const pressed = await press(target, token, ownerAddress(i), PRESS_ATTEMPTS);
+        answeredAt.set(id, Date.now());
+        return pressed;
       }),
     );
     burning = false;
+    burstOver();
     await killer;
 
     const deliveries = await handle.db
@@ -134,12 +142,15 @@ export async function runCrash(
     references().forEach((d, i) => {
       if (d !== null && !firstSent.has(d)) firstSent.set(d, provider.messages[i]?.sentAt ?? 0);
     });
-    const delays = deliveries.flatMap((d) => {
-      const sent = firstSent.get(d.id);
-      const pressed = pressedAt.get(d.user_id);
-      return sent === undefined || pressed === undefined ? [] : [sent - pressed];
-    });
-    delays.sort((a, b) => a - b);
+    const since = (at: Map<string, number>) =>
+      deliveries
+        .flatMap((d) => {
+          const sent = firstSent.get(d.id);
+          const from = at.get(d.user_id);
+          return sent === undefined || from === undefined ? [] : [sent - from];
+        })
+        .sort((a, b) => a - b);
+    const delays = since(pressedAt);
     const all = references();
     const takenOver = await handle.db
       .selectFrom('deliveries')
@@ -165,6 +176,7 @@ export async function runCrash(
       takenOver: Number(takenOver.n),
       maxDelayMs: delays.at(-1) ?? 0,
       p95DelayMs: delays[Math.floor(delays.length * 0.95)] ?? 0,
+      maxAfterAnswerMs: since(answeredAt).at(-1) ?? 0,
       sms: all.length,
     };
     const misses = [

@@ -62,19 +62,21 @@ export const serverEnv = (databaseUrl: string, twilioUrl: string): Record<string
 export const ownerAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 /**
- * One owner's press: the page's POST, sent again with the same key after a 503, 429 or a lost
- * answer (`attempts` in all, half a second apart), each attempt to the server `target` names for
- * it (a load balancer's next one).
+ * One owner's press: the page's POST, sent again with the same key and body after a 503, 429 or
+ * a lost answer (`attempts` in all, half a second apart), each attempt to the server `target`
+ * names for it (a load balancer's next one).
  */
 export async function press(target: (attempt: number) => string, token: string, address: string, attempts = 10) {
   const key = randomUUID();
+  // As the page keeps it: a retry with another body under the same key is refused (422).
+  const body = alertBody();
   const started = performance.now();
   const statuses: number[] = [];
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const status = await fetch(`${target(attempt)}/api/emergency/public/${token}/alerts/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-forwarded-for': address },
-      body: alertBody(),
+      body,
     }).then(
       async (response) => {
         await response.arrayBuffer();
