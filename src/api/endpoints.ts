@@ -74,6 +74,9 @@ export const alertFirst = (id: string) => call(contactsRoutes.alertFirst, { id }
 
 export const removeContact = (id: string) => call(contactsRoutes.remove, { id });
 
+/** Sends the contact the invitation SMS again (at most once a week); answers the contact. */
+export const inviteContact = (id: string) => call(contactsRoutes.invite, { id }).json<Contact>();
+
 export const startCheckout = (plan: Plan) => call(billingRoutes.checkout, { json: { plan } }).json<RedirectUrl>();
 
 /** A subscriber's move to the other plan, through the payment provider's upgrade or downgrade. */

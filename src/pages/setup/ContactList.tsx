@@ -8,13 +8,24 @@ interface ContactListProps {
   plan: Plan | null;
   onRemove(contact: Contact): Promise<void>;
   onAlertFirst(contact: Contact): Promise<void>;
+  onInvite(contact: Contact): Promise<void>;
 }
+
+/** How each state of a contact's agreement is marked: a contact who gets no SMS stands out. */
+const STATE_TAGS = {
+  added: 'note',
+  invited: 'note',
+  confirmed: 'note',
+  opted_out: 'tag muted',
+} as const;
 
 /**
  * The current contacts, each with a remove button. Beyond the plan's limit (after a downgrade)
- * contacts are marked "not alerted on this plan", each with a button to alert it instead.
+ * contacts are marked "not alerted on this plan", each with a button to alert it instead. Each
+ * says whether it was invited by SMS, confirmed (replied YES) or opted out (replied STOP: ask
+ * them to reply START), with a button to invite again.
  */
-export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst }: ContactListProps) {
+export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst, onInvite }: ContactListProps) {
   const { t } = useTranslation();
   const [removing, setRemoving] = useState<string | null>(null);
   const overLimit = limit !== undefined && contacts.length > limit;
@@ -38,7 +49,19 @@ export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst }: C
                 <span className="phone">{contact.phone_number}</span>
                 {contact.relationship && <span className="note">{contact.relationship}</span>}
                 {contact.alerted === false && <span className="tag muted">{t('setup.notAlerted')}</span>}
+                <span className={STATE_TAGS[contact.state]}>{t(`setup.contactState.${contact.state}`)}</span>
+                {contact.state === 'opted_out' && <span className="note">{t('setup.askStart')}</span>}
               </div>
+              {contact.state !== 'confirmed' && contact.state !== 'opted_out' && (
+                <button
+                  type="button"
+                  className="button secondary"
+                  aria-label={t('setup.inviteNamed', { name: contact.name })}
+                  onClick={() => void onInvite(contact)}
+                >
+                  {t('setup.invite')}
+                </button>
+              )}
               {contact.alerted === false && (
                 <button
                   type="button"

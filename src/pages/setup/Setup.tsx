@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { alertFirst, fetchContacts, removeContact } from '../../api/endpoints';
+import { failureOf } from '../../api/client';
+import { alertFirst, fetchContacts, inviteContact, removeContact } from '../../api/endpoints';
+import { messageForCode } from '../../api/errors';
 import type { Contact } from '../../api/types';
 import { LoginOrRegister } from '../../components/ActionLinks';
 import { useStore } from '../../store';
@@ -50,6 +52,17 @@ export default function Setup() {
     } catch (error) {
       console.error('Removing the contact failed', error);
       pushToast('error', { key: 'setup.error_delete' });
+    }
+  }
+
+  async function invite(contact: Contact) {
+    try {
+      const updated = await inviteContact(contact.id);
+      setContacts((current) => current.map((item) => (item.id === updated.id ? updated : item)));
+      pushToast('success', { key: 'setup.invitationSent' });
+    } catch (failure) {
+      const { data } = await failureOf(failure);
+      pushToast('error', messageForCode(data) ?? { key: 'setup.invitationFailed' });
     }
   }
 
@@ -117,6 +130,7 @@ export default function Setup() {
           plan={profile.plan}
           onRemove={remove}
           onAlertFirst={chooseAlerted}
+          onInvite={invite}
         />
       )}
       <ProfilePanel user={user} />

@@ -425,4 +425,43 @@ describe('Setup', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Gerir subscrição' }));
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/dev/portal/x'));
   });
+
+  it('shows each contact invited, confirmed or opted out (ask them to reply START), in both languages', async () => {
+    const contacts: Contact[] = [
+      { ...ANA, state: 'invited' },
+      { ...ANA, id: 'c2', name: 'Rui', phone_number: '+351912345679', state: 'confirmed' },
+      { ...ANA, id: 'c3', name: 'Eva', phone_number: '+351912345670', state: 'opted_out' },
+    ];
+    await openSetup(PREMIUM, contacts);
+    expect(screen.getByText('Convidado por SMS')).toBeInTheDocument();
+    expect(screen.getByText('Confirmou')).toBeInTheDocument();
+    expect(screen.getByText('Não recebe SMS')).toBeInTheDocument();
+    expect(screen.getByText(/peça-lhe para responder START/)).toBeInTheDocument();
+    // Only a contact not yet confirmed nor opted out can be invited again.
+    expect(screen.getByRole('button', { name: 'Enviar de novo o convite por SMS a Ana' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /convite por SMS a (Rui|Eva)/ })).toBeNull();
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByText('Invited by SMS')).toBeInTheDocument();
+    expect(screen.getByText('Confirmed')).toBeInTheDocument();
+    expect(screen.getByText(/ask them to reply START/)).toBeInTheDocument();
+  });
+
+  it('invites a contact again, and says why not when it went less than a week ago', async () => {
+    const fake = await openSetup(PREMIUM, [{ ...ANA, state: 'added' }]);
+    expect(screen.getByText('Sem convite')).toBeInTheDocument();
+    fake.fetch.mockImplementationOnce(async () => Response.json({ ...ANA, state: 'invited' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar de novo o convite por SMS a Ana' }));
+    expect(await screen.findByText('Convidado por SMS')).toBeInTheDocument();
+    expect(screen.getByText('Convite enviado por SMS.')).toBeInTheDocument();
+    fake.fetch.mockImplementationOnce(async () =>
+      Response.json(
+        { detail: 'An invitation went to this contact less than a week ago.', code: 'invitation_too_soon' },
+        { status: 429 },
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar de novo o convite por SMS a Ana' }));
+    expect(
+      await screen.findByText('Já foi enviado um convite a este contacto há menos de uma semana.'),
+    ).toBeInTheDocument();
+  });
 });
