@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { createUser, dbLabel, moveTime, suiteApp } from './helper.js';
+import { createUser, dbLabel, moveTime, OUTBOX_KEY, suiteApp } from './helper.js';
 import { addContact, contactStates, replySms, smsTo } from './sms-replies-fixtures.js';
 
 const HOUR = 3600_000;
@@ -116,5 +116,21 @@ describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
     moveTime(t, HOUR + 1);
     expect(await replySms(t.app, phone, 'hello??')).toBe('helped');
     expect(await smsTo(t.app, phone)).toEqual([HELP_MESSAGE, HELP_MESSAGE]);
+  });
+
+  it('takes a dev outbox reply only with the outbox key, from this machine, without proxy headers', async () => {
+    const phone = fresh();
+    const post = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url, headers, payload: { from: phone, body: 'STOP' } });
+    expect((await post('/dev/outbox/sms/reply/')).statusCode).toBe(404);
+    expect((await post('/dev/outbox/sms/reply/?key=wrong')).statusCode).toBe(404);
+    expect(
+      (await post(`/dev/outbox/sms/reply/?key=${OUTBOX_KEY}`, { 'x-forwarded-for': '203.0.113.9' })).statusCode,
+    ).toBe(404);
+    const opted = () =>
+      t.app.db.selectFrom('sms_opt_outs').select('phone_number').where('phone_number', '=', phone).execute();
+    expect(await opted()).toEqual([]);
+    expect(await replySms(t.app, phone, 'STOP')).toBe('opted_out');
+    expect(await opted()).toEqual([{ phone_number: phone }]);
   });
 });
