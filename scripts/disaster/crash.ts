@@ -6,14 +6,8 @@
 // server died is sent again, with its key, to another (as a load balancer would). Prints lost /
 // duplicate / max delay from the press to its SMS reaching the provider, and what missed its
 // target (0 / 0 / ≤ 10 s).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { seedOwners } from '../../bench/fixtures.js';
-import { migrateToLatest, openDatabase } from '../../server/db/index.js';
-import { fakeTwilio } from '../../tests/server/twilio-fake.js';
-import { killServer, type ServerProcess, startServer, stopServer } from './processes.js';
-import { CONTACTS, ownerAddress, PROCESSES, PROVIDER_DELAY_MS, press, runDatabase, serverEnv, sleep } from './run.js';
+import { killServer, type ServerProcess } from './processes.js';
+import { missed, onStage, ownerAddress, PROCESSES, press, sentReferences, sleep } from './stage.js';
 
 /** The window the presses are spread over by default. */
 export const CRASH_WINDOW_MS = 30_000;
@@ -59,21 +53,7 @@ export async function runCrash(
   owners: number,
   { windowMs = CRASH_WINDOW_MS, killEveryMs = KILL_EVERY_MS, maxDelayMs = MAX_DELAY_MS } = {},
 ): Promise<{ figures: CrashFigures; misses: string[] }> {
-  const database = await runDatabase('alerta_crash');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-crash-'));
-  const provider = await fakeTwilio({ delayMs: PROVIDER_DELAY_MS });
-  const handle = openDatabase({ databaseUrl: database.url, dataDir });
-  const servers: ServerProcess[] = [];
-  let started = 0;
-  const env = serverEnv(database.url, provider.url);
-  const launch = async () => {
-    started += 1;
-    return startServer({ ...env, DATA_DIR: mkdtempSync(path.join(dataDir, `p${started}-`)) });
-  };
-  try {
-    console.error(`crash: seeding ${owners} owners × ${CONTACTS} contacts`);
-    await migrateToLatest(handle.db);
-    const seeded = await seedOwners(handle.db, { owners, contacts: CONTACTS });
+  return onStage('crash', owners, async ({ handle, provider, seeded, servers, launch }) => {
     servers.push(...(await Promise.all(Array.from({ length: PROCESSES }, launch))));
 
     console.error(
@@ -119,9 +99,7 @@ export async function runCrash(
       .select(['d.id', 'a.user_id'])
       .where('d.kind', '=', 'alert')
       .execute();
-    /** The delivery each SMS the provider accepted was sent for, in the order accepted. */
-    const references = () =>
-      provider.messages.map((m) => new URL(m.statusCallback ?? 'http://x/').searchParams.get('d'));
+    const references = () => sentReferences(provider);
     const expected = new Set(deliveries.map((d) => d.id));
     const deadline = Date.now() + DRAIN_LIMIT_MS;
     const handed = () => new Set(references().filter((d) => d !== null && expected.has(d))).size;
@@ -179,18 +157,12 @@ export async function runCrash(
       maxAfterAnswerMs: since(answeredAt).at(-1) ?? 0,
       sms: all.length,
     };
-    const misses = [
+    const misses = missed([
       figures.lost !== 0 && `${figures.lost} lost (alerts never stored or SMS never handed over)`,
       figures.duplicates !== 0 && `${figures.duplicates} duplicate SMS`,
       figures.maxDelayMs > maxDelayMs && `max delay press → provider ${figures.maxDelayMs} ms`,
       kills === 0 && 'no process was killed',
-    ].filter((miss): miss is string => typeof miss === 'string');
+    ]);
     return { figures, misses };
-  } finally {
-    await Promise.all(servers.map(stopServer));
-    await handle.close();
-    provider.server.close();
-    await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
