@@ -301,20 +301,24 @@ export function createTimers(options: TimersOptions): Timers {
   }
 
   function runDue(): Promise<number> {
+    // A sweep under way takes one more pass for every call made meanwhile, however many.
     if (running) {
       again = true;
-      return running.then(() => runDue());
+      return running;
     }
     running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await runBatches();
-      } while (again);
-      return total;
-    })().finally(() => {
-      running = null;
-    });
+      try {
+        let total = 0;
+        do {
+          again = false;
+          total += await runBatches();
+        } while (again);
+        return total;
+      } finally {
+        // In the same turn as the last look at `again`: a call after it starts a sweep of its own.
+        running = null;
+      }
+    })();
     return running;
   }
 
@@ -326,11 +330,16 @@ export function createTimers(options: TimersOptions): Timers {
   return {
     on,
     every(kind, everyMs, run) {
-      on(kind, async () => {
-        await run();
-        // Set again while it runs: the engine keeps the row for the next turn instead of removing it.
-        await setTimer(db, { kind, subject: RECURRING, dueAt: clock.now() + everyMs, now: clock.now() });
-      });
+      // Never parked: a report or a cleanup that keeps failing is tried again at the longest backoff.
+      on(
+        kind,
+        async () => {
+          await run();
+          // Set again while it runs: the engine keeps the row for the next turn instead of removing it.
+          await setTimer(db, { kind, subject: RECURRING, dueAt: clock.now() + everyMs, now: clock.now() });
+        },
+        { maxAttempts: Number.POSITIVE_INFINITY },
+      );
       recurring.add(kind);
     },
     runDue,

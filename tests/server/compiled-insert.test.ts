@@ -96,7 +96,7 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
       // On PostgreSQL one statement with its deliveries and timer in a WITH; on SQLite three.
       const stored = await insertAlert(db, alert, deliveries, {
         dialect: t.app.dialect,
-        timer: { kind: 'probe-escalation', subject, dueAt: 5_000, now: 1 },
+        timers: [{ kind: 'probe-escalation', subject, dueAt: 5_000, now: 1 }],
       });
       expect(stored).toMatchObject({ id: alert.id, user_id: user.id, escalation_at: 5_000 });
       return alert.id;

@@ -152,6 +152,8 @@ describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
         .values([
           timerRow({ kind: 'metrics-test', subject: 'a', dueAt: now - 12_000, now }),
           timerRow({ kind: 'metrics-test', subject: 'b', dueAt: now + 60_000, now }),
+          // Parked after its last attempt: failed, and no longer waiting to be due.
+          { ...timerRow({ kind: 'metrics-test', subject: 'c', dueAt: now - 600_000, now }), failed_at: now - 1000 },
         ])
         .execute();
 
@@ -162,6 +164,7 @@ describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
       expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:alert' })).toBe(45);
       expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:all_clear' })).toBe(1);
       expect(sample(text, 'alerta_jobs_queued', { kind: 'timer:metrics-test' })).toBe(2);
+      expect(sample(text, 'alerta_jobs_failed', { kind: 'timer:metrics-test' })).toBe(1);
       expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'timer:metrics-test' })).toBe(12);
 
       // Handed over: no longer queued, and the next oldest is the one reported.

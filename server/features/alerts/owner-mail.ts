@@ -1,9 +1,8 @@
 import type { Language } from '../../../common/constants.js';
-import type { Alert, Db, User } from '../../db/schema.js';
+import type { Alert, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
-import { setTimer } from '../../lib/timers.js';
 import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
 import { noteMailEvent } from '../accounts/mail-bursts.js';
 import { findById, hashSecret } from '../accounts/repository.js';
@@ -167,9 +166,13 @@ export async function ownerSummaryMail(deps: OwnerMailDeps, user: User, count: n
 /** The job that mails the owner about a real alert (subject: the alert's id), set in the alert's own transaction. */
 export const OWNER_MAIL_JOB = 'owner-alert-mail';
 
-/** Sets the owner's e-mail about `alertId` to go at once, in `db` (the alert's transaction). */
-export const scheduleOwnerMail = (db: Db, alertId: string, now: number) =>
-  setTimer(db, { kind: OWNER_MAIL_JOB, subject: alertId, dueAt: now, now });
+/** The owner's e-mail about `alertId`, due at once: written with the alert (`insertAlert`'s jobs). */
+export const ownerMailJob = (alertId: string, now: number) => ({
+  kind: OWNER_MAIL_JOB,
+  subject: alertId,
+  dueAt: now,
+  now,
+});
 
 /**
  * Mails the owner about a real alert, with the "this wasn't me" link: the first alert of a burst

@@ -67,7 +67,7 @@ const alertWithAlongside = compiledRows<
 });
 
 /**
- * Writes an alert, its deliveries and the timer it sets (the escalation). The service calls it
+ * Writes an alert, its deliveries and the jobs it sets (its escalation, the owner's e-mail). The service calls it
  * in the transaction that applied the SMS budgets to them, so all are stored together or not
  * at all. On PostgreSQL (`dialect` given) it is one statement (one round trip): the deliveries
  * and the timer are written in its WITH, and the deliveries' reference to the alert is checked at
@@ -78,19 +78,18 @@ export async function insertAlert(
   db: Db,
   alert: NewAlert,
   deliveries: NewDelivery[],
-  also: { dialect?: Dialect; timer?: Parameters<typeof timerRow>[0] } = {},
+  also: { dialect?: Dialect; timers?: Parameters<typeof timerRow>[0][] } = {},
 ): Promise<Alert> {
-  const { dialect, timer } = also;
-  if (dialect === 'postgres' && (deliveries.length > 0 || timer)) {
-    const timers = timer ? [timerRow(timer)] : [];
-    const [row] = await alertWithAlongside(db, { alert: [alert], deliveries, timers });
+  const { dialect, timers = [] } = also;
+  if (dialect === 'postgres' && (deliveries.length > 0 || timers.length > 0)) {
+    const [row] = await alertWithAlongside(db, { alert: [alert], deliveries, timers: timers.map(timerRow) });
     if (!row) throw new Error('the alert was not written');
     return row;
   }
   const [row] = await alertInsert(db, [alert]);
   if (!row) throw new Error('the alert was not written');
   if (deliveries.length > 0) await deliveriesInsert(db, deliveries);
-  if (timer) await setTimer(db, timer);
+  for (const timer of timers) await setTimer(db, timer);
   return row;
 }
 

@@ -16,7 +16,7 @@ import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
-import { scheduleOwnerMail } from './owner-mail.js';
+import { ownerMailJob } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from './owners.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
@@ -225,13 +225,14 @@ export async function storeAlert(
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
       // The lease counted from now, as the rows are written: the wait for the commit takes none of it.
       const rows = claimedOnInsert(allowed, { slots: taken.slots, leaseUntil: taken.leaseUntil(), now });
-      // Phoned at `escalation_at` unless a contact answers or the owner is safe first.
-      const timer =
-        row.escalation_at != null
-          ? { kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }
-          : undefined;
-      const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timer });
-      if (mailsOwner(row)) await scheduleOwnerMail(trx, row.id, now);
+      // Phoned at `escalation_at` unless a contact answers or the owner is safe first; the owner mailed at once.
+      const timers = [
+        ...(row.escalation_at != null
+          ? [{ kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }]
+          : []),
+        ...(mailsOwner(row) ? [ownerMailJob(row.id, now)] : []),
+      ];
+      const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timers });
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {

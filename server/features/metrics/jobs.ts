@@ -12,11 +12,10 @@ export interface JobsReading {
 }
 
 /**
- * Reads the work the server still has to do, as the metrics report it. Everything that reads
- * the job tables goes through here, so a new job engine changes this function and nothing
- * else: today an SMS is a `deliveries` row (`queued`, or `sending` under a lease, until it is
- * handed over; `failed` once no retry is left) and every other scheduled job a `timers` row,
- * removed when it has run (timers are retried without end, so none is failed).
+ * Reads the work the server still has to do, as the metrics report it: an SMS is a `deliveries`
+ * row (`queued`, or `sending` under a lease, until it is handed over; `failed` once no retry is
+ * left) and every other job a `timers` row, removed when it has run, parked with `failed_at`
+ * once out of attempts.
  */
 export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsReading> {
   const [sms, timers] = await Promise.all([
@@ -35,7 +34,8 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
       .select('kind')
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
-        sql<number | null>`min(case when due_at <= ${now} then due_at end)`.as('oldest_due'),
+        sql<number>`count(failed_at)`.as('failed'),
+        sql<number | null>`min(case when due_at <= ${now} and failed_at is null then due_at end)`.as('oldest_due'),
       ])
       .groupBy('kind')
       .execute(),
@@ -59,7 +59,8 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
   }
   for (const row of timers) {
     const kind = `timer:${row.kind}`;
-    add(reading.queued, kind, row.count);
+    add(reading.queued, kind, Number(row.count) - Number(row.failed));
+    if (Number(row.failed) > 0) add(reading.failed, kind, row.failed);
     due(kind, row.oldest_due);
   }
   return reading;
