@@ -83,7 +83,9 @@ const delivery = z.object({
   opted_out: z
     .literal(true)
     .optional()
-    .describe('Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.'),
+    .describe(
+      'Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.',
+    ),
 });
 
 export const alertView = z

@@ -59,7 +59,7 @@ describe('the emergency page’s “I’m OK today”', () => {
     expect(ok?.url).toBe('/api/emergency/public/tok/daily/ok/');
     expect(ok?.headers.get('x-alerta-device-key')).toBe(KEY);
     expect(ok?.headers.get('idempotency-key')).toMatch(/^daily-ok-/);
-    expect(Date.parse((ok?.body as { at: string }).at)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse((ok as { body: { at: string } }).body.at)).toBeLessThanOrEqual(Date.now());
   });
 
   it('tells the owner a tap queued offline goes later, and a refused one to sign in on this phone', async () => {

@@ -145,7 +145,10 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     };
     dying.on(
       MAIL_SUMMARY_TIMER,
-      summaryTimer({ ...t.app, mail: hangs }, { alert_receipt: write, registration_notice: write, checkin_reminder: write }),
+      summaryTimer(
+        { ...t.app, mail: hangs },
+        { alert_receipt: write, registration_notice: write, checkin_reminder: write },
+      ),
     );
     void dying.runDue();
     expect(await sending).toBe(3);

@@ -160,7 +160,6 @@ export async function sendAlert(
   owner: AlertingOwner,
   request: { token: string; key: string; body: AlertRequest; proven?: boolean },
 ): Promise<{ created: boolean; alert: AlertView }> {
-  const { user } = owner;
   const { key, body } = request;
   const proven = request.proven ?? false;
   const existing = owner.replay;

@@ -8,7 +8,6 @@ import { findById } from '../accounts/repository.js';
 import { contactDeliveries } from '../alerts/compose.js';
 import { ownerLanguage } from '../alerts/owners.js';
 import { storeAlert } from '../alerts/service.js';
-import { alertView } from '../alerts/views.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 import { alertedContacts } from '../contacts/repository.js';
 import { escalationAt } from '../escalation/service.js';
