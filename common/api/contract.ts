@@ -10,8 +10,8 @@ import { devicesApi } from './devices.js';
 import { voiceApi } from './escalation.js';
 import { healthApi } from './health.js';
 import { liveApi } from './live.js';
-import { smsRepliesApi } from './sms-replies.js';
 import type { ApiRoute } from './paths.js';
+import { smsRepliesApi } from './sms-replies.js';
 
 /** Typed by its routes only: the areas' full types together are more than a declaration file may spell out. */
 export const API_CONTRACT: Readonly<Record<string, Readonly<Record<string, ApiRoute>>>> = {
