@@ -16,14 +16,27 @@ export function ContactList({
 }: {
   s: Strings;
   page: PageData | null;
-  statuses?: { contact_name: string; status: string; withheld?: boolean; withheld_reason?: string }[];
+  statuses?: {
+    contact_name: string;
+    status: string;
+    withheld?: boolean;
+    withheld_reason?: string;
+    opted_out?: boolean;
+  }[];
 }) {
   if (statuses?.length) {
     return (
       <ul className="contacts" aria-live="polite">
         {statuses.map((d, i) => {
           // "Alerted a moment ago" only when the server says this owner's own alert reached them.
-          const shown = !d.withheld ? d.status : d.withheld_reason === 'recently_alerted' ? 'withheld' : 'busy';
+          // A number that replied STOP gets nothing from Alerta: the owner should tell them another way.
+          const shown = d.opted_out
+            ? 'opted_out'
+            : !d.withheld
+              ? d.status
+              : d.withheld_reason === 'recently_alerted'
+                ? 'withheld'
+                : 'busy';
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: deliveries keep the server's order and may share a name.
             <li key={`${d.contact_name}-${i}`} data-status={shown}>
