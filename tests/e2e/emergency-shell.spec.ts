@@ -10,6 +10,13 @@ test('the first visit shows the countdown and Cancel before any script, and that
   server,
 }) => {
   const user = await seedUser(server.url, { countdownSeconds: 10 });
+  // The page's clock is the test's: the countdown's 10 seconds are run past by hand, not waited out.
+  await page.clock.install();
+  // Any alert POST from here on, by the page or its service worker, is the press that must not happen.
+  const posted: string[] = [];
+  page.context().on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/alerts/')) posted.push(request.url());
+  });
   await page.route('**/assets/*.js', (route) => route.abort());
   await page.goto(`/public/${user.token}/`);
   await expect(page.getByTestId('countdown')).toHaveText('O alerta sai em 10 s');
@@ -23,10 +30,16 @@ test('the first visit shows the countdown and Cancel before any script, and that
   await cancel.click();
   await expect(page.getByText('Alerta cancelado. Nada foi enviado.')).toBeVisible();
   expect(new URL(page.url()).search).toBe('');
-  await page.waitForTimeout(1500);
-  // Other tests alert the same default contact numbers meanwhile: only an SMS naming this owner counts.
+  // Past the whole countdown, the page still waits for a press of its own.
+  await page.clock.runFor(11_000);
+  await expect(page.getByRole('button', { name: 'Enviar alerta agora' })).toBeVisible();
+  expect(posted).toEqual([]);
+  // Other tests alert the same default contact numbers meanwhile: only an SMS naming this owner
+  // counts, and not the contacts' invitations sent as they were added.
   const phones = new Set(user.contacts.map((c) => c.phone_number));
-  const ours = (await outboxSms(server.url)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
+  const ours = (await outboxSms(server.url)).filter(
+    (m) => phones.has(m.to) && m.body.includes(user.username) && !/adicionou-o como contacto/.test(m.body),
+  );
   expect(ours).toEqual([]);
 });
 

@@ -1,14 +1,14 @@
-import type { BrowserContext, Page } from '@playwright/test';
-import { SENDING_HOLD_MS } from '../../common/constants.js';
+import type { BrowserContext, Page, Request } from '@playwright/test';
 import { mapsUrl } from '../../common/sms-text.js';
+import { SW_MESSAGE } from '../../common/sw-messages.js';
 import { expect, test } from './emergency-fixtures.js';
 import { ownersPhone } from './owner-key.js';
 import { type Link, startLink } from './proxy.js';
 import { outboxSms, type SeededUser, seedUser } from './seed.js';
 
 const LISBON = { latitude: 38.72225, longitude: -9.13934, accuracy: 12 };
-/** How long after the deliveries a test watches for a duplicate SMS (ms). */
-const NO_DUPLICATE_WINDOW_MS = 3000;
+/** The SMS inviting a contact as they are added (seeding adds them): no alert's. */
+const INVITATION = /adicionou-o como contacto|added you as an emergency contact/;
 
 /**
  * Opens the emergency page and cancels its countdown, so the visit only warms the caches, then
@@ -25,7 +25,9 @@ async function warmUp(page: Page, user: SeededUser) {
 /** The SMS sent for this user's alerts (every test user has its own name, the numbers repeat). */
 async function smsTo(base: string, user: SeededUser) {
   const phones = new Set(user.contacts.map((c) => c.phone_number));
-  return (await outboxSms(base)).filter((m) => phones.has(m.to) && m.body.includes(user.username));
+  return (await outboxSms(base)).filter(
+    (m) => phones.has(m.to) && m.body.includes(user.username) && !INVITATION.test(m.body),
+  );
 }
 
 /**
@@ -52,6 +54,46 @@ const linked = test.extend<{ link: Link }>({
     await use(link.url);
   },
 });
+
+const isAlertPost = (request: Request) =>
+  request.method() === 'POST' && /\/public\/[^/]+\/alerts\/$/.test(new URL(request.url()).pathname);
+
+/**
+ * Every alert POST of the context from now on, by the page or its service worker, with its key,
+ * and the alerts the server answered them with: one press is one key and one alert.
+ */
+function watchAlertPosts(context: BrowserContext) {
+  const posts: { key: string; byWorker: boolean }[] = [];
+  const alerts = new Set<string>();
+  context.on('request', (request) => {
+    if (isAlertPost(request)) {
+      posts.push({ key: request.headers()['idempotency-key'] ?? '', byWorker: request.serviceWorker() !== null });
+    }
+  });
+  context.on('response', async (response) => {
+    if (!isAlertPost(response.request()) || !response.ok()) return;
+    const id = ((await response.json().catch(() => null)) as { id?: string } | null)?.id;
+    if (id) alerts.add(id);
+  });
+  return { posts, alerts };
+}
+
+/**
+ * Asks the page's service worker to send its queue and waits for its answer (`{ok: true}`: the
+ * queue went out). The worker has then also read every message the page sent it before.
+ */
+const workerQueueSent = (page: Page) =>
+  page.evaluate(
+    (type) =>
+      new Promise((resolve) => {
+        const worker = navigator.serviceWorker.controller;
+        if (!worker) return resolve('no worker');
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (event) => resolve(event.data);
+        worker.postMessage({ type }, [channel.port2]);
+      }),
+    SW_MESSAGE.replayAlerts,
+  );
 
 async function withPosition(context: BrowserContext) {
   await context.grantPermissions(['geolocation']);
@@ -94,12 +136,15 @@ test('a send with a known position puts its maps link in every SMS and shows the
   }
 
   // "Send from my phone": the same text, to every contact, without the network; one message for
-  // all, so its live link is the alert's own, without the per-contact key each server SMS has.
+  // all, so its live link is the alert's own, without the per-contact key each server SMS has,
+  // and without "reply 1": a reply to the owner's phone reaches the owner.
   const href = (await page.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' }).getAttribute('href')) ?? '';
   const [to, query] = href.replace(/^sms:/, '').split('?');
   expect(to?.split(',').sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
   expect(sms[0]?.body).toMatch(/\/a\/[\w-]+\?c=[\w-]+$/);
-  expect(new URLSearchParams(query).get('body')).toBe(sms[0]?.body.replace(/\?c=[\w-]+$/, ''));
+  expect(new URLSearchParams(query).get('body')).toBe(
+    sms[0]?.body.replace(/\?c=[\w-]+$/, '').replace(' Responda 1 se vai a caminho.', ''),
+  );
 });
 
 test('a link alone: masked numbers and no SMS link; "I\'m safe" refused until the owner signs in on the page', async ({
@@ -175,6 +220,7 @@ for (const reload of [false, true]) {
       await withPosition(context);
       const user = await seedUser(server.url, { countdownSeconds: 3 });
       await warmUp(page, user);
+      const { posts, alerts } = watchAlertPosts(context);
       await goOffline(context, link);
       await page.goto(`/public/${user.token}/`);
       await expect(page.getByTestId('queued')).toHaveText(
@@ -192,9 +238,11 @@ for (const reload of [false, true]) {
       await goOnline(context, link);
       await expect(page.getByTestId('sent')).toBeVisible({ timeout: 20_000 });
       await expect(page.locator('[data-status="delivered"]')).toHaveCount(2, { timeout: 15_000 });
-      // Assertion window: no second copy of the queued alert goes out after the deliveries
-      // (nothing to wait for).
-      await page.waitForTimeout(NO_DUPLICATE_WINDOW_MS);
+      // The worker has sent its whole queue: no copy is left to go out later. Every POST, the
+      // page's and the worker's, carried the one press's key and was answered with one alert.
+      expect(await workerQueueSent(page)).toEqual({ ok: true });
+      expect(new Set(posts.map((p) => p.key)).size).toBe(1);
+      expect(alerts.size).toBe(1);
       const sms = await smsTo(server.url, user);
       expect(sms.map((m) => m.to).sort()).toEqual(user.contacts.map((c) => c.phone_number).sort());
       for (const m of sms) expect(m.body).toContain(mapsUrl(LISBON.latitude, LISBON.longitude));
@@ -207,15 +255,19 @@ linked(
   async ({ page, context, server, link }) => {
     await withPosition(context);
     const user = await seedUser(server.url, { countdownSeconds: 3 });
+    // What the page tells its service worker.
+    await page.addInitScript(() => {
+      const told: unknown[] = [];
+      Object.assign(window, { toldWorker: told });
+      const post = ServiceWorker.prototype.postMessage as (this: ServiceWorker, ...args: unknown[]) => void;
+      ServiceWorker.prototype.postMessage = function (this: ServiceWorker, ...args: unknown[]) {
+        told.push(args[0]);
+        post.apply(this, args);
+      } as ServiceWorker['postMessage'];
+    });
     await warmUp(page, user);
     // Who made each alert POST: the page itself, or the worker (its own fetch).
-    const posts: { key: string; byWorker: boolean }[] = [];
-    context.on('request', (request) => {
-      const key = request.headers()['idempotency-key'];
-      if (request.method() === 'POST' && key && new URL(request.url()).pathname.endsWith('/alerts/')) {
-        posts.push({ key, byWorker: request.serviceWorker() !== null });
-      }
-    });
+    const { posts } = watchAlertPosts(context);
 
     // Online: the press goes straight to the server; the worker neither sees it nor sends it later.
     await page.getByRole('button', { name: 'Enviar alerta agora' }).click();
@@ -233,9 +285,12 @@ linked(
     await goOnline(context, link);
     await expect(page.getByTestId('sent')).toBeVisible({ timeout: 20_000 });
     await expect(page.locator('[data-status="delivered"]')).toHaveCount(2, { timeout: 15_000 });
-    // Assertion window past the worker's hold: told the first press was answered, it never
-    // posts it itself; the second it sent once (the queue) and the page confirmed it with its key.
-    await page.waitForTimeout(SENDING_HOLD_MS + 1000);
+    // The page told the worker the first press was answered, and the worker has read it (it
+    // answered a later message): it holds that press no more, so it never posts it itself. The
+    // second it sent once (the queue) and the page confirmed it with its key.
+    const told = await page.evaluate(() => (window as unknown as { toldWorker: unknown[] }).toldWorker);
+    expect(told).toContainEqual({ type: SW_MESSAGE.alertSettled, key: first });
+    expect(await workerQueueSent(page)).toEqual({ ok: true });
     expect(posts.filter((p) => p.key === first && p.byWorker)).toEqual([]);
     const sms = await smsTo(server.url, user);
     expect(sms.map((m) => m.to).sort()).toEqual([...user.contacts, ...user.contacts].map((c) => c.phone_number).sort());
