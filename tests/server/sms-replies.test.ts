@@ -133,4 +133,18 @@ describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
     expect(await replySms(t.app, phone, 'STOP')).toBe('opted_out');
     expect(await opted()).toEqual([{ phone_number: phone }]);
   });
+
+  it('does not retry an alert SMS to a number that replied STOP after its first attempt failed', async () => {
+    const phone = fresh();
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
+    t.sms.failNext(1);
+    const alert = (await postAlert(t.app, owner.token)).json();
+    await t.app.dispatcher.drain();
+    expect((await deliveriesOf(alert.id)).map((d) => d.status)).toEqual(['queued']);
+    expect(await replySms(t.app, phone, 'STOP')).toBe('opted_out');
+    moveTime(t, 60_000);
+    await t.app.dispatcher.drain();
+    expect((await deliveriesOf(alert.id)).map((d) => d.status)).toEqual(['opted_out']);
+    expect(await smsTo(t.app, phone)).toEqual([]);
+  });
 });

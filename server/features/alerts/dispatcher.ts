@@ -16,7 +16,7 @@ import {
 } from '../../lib/reliability.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
-import { optOut } from '../sms-replies/opt-outs.js';
+import { optedOutAmong, optOut } from '../sms-replies/opt-outs.js';
 import { type ClaimedDelivery, claimDue, markOptedOut } from './deliveries.js';
 import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
@@ -187,8 +187,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } finally {
       claiming -= free;
     }
+    // A retry whose number said STOP since its first attempt goes no further (a first attempt
+    // was checked as its alert was stored: no read on that path).
+    const stopped = await optedOutAmong(
+      db,
+      claimed.filter((d) => d.attempts > 1).map((d) => d.phone_number),
+    );
     // A full batch suggests more is waiting; a freed slot can take it.
-    for (const delivery of claimed) launch(delivery, claimed.length === free);
+    for (const delivery of claimed) {
+      if (!stopped.has(delivery.phone_number)) launch(delivery, claimed.length === free);
+    }
+    for (const delivery of claimed.filter((d) => stopped.has(d.phone_number))) {
+      await markOptedOut(db, delivery.id, 'Not sent: the number replied STOP.', clock.now()).catch(logged(delivery));
+    }
     return { claimed: claimed.length, full: claimed.length === free };
   }
 
