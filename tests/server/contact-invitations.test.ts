@@ -127,4 +127,20 @@ describe(`contact invitations (${dbLabel})`, () => {
     expect((await invite(second, (added.json() as { id: string }).id)).statusCode).toBe(200);
     expect(await smsTo(t.app, phone)).toHaveLength(2);
   });
+
+  it('marks a number opted out when the provider refuses its invitation as unsubscribed (Twilio’s 21610)', async () => {
+    const owner = await subscriber();
+    const phone = fresh();
+    t.sms.refuseAsOptedOut(phone);
+    expect((await addContact(t.app, owner.headers, 'Rita', phone)).json()).toMatchObject({ state: 'invited' });
+    expect(await smsTo(t.app, phone)).toEqual([]);
+    expect(await contactStates(t.app, owner.headers)).toEqual({ [phone]: 'opted_out' });
+    const notice = await t.app.db
+      .selectFrom('sms_notices')
+      .select(['status', 'last_error'])
+      .where('phone_number', '=', phone)
+      .executeTakeFirstOrThrow();
+    expect(notice.status).toBe('opted_out');
+    expect(notice.last_error).toContain('21610');
+  });
 });
