@@ -60,6 +60,22 @@ function fakeEmergency(phase: Phase, page: Partial<PageData> = {}) {
   return { emergency: emergency as unknown as Emergency, move };
 }
 
+/** The page once the server accepted its alert, with these deliveries. */
+const sentAlert = (fields: object, deliveries: object[]) => ({
+  name: 'sent' as const,
+  alert: {
+    id: 'a1',
+    public_id: 'p1',
+    mode: 'real' as const,
+    created_at: '2026-11-23T10:00:00Z',
+    proven: true,
+    recently_alerted: false,
+    number_busy: false,
+    deliveries,
+    ...fields,
+  } as Extract<Phase, { name: 'sent' }>['alert'],
+});
+
 describe('emergency page', () => {
   it('never offers the new version during a countdown, a send or a queued alert', () => {
     const { emergency, move } = fakeEmergency({ name: 'countdown', remaining: 4 });
@@ -134,21 +150,6 @@ describe('emergency page', () => {
     } finally {
       vi.unstubAllGlobals();
     }
-  });
-
-  const sentAlert = (fields: object, deliveries: object[]) => ({
-    name: 'sent' as const,
-    alert: {
-      id: 'a1',
-      public_id: 'p1',
-      mode: 'real' as const,
-      created_at: '2026-11-23T10:00:00Z',
-      proven: true,
-      recently_alerted: false,
-      number_busy: false,
-      deliveries,
-      ...fields,
-    } as Extract<Phase, { name: 'sent' }>['alert'],
   });
 
   it('a number busy with other senders is never called "alerted recently": it says the SMS did not go', () => {
@@ -269,19 +270,7 @@ describe('emergency page: the most urgent first, and only what applies', () => {
   it('once sent, shows the deliveries and who is on the way before the check-in', () => {
     vi.stubGlobal('fetch', () => new Promise(() => undefined));
     try {
-      const sent = {
-        name: 'sent' as const,
-        alert: {
-          id: 'a1',
-          public_id: 'p1',
-          mode: 'real' as const,
-          created_at: '2026-11-23T10:00:00Z',
-          proven: true,
-          recently_alerted: false,
-          number_busy: false,
-          deliveries: [{ contact_name: 'Rui', status: 'delivered' }],
-        } as Extract<Phase, { name: 'sent' }>['alert'],
-      };
+      const sent = sentAlert({}, [{ contact_name: 'Rui', status: 'delivered' }]);
       render(<EmergencyPage emergency={fakeEmergency(sent).emergency} />);
       const delivery = screen.getByText('entregue');
       const responders = screen.getByRole('heading', { name: 'Quem vem a caminho' });
