@@ -16,7 +16,7 @@ test('a link that does not work says only that, and where the new one is, in pt 
     'Esta ligação de emergência não é válida (foi renovada ou não existe): nenhum alerta pode ser enviado por ela. Entre no Alerta e guarde a nova ligação «Emergência real», em Configurar.',
   );
 
-  await page.evaluate(([key]) => localStorage.setItem(key, 'en'), [LANG_STORAGE_KEY]);
+  await page.evaluate((key) => localStorage.setItem(key, 'en'), LANG_STORAGE_KEY);
   await page.reload();
   await expect(page.getByRole('alert')).toHaveText(
     'This emergency link is not valid (it was renewed or does not exist): no alert can be sent with it. Log in to Alerta and save the new “Real Emergency” link from Setup.',
