@@ -71,15 +71,9 @@ export default async function dailyMailLinkRoutes(app: FastifyInstance) {
       const { row, user } = await holderOf(request.params.link);
       const texts = textsOf(user);
       if (!row || !user) return html(reply, 404, texts.expired);
-      // Spent in the same statement that finds it: two clicks at once check in once.
-      const spent = await app.db
-        .updateTable('daily_checkins')
-        .set({ link_hash: null, link_expires_at: null })
-        .where('user_id', '=', user.id)
-        .where('link_hash', '=', hashSecret(request.params.link))
-        .executeTakeFirst();
-      if (Number(spent.numUpdatedRows) !== 1) return html(reply, 404, texts.expired);
-      await recordSignOfLife(app, user, app.clock.now());
+      // Spent in the check-in's own transaction, only while live: two clicks at once check in once.
+      const done = await recordSignOfLife(app, user, app.clock.now(), hashSecret(request.params.link));
+      if (!done) return html(reply, 404, texts.expired);
       return html(reply, 200, texts.done);
     });
   });

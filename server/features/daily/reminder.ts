@@ -6,7 +6,6 @@ import { randomToken } from '../../lib/ids.js';
 import type { MailMessage } from '../../providers/mail/port.js';
 import type { PushMessage } from '../../providers/push/port.js';
 import { render } from '../accounts/mail.js';
-import { noteMailEvent } from '../accounts/mail-bursts.js';
 import { hashSecret } from '../accounts/repository.js';
 import { pushToOwner } from '../checkins/push.js';
 import type { DailyFireDeps } from './fire.js';
@@ -34,9 +33,13 @@ export const mailLinkUrl = (appUrl: string, secret: string) => `${appUrl}/api/da
 /**
  * Reminds the owner at the due time: a notification with "I'm OK" on each browser they allowed,
  * and, to a confirmed address, an e-mail with a one-click link (single use, good until the end
- * of the grace, kept hashed). The e-mail shares the check-in reminders' bursts (mail-bursts.ts).
+ * of the grace, kept hashed). Run as the `daily-reminder` job: a failed e-mail throws so the
+ * engine retries it, and a retry (`attempt` > 1) mails again with a new link but leaves the
+ * browsers alone. Not counted into a mail burst: it goes at most once per due time, due times
+ * are a day or more apart, and only the owner's session sets them, so it is bounded to one a day
+ * by construction, and a burst would turn the one e-mail that carries the link into a summary.
  */
-export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: number): Promise<void> {
+export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: number, attempt = 1): Promise<void> {
   const language = languageOf(user);
   const texts = TEXTS[language](clockIn(alarmAt, user.time_zone) ?? '?');
   // Opened as a reminder opens it: no countdown, the page is opened to check in, not to press.
@@ -47,23 +50,17 @@ export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: numb
     data: { kind: 'daily-reminder', token: user.token ?? '', url: page, language },
   };
   const mail = async () => {
-    const address = user.email;
-    if (!address || !user.email_verified) return;
-    try {
-      const event = { kind: 'checkin_reminder' as const, address, userId: user.id, now: deps.clock.now() };
-      if ((await noteMailEvent(deps.db, deps.dialect, event)) !== 'send') return;
-      const secret = randomToken(24);
-      await deps.db
-        .updateTable('daily_checkins')
-        .set({ link_hash: hashSecret(secret), link_expires_at: alarmAt })
-        .where('user_id', '=', user.id)
-        .execute();
-      await deps.mail.send(dailyMail(user, texts, mailLinkUrl(deps.config.APP_URL, secret)));
-    } catch (error) {
-      deps.log.error({ reason: (error as Error).message }, 'daily check-in reminder could not be sent');
-    }
+    if (!user.email || !user.email_verified) return;
+    const secret = randomToken(24);
+    await deps.db
+      .updateTable('daily_checkins')
+      .set({ link_hash: hashSecret(secret), link_expires_at: alarmAt })
+      .where('user_id', '=', user.id)
+      .execute();
+    await deps.mail.send(dailyMail(user, texts, mailLinkUrl(deps.config.APP_URL, secret)));
   };
-  await Promise.all([user.token ? pushToOwner(deps, user.id, push) : undefined, mail()]);
+  const notify = attempt === 1 && user.token ? pushToOwner(deps, user.id, push) : undefined;
+  await Promise.all([notify, mail()]);
 }
 
 function dailyMail(user: User, texts: ReturnType<(typeof TEXTS)['en']>, link: string): MailMessage {

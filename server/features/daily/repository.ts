@@ -1,9 +1,11 @@
 import type { AlertLocation } from '../../../common/sms-text.js';
 import type { DailyCheckin, Db } from '../../db/schema.js';
 
-/** The owner's daily check-in row, if they ever set one. */
-export const dailyOf = (db: Db, userId: string): Promise<DailyCheckin | undefined> =>
-  db.selectFrom('daily_checkins').selectAll().where('user_id', '=', userId).executeTakeFirst();
+/** The owner's daily check-in row, if they ever set one; `lock`ed until the transaction ends (PostgreSQL only). */
+export const dailyOf = (db: Db, userId: string, lock = false): Promise<DailyCheckin | undefined> => {
+  const query = db.selectFrom('daily_checkins').selectAll().where('user_id', '=', userId);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
+};
 
 /**
  * The owner's latest sign of life after `since` besides an "I'm OK": an alert they sent with

@@ -37,9 +37,10 @@ export function caughtUp(row: DailyCheckin, user: Pick<User, 'time_zone'>, dueAt
   return { missed, next };
 }
 
-function statusOf(row: DailyCheckin, user: Pick<User, 'time_zone'>, now: number): DailyStatus {
+function statusOf(row: DailyCheckin, user: Pick<User, 'time_zone'>, now: number, lapsed: boolean): DailyStatus {
   if (!row.enabled) return 'off';
-  if (isPaused(scheduleOf(row, user), now)) return 'paused';
+  // Kept as set, silent until the plan carries it again (timer.ts skips its due times meanwhile).
+  if (lapsed || isPaused(scheduleOf(row, user), now)) return 'paused';
   if (row.next_due_at !== null && now >= Number(row.next_due_at)) return 'due';
   // Missed, and no sign of life since: the alert is the news until the next due time.
   if (row.missed_due_at !== null && Number(row.anchor_at) === Number(row.missed_due_at)) return 'missed';
@@ -48,9 +49,14 @@ function statusOf(row: DailyCheckin, user: Pick<User, 'time_zone'>, now: number)
 
 const isoOrNull = (at: number | null) => (at === null ? null : new Date(Number(at)).toISOString());
 
-export function dailyView(row: DailyCheckin | undefined, user: Pick<User, 'time_zone'>, now: number): DailyView {
+export function dailyView(
+  row: DailyCheckin | undefined,
+  user: Pick<User, 'time_zone'>,
+  now: number,
+  lapsed = false,
+): DailyView {
   if (!row) return { ...DAILY_DEFAULTS, status: 'off', next_due_at: null, last_ok_at: null, alert_id: null };
-  const status = statusOf(row, user, now);
+  const status = statusOf(row, user, now, lapsed);
   return {
     enabled: row.enabled === 1,
     time: row.time,

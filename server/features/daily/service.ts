@@ -8,13 +8,22 @@ import { subscriptionProfile } from '../billing/subscriptions.js';
 import { dailyOf } from './repository.js';
 import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
 
-export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
+export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers' | 'dialect'>;
 
 const PREMIUM_ONLY = 'The daily check-in comes with Premium (and its trial).';
 
-/** The owner's daily check-in as the API shows it. */
-export async function dailyFor(deps: Pick<Deps, 'db' | 'clock'>, user: User): Promise<DailyView> {
-  return dailyView(await dailyOf(deps.db, user.id), user, deps.clock.now());
+/** Whether the owner's plan carries the daily check-in now: Premium or the trial. */
+export async function hasDailyPlan(deps: Pick<Deps, 'db' | 'config'>, user: User, now: number): Promise<boolean> {
+  const profile = await subscriptionProfile(deps.db, user, now, deps.config);
+  return profile.plan === 'premium' || profile.is_in_trial;
+}
+
+/** The owner's daily check-in as the API shows it: `paused` while their plan lacks it. */
+export async function dailyFor(deps: Pick<Deps, 'db' | 'clock' | 'config'>, user: User): Promise<DailyView> {
+  const now = deps.clock.now();
+  const row = await dailyOf(deps.db, user.id);
+  const lapsed = row?.enabled === 1 && !(await hasDailyPlan(deps, user, now));
+  return dailyView(row, user, now, lapsed);
 }
 
 /**
@@ -24,8 +33,7 @@ export async function dailyFor(deps: Pick<Deps, 'db' | 'clock'>, user: User): Pr
  */
 export async function setDaily(deps: DailyDeps, user: User, settings: DailySettings): Promise<DailyView> {
   const now = deps.clock.now();
-  const profile = await subscriptionProfile(deps.db, user, now, deps.config);
-  if (settings.enabled && !(profile.plan === 'premium' || profile.is_in_trial)) {
+  if (settings.enabled && !(await hasDailyPlan(deps, user, now))) {
     throw detailError(402, PREMIUM_ONLY, 'subscription_required');
   }
   await deps.db.transaction().execute(async (trx) => {
@@ -58,13 +66,31 @@ export async function setDaily(deps: DailyDeps, user: User, settings: DailySetti
  * A sign of life at `at` (an "I'm OK", a queued one counted at the time it was tapped, or an
  * alert or check-in the owner sent): the next due date counts from it, the reminder's link is
  * spent, and the timer moves to the new due time, all in one transaction. An earlier sign
- * than the one recorded changes nothing.
+ * than the one recorded changes nothing. With `linkHash` (the e-mail's link) it happens only if
+ * that link is still live, spent in the same transaction: both or neither. False when it did not.
  */
-export async function recordSignOfLife(deps: Pick<Deps, 'db' | 'clock'>, user: User, at: number): Promise<void> {
+export async function recordSignOfLife(
+  deps: Pick<Deps, 'db' | 'clock' | 'dialect'>,
+  user: User,
+  at: number,
+  linkHash?: string,
+): Promise<boolean> {
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx: Db) => {
-    const row = await dailyOf(trx, user.id);
-    if (!row) return;
+  return deps.db.transaction().execute(async (trx: Db) => {
+    if (linkHash !== undefined) {
+      const spent = await trx
+        .updateTable('daily_checkins')
+        .set({ link_hash: null, link_expires_at: null })
+        .where('user_id', '=', user.id)
+        .where('link_hash', '=', linkHash)
+        .where('link_expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(spent.numUpdatedRows) !== 1) return false;
+    }
+    // Locked until commit: two signs at once on PostgreSQL would otherwise both read the old
+    // anchor and the later commit could move it back (SQLite's single writer already serialises).
+    const row = await dailyOf(trx, user.id, deps.dialect === 'postgres');
+    if (!row) return false;
     const anchor = Math.max(Number(row.anchor_at), at);
     const lastOk = Math.max(Number(row.last_ok_at ?? 0), at);
     const next = row.enabled ? nextDueAt(scheduleOf(row, user), anchor) : null;
@@ -81,11 +107,16 @@ export async function recordSignOfLife(deps: Pick<Deps, 'db' | 'clock'>, user: U
       .where('user_id', '=', user.id)
       .execute();
     if (next !== null) await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+    return true;
   });
 }
 
 /** "I'm OK today" at `at` (never ahead of the server's clock), answered with the new schedule. */
-export async function dailyOk(deps: Pick<Deps, 'db' | 'clock'>, user: User, at: number | null): Promise<DailyView> {
+export async function dailyOk(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'dialect'>,
+  user: User,
+  at: number | null,
+): Promise<DailyView> {
   const now = deps.clock.now();
   await recordSignOfLife(deps, user, Math.min(at ?? now, now));
   return dailyFor(deps, user);

@@ -1,36 +1,62 @@
+import { firstDueAfter } from '../../../common/daily-schedule.js';
 import type { DailyCheckin, User } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
 import { type DailyFireDeps, DailyMoved, sendMissedDaily } from './fire.js';
 import { remindDaily } from './reminder.js';
 import { dailyOf, signOfLifeAfter } from './repository.js';
-import { alarmAt, caughtUp, DAILY_TIMER } from './schedule.js';
-import { recordSignOfLife } from './service.js';
+import { alarmAt, caughtUp, DAILY_TIMER, scheduleOf } from './schedule.js';
+import { hasDailyPlan, recordSignOfLife } from './service.js';
+
+/** The job that reminds the owner, set with the reminded mark: never lost to a crash or a failed send. */
+export const DAILY_REMINDER = 'daily-reminder';
 
 /**
  * Each owner's daily timer. At the due time it reminds them (once per due time, whichever
- * process runs it); at the end of the grace it sends the `missed_daily` alert, the row moved on
+ * process runs it: the reminded mark and the reminder's job in one transaction); at the end of the grace it sends the `missed_daily` alert, the row moved on
  * to the next due time in the same transaction, only while nothing changed since it was read,
  * so an "I'm OK" that committed first wins and a run taken over after a crash sends nothing
  * twice. An alert or check-in the owner sent since the last sign of life counts as one. A server
  * down past several due times sends one alert, naming the real last sign of life, and the
- * schedule goes on from the last day missed.
+ * schedule goes on from the last day missed. An owner whose plan lapsed is neither reminded nor
+ * alerted for: each due time is skipped until the plan carries the daily check-in again.
  */
-export function dailyTimer(deps: DailyFireDeps): TimerHandler {
+export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder: TimerHandler } {
   const { db, clock } = deps;
   const again = (userId: string, dueAt: number) =>
     setTimer(db, { kind: DAILY_TIMER, subject: userId, dueAt, now: clock.now() });
 
-  async function remind(row: DailyCheckin, user: User, dueAt: number) {
-    const first = await db
-      .updateTable('daily_checkins')
-      .set({ reminded_due_at: dueAt })
-      .where('user_id', '=', user.id)
-      .where('next_due_at', '=', dueAt)
-      .where((eb) => eb.or([eb('reminded_due_at', 'is', null), eb('reminded_due_at', '!=', dueAt)]))
-      .executeTakeFirst();
-    await again(user.id, alarmAt(row, dueAt));
-    if (Number(first.numUpdatedRows) === 1) await remindDaily(deps, user, alarmAt(row, dueAt));
+  async function remind(row: DailyCheckin, user: User, dueAt: number, now: number) {
+    const first = await db.transaction().execute(async (trx) => {
+      const marked = await trx
+        .updateTable('daily_checkins')
+        .set({ reminded_due_at: dueAt })
+        .where('user_id', '=', user.id)
+        .where('next_due_at', '=', dueAt)
+        .where((eb) => eb.or([eb('reminded_due_at', 'is', null), eb('reminded_due_at', '!=', dueAt)]))
+        .executeTakeFirst();
+      await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: alarmAt(row, dueAt), now });
+      if (Number(marked.numUpdatedRows) !== 1) return false;
+      await setTimer(trx, { kind: DAILY_REMINDER, subject: user.id, dueAt: now, now });
+      return true;
+    });
+    if (first) deps.timers.kick();
+  }
+
+  /** The plan lapsed: this due time passes silently, the timer waits for the next one. */
+  async function skip(row: DailyCheckin, user: User, dueAt: number, now: number) {
+    const next = firstDueAfter(scheduleOf(row, user), now);
+    await db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('daily_checkins')
+        .set({ next_due_at: next, reminded_due_at: null, link_hash: null, link_expires_at: null, updated_at: now })
+        .where('user_id', '=', user.id)
+        .where('next_due_at', '=', dueAt)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 1) {
+        await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+      }
+    });
   }
 
   async function fire(row: DailyCheckin, user: User, missed: number, next: number) {
@@ -57,18 +83,35 @@ export function dailyTimer(deps: DailyFireDeps): TimerHandler {
     });
   }
 
-  return async ({ subject }) => {
+  const timer: TimerHandler = async ({ subject }) => {
     const row = await dailyOf(db, subject);
     if (!row?.enabled || row.next_due_at === null) return;
     const user = await findById(db, subject);
     if (!user) return;
     const sign = await signOfLifeAfter(db, user.id, Number(row.anchor_at));
-    if (sign !== null) return recordSignOfLife(deps, user, sign);
+    if (sign !== null) {
+      await recordSignOfLife(deps, user, sign);
+      return;
+    }
     const now = clock.now();
     const dueAt = Number(row.next_due_at);
     if (now < dueAt) return again(user.id, dueAt);
+    if (!(await hasDailyPlan(deps, user, now))) return skip(row, user, dueAt, now);
     const { missed, next } = caughtUp(row, user, dueAt, now);
-    if (missed === null) return remind(row, user, dueAt);
+    if (missed === null) return remind(row, user, dueAt, now);
     return fire(row, user, missed, next);
   };
+
+  /** The reminder job: only while that due time is still the one reminded, its grace running, and the plan on. */
+  const reminder: TimerHandler = async ({ subject, attempt }) => {
+    const row = await dailyOf(db, subject);
+    if (!row?.enabled || row.reminded_due_at === null || row.next_due_at === null) return;
+    const dueAt = Number(row.next_due_at);
+    const now = clock.now();
+    if (Number(row.reminded_due_at) !== dueAt || now >= alarmAt(row, dueAt)) return;
+    const user = await findById(db, subject);
+    if (!user || !(await hasDailyPlan(deps, user, now))) return;
+    await remindDaily(deps, user, alarmAt(row, dueAt), attempt);
+  };
+  return { timer, reminder };
 }
