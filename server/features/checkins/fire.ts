@@ -1,25 +1,16 @@
 import type { Transaction } from 'kysely';
 import { shownName } from '../../../common/profile-rules.js';
 import { checkinMessage } from '../../../common/sms-checkin-text.js';
-import type { Alert, Checkin, Database, NewAlert } from '../../db/schema.js';
-import type { Deps } from '../../lib/deps.js';
-import { orderedId, randomToken } from '../../lib/ids.js';
+import type { Alert, Checkin, Database } from '../../db/schema.js';
 import { findById } from '../accounts/repository.js';
-import { contactDeliveries } from '../alerts/compose.js';
 import { ownerLanguage } from '../alerts/owners.js';
-import { storeAlert } from '../alerts/service.js';
+import { AlertMoved, type ServerAlertDeps, sendServerAlert } from '../alerts/server-fired.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
-import { alertedContacts } from '../contacts/repository.js';
-import { escalationAt } from '../escalation/service.js';
-import { livePageUrl } from '../live/links.js';
 
-export type FireDeps = Pick<
-  Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'push' | 'timers'
->;
+export type FireDeps = ServerAlertDeps;
 
 /** The check-in was ended (or moved) first: its alert must not go. */
-export class CheckinMoved extends Error {}
+export class CheckinMoved extends AlertMoved {}
 
 /**
  * Sends the real alert of a check-in, exactly as a pressed one goes (live links per contact,
@@ -41,7 +32,6 @@ export async function sendCheckinAlert(
   const now = deps.clock.now();
   // Whatever the plan is now: a check-in that was started is held to its end.
   const profile = await subscriptionProfile(deps.db, user, now, deps.config);
-  const contacts = await alertedContacts(deps.db, user.id, profile.contact_limit);
   const known = profile.gps_enabled && checkin.latitude !== null && checkin.longitude !== null;
   const location = known
     ? {
@@ -51,7 +41,6 @@ export async function sendCheckinAlert(
         captured_at: Number(checkin.captured_at ?? now),
       }
     : null;
-  const publicId = randomToken(16);
   const sms = (liveUrl: string) =>
     checkinMessage({
       language: ownerLanguage(user),
@@ -64,36 +53,12 @@ export async function sendCheckinAlert(
       now,
       liveUrl,
     });
-  const appUrl = deps.config.APP_URL;
-  const row: NewAlert = {
-    id: orderedId(),
-    public_id: publicId,
-    user_id: user.id,
-    mode: 'real',
+  const alert = {
     reason,
-    idempotency_key: `${reason}:${checkin.id}`,
-    latitude: location?.latitude ?? null,
-    longitude: location?.longitude ?? null,
-    accuracy: location?.accuracy ?? null,
-    captured_at: location?.captured_at ?? null,
-    location_error: location ? null : 'unavailable',
-    message: sms(livePageUrl(appUrl, publicId)),
-    created_at: now,
-    resolved_at: null,
-    last_update_at: null,
-    request_hash: null,
-    // The server fired it for the owner: only the owner's proof may end it, move it or quiet it.
-    proven: 1,
-    escalation_at: escalationAt(user, deps.config, now),
+    idempotencyKey: `${reason}:${checkin.id}`,
+    location,
+    contactLimit: profile.contact_limit,
+    sms,
   };
-  const deliveries = contactDeliveries(appUrl, row, contacts, sms, now);
-  let result: Awaited<ReturnType<typeof storeAlert>>;
-  try {
-    result = await storeAlert(deps, row, deliveries, now, mark ? (trx) => mark(trx, row.id) : undefined);
-  } catch (error) {
-    if (error instanceof CheckinMoved) return null;
-    throw error;
-  }
-  if (!result.created) return null;
-  return result.alert;
+  return sendServerAlert(deps, user, now, alert, mark);
 }
