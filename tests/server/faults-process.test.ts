@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { SQLite } from '../../server/db/sqlite-driver.js';
 import { listeningUrl, OUTBOX_KEY, outboxJsonPath } from '../e2e/server.js';
-import { expectAllSentOnce, sendAlert, subscriber } from './faults/world.js';
+import { alertSms, expectAllSentOnce, sendAlert, subscriber } from './faults/world.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -228,7 +228,7 @@ describe(`a fresh app resumes what a stopped one left (${dbLabel})`, () => {
       .set({ status: 'sending', attempts: 1, claimed_until: t.clock.now() - 1 })
       .where('id', '=', claimed!.id)
       .execute();
-    expect(t.app.outbox.sms).toHaveLength(0);
+    expect(await alertSms(t.app.db, t.app.outbox)).toHaveLength(0);
 
     const next = await buildApp({
       config: t.config,
