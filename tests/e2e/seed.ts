@@ -36,9 +36,12 @@ async function call<T>(base: string, path: string, init: RequestInit & { access?
   return (text ? JSON.parse(text) : null) as T;
 }
 
-/** The dev outbox's SMS, newest first. */
+/** The SMS inviting a contact as they are added (seeding adds them), in either language: no alert's. */
+export const INVITATION = /adicionou-o como contacto|added you as an emergency contact/;
+
+/** The dev outbox's SMS, newest first, but the contacts' invitations. */
 export async function outboxSms(base: string): Promise<OutboxSms[]> {
-  return (await call<{ sms: OutboxSms[] }>(base, outboxJsonPath)).sms;
+  return (await call<{ sms: OutboxSms[] }>(base, outboxJsonPath)).sms.filter((sms) => !INVITATION.test(sms.body));
 }
 
 /** A call the dev outbox captured (escalation), newest first. */
