@@ -102,3 +102,21 @@ export function firstDueAfter(schedule: DailySchedule, at: number): number {
 export function isPaused(schedule: Pick<DailySchedule, 'pausedUntil' | 'timeZone'>, now: number): boolean {
   return schedule.pausedUntil !== null && localDate(now, schedule.timeZone) < schedule.pausedUntil;
 }
+
+/**
+ * A time as the owner reads it: on their clock (their `time_zone`, as the schedule counts), not
+ * the device's, which may be elsewhere. The device's own when the zone is unknown or invalid.
+ */
+export function onOwnersClock(
+  at: number | string,
+  locale: string,
+  timeZone: string | null | undefined,
+  options: Intl.DateTimeFormatOptions,
+): string {
+  const date = new Date(at);
+  try {
+    return new Intl.DateTimeFormat(locale, { ...options, ...(timeZone ? { timeZone } : {}) }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(locale, options).format(date);
+  }
+}

@@ -32,4 +32,12 @@ describe('the missed daily check-in’s SMS', () => {
     expect(dailyMessage({ ...base, language: 'en', location: old })).toContain('(3 days ago)');
     expect(dailyMessage({ ...base, language: 'en', timeZone: 'Asia/Tokyo' })).toContain('since Tuesday 18:41.');
   });
+
+  it('adds the date to the weekday when the last sign of life is more than six days old', () => {
+    const weekAgo = { ...base, now: SINCE + 7 * 86_400_000 };
+    expect(dailyMessage({ ...weekAgo, language: 'en' })).toContain('no check-in since Tuesday 24 November 09:41.');
+    expect(dailyMessage({ ...weekAgo, language: 'pt' })).toContain('desde terca-feira, 24 de novembro às 09:41.');
+    const sixDays = { ...base, now: SINCE + 6 * 86_400_000 };
+    expect(dailyMessage({ ...sixDays, language: 'en' })).toContain('no check-in since Tuesday 09:41.');
+  });
 });

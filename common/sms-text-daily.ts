@@ -1,6 +1,6 @@
 /**
  * The SMS of a missed daily check-in: who, since when there has been no sign of life ("no
- * check-in since Tuesday 09:41", on the owner's clock), the last known position with its age
+ * check-in since Tuesday 09:41", on the owner's clock, with the date when that is more than six days ago), the last known position with its age
  * if any, and the live link, which never gives way.
  */
 import { clockIn } from './profile-rules.js';
@@ -50,19 +50,27 @@ const TEXTS = {
   },
 } as const;
 
-/** The weekday of `at` on the owner's clock, in their language ("Tuesday", "terça-feira"). */
-function weekday(at: number, locale: string, timeZone?: string | null): string {
+/** Beyond this, a weekday alone would name the wrong week: the date goes with it. */
+const WEEKDAY_ALONE_MS = 6 * 86_400_000;
+
+/**
+ * The day of `at` on the owner's clock, in their language: its weekday ("Tuesday",
+ * "terça-feira"), with its date when it is more than six days before `now` ("Tuesday 3 November").
+ */
+function dayOf(at: number, now: number, locale: string, timeZone?: string | null): string {
+  const options: Intl.DateTimeFormatOptions =
+    now - at > WEEKDAY_ALONE_MS ? { weekday: 'long', day: 'numeric', month: 'long' } : { weekday: 'long' };
   try {
-    return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: timeZone || 'UTC' }).format(at);
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: timeZone || 'UTC' }).format(at);
   } catch {
-    return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(at);
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(at);
   }
 }
 
 /** The missed daily check-in's SMS in the owner's language and time zone. */
 export function dailyMessage(input: DailyMessageInput): string {
   const texts = TEXTS[input.language] ?? TEXTS.en;
-  const since = `${weekday(input.since, texts.locale, input.timeZone)}${texts.joiner}${clockIn(input.since, input.timeZone) ?? '?'}`;
+  const since = `${dayOf(input.since, input.now, texts.locale, input.timeZone)}${texts.joiner}${clockIn(input.since, input.timeZone) ?? '?'}`;
   const { location } = input;
   const places: string[] = [];
   if (location) {

@@ -1,8 +1,12 @@
+import 'fake-indexeddb/auto';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DailyView } from '../../common/api/daily';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
-import { DailyOk, okShown } from './DailyOk';
+import type { PageData } from './api';
+import { DailyOk, okShown, whenText } from './DailyOk';
+import { ownerAskedToSignIn, resetAskedToSignIn } from './owner-proof-asked';
+import { forgetPage, savePage } from './storage';
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
 const HOUR = 3600_000;
@@ -41,9 +45,11 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => {
+afterEach(async () => {
   vi.unstubAllGlobals();
   forgetDeviceKey();
+  resetAskedToSignIn();
+  await forgetPage('tok');
 });
 
 // "I'm OK today" lowers the alarm: only the owner's phone (its device key) sees and sends it.
@@ -73,6 +79,27 @@ describe('the emergency page’s “I’m OK today”', () => {
     render(<DailyOk token="tok" language="en" />);
     fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
     expect(await screen.findByText('To check in here, sign in once on this phone.')).toBeInTheDocument();
+    // As every change only the owner may make: the page offers its sign-in.
+    expect(ownerAskedToSignIn()).toBe(true);
+  });
+
+  it('shows the next due time on the owner’s clock (the page’s time zone), not the device’s', async () => {
+    saveDeviceKey(KEY, 'ana');
+    await savePage('tok', { time_zone: 'Pacific/Auckland' } as PageData);
+    const due = new Date(Date.now() + 20 * HOUR).toISOString();
+    statusAnswer = () => json(200, view({ status: 'waiting', next_due_at: due }));
+    render(<DailyOk token="tok" language="en" />);
+    const auckland = new Date(due).toLocaleString('en-GB', {
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'Pacific/Auckland',
+    });
+    expect(await screen.findByText(`Next daily check-in due by ${auckland}.`)).toBeInTheDocument();
+    expect(whenText(due, 'en', 'Pacific/Auckland')).toBe(auckland);
+    expect(whenText(due, 'en', 'Not/A_Zone')).toBe(
+      new Date(due).toLocaleString('en-GB', { weekday: 'short', hour: '2-digit', minute: '2-digit' }),
+    );
   });
 
   it('shows nothing and asks nothing without this phone’s device key', async () => {

@@ -3,8 +3,11 @@ import type { DailyView } from '../../common/api/daily';
 import { pathOf } from '../../common/api/paths';
 import { dailyRoutes } from '../../common/api/routes';
 import type { Language } from '../../common/constants';
+import { onOwnersClock } from '../../common/daily-schedule';
 import { readDeviceKey } from '../lib/device-key';
 import { call, ownerProof } from './api';
+import { askOwnerToSignIn } from './owner-proof-asked';
+import { loadPage } from './storage';
 
 /** Within this long of the due time the button shows ("coming"); before, only the next due time. */
 const SHOWN_BEFORE_MS = 12 * 3600_000;
@@ -32,8 +35,9 @@ const STRINGS = {
   },
 } as const;
 
-const whenText = (iso: string, language: Language) =>
-  new Date(iso).toLocaleString(language === 'en' ? 'en-GB' : 'pt-PT', {
+/** The due time on the owner's clock (their `time_zone`, as the schedule is), not this device's. */
+export const whenText = (iso: string, language: Language, timeZone?: string | null) =>
+  onOwnersClock(iso, language === 'en' ? 'en-GB' : 'pt-PT', timeZone, {
     weekday: 'short',
     hour: '2-digit',
     minute: '2-digit',
@@ -55,10 +59,15 @@ export function DailyOk({ token, language }: { token: string; language: Language
   const [view, setView] = useState<DailyView | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [timeZone, setTimeZone] = useState<string | null>(null);
 
   useEffect(() => {
     if (!readDeviceKey()) return;
     let live = true;
+    // The page data this page keeps carries the owner's time zone.
+    void loadPage(token).then((cached) => {
+      if (live && cached?.data.time_zone) setTimeZone(cached.data.time_zone);
+    });
     void call<DailyView>(pathOf(dailyRoutes.status, { token }), { cache: 'no-store', headers: ownerProof() }).then(
       (answer) => {
         if (live && answer.ok) setView(answer.value);
@@ -86,7 +95,11 @@ export function DailyOk({ token, language }: { token: string; language: Language
     else if (answer.ok) {
       setView(answer.value);
       setNote(s.done);
-    } else setNote(answer.status === 403 ? s.proof : s.failed);
+    } else if (answer.status === 403) {
+      setNote(s.proof);
+      // As every change only the owner may make: the page offers its sign-in.
+      if (answer.code === 'owner_proof_required') askOwnerToSignIn();
+    } else setNote(s.failed);
   }
 
   const shown = okShown(view, Date.now());
@@ -94,7 +107,9 @@ export function DailyOk({ token, language }: { token: string; language: Language
     <section className="daily-ok" data-testid="daily-ok">
       {view.status === 'paused' && view.paused_until && <p>{s.paused(view.paused_until)}</p>}
       {view.status === 'missed' && <p role="alert">{s.missed}</p>}
-      {view.status !== 'paused' && view.next_due_at && !shown && <p>{s.next(whenText(view.next_due_at, language))}</p>}
+      {view.status !== 'paused' && view.next_due_at && !shown && (
+        <p>{s.next(whenText(view.next_due_at, language, timeZone))}</p>
+      )}
       {shown && (
         <button type="button" className="button" disabled={busy} onClick={() => void ok()}>
           {s.ok}

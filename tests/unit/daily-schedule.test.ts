@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { firstDueAfter, isPaused, localDate, nextDueAt, zonedInstant } from '../../common/daily-schedule.js';
+import {
+  firstDueAfter,
+  isPaused,
+  localDate,
+  nextDueAt,
+  onOwnersClock,
+  zonedInstant,
+} from '../../common/daily-schedule.js';
 
 const LISBON = 'Europe/Lisbon';
 const iso = (at: number) => new Date(at).toISOString();
@@ -60,5 +67,15 @@ describe('daily check-in schedule', () => {
     expect(iso(firstDueAfter({ ...schedule, pausedUntil: '2026-07-20' }, Date.parse('2026-07-14T07:00:00Z')))).toBe(
       '2026-07-20T09:00:00.000Z',
     );
+  });
+
+  it('shows a time on the owner’s clock, whatever the device’s zone, and the device’s for an unknown zone', () => {
+    const at = Date.parse('2026-07-01T08:30:00Z');
+    const options = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
+    expect(onOwnersClock(at, 'en-GB', LISBON, options)).toBe('09:30');
+    expect(onOwnersClock(new Date(at).toISOString(), 'en-GB', 'Asia/Tokyo', options)).toBe('17:30');
+    const device = new Intl.DateTimeFormat('en-GB', options).format(at);
+    expect(onOwnersClock(at, 'en-GB', 'Not/A_Zone', options)).toBe(device);
+    expect(onOwnersClock(at, 'en-GB', null, options)).toBe(device);
   });
 });

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { onOwnersClock } from '../../../common/daily-schedule';
 import { type DailyView, dailyOkNow, fetchDaily } from '../../api/daily';
-import { dateTime } from '../../lib/time';
+import { intlLocale } from '../../lib/locale';
 import { useStore } from '../../store';
+
+const DUE_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 
 /**
  * The home page's daily check-in card, when one is set: its status, the next due time, and
@@ -11,6 +14,7 @@ import { useStore } from '../../store';
 export function DailyOk({ token }: { token: string }) {
   const { t, i18n } = useTranslation();
   const pushToast = useStore((state) => state.pushToast);
+  const timeZone = useStore((state) => state.user?.time_zone);
   const [view, setView] = useState<DailyView | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -44,7 +48,7 @@ export function DailyOk({ token }: { token: string }) {
       <p role="status" data-testid="daily-ok-status">
         {t(`daily.status.${view.status}`)}
         {view.next_due_at && view.status !== 'paused'
-          ? ` · ${t('daily.nextDue', { when: dateTime(view.next_due_at, i18n.language) })}`
+          ? ` · ${t('daily.nextDue', { when: onOwnersClock(view.next_due_at, intlLocale(i18n.language), timeZone, DUE_FORMAT) })}`
           : ''}
         {view.status === 'paused' && view.paused_until ? ` · ${t('daily.paused', { date: view.paused_until })}` : ''}
       </p>
