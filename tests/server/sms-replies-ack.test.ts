@@ -105,4 +105,29 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     // The question is answered: a later digit is no choice (2 alone means nothing else).
     expect(await replySms(t.app, phone, '2')).toBe('helped');
   });
+
+  it('an auto-responder answering OK to a contact of two owners gets one "which alert?" an hour, not one per reply', async () => {
+    const phone = fresh();
+    const rita = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
+    const luis = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
+    await named(rita, 'Rita');
+    await named(luis, 'Luis');
+    const first = await sendRealAlert(t.app, rita.token);
+    t.clock.advance(1000);
+    await sendRealAlert(t.app, luis.token);
+    await settle();
+    const questions = async () =>
+      (await smsTo(t.app, phone)).filter((body) => body.includes('Who are you on your way to?'));
+
+    expect(await replySms(t.app, phone, 'OK')).toBe('asked_which');
+    expect(await replySms(t.app, phone, 'OK')).toBe('ignored');
+    expect(await replySms(t.app, phone, 'ok!')).toBe('ignored');
+    await settle();
+    expect(await questions()).toHaveLength(1);
+    // The question asked still stands: its digit decides.
+    expect(await replySms(t.app, phone, '2')).toBe('on_the_way');
+    expect((await ownerView(rita, first.id)).responders).toEqual([
+      { name: 'Ana', created_at: expect.any(String), contact: true },
+    ]);
+  });
 });

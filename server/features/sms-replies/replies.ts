@@ -74,21 +74,29 @@ async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number): Promise
   return 'on_the_way';
 }
 
-/** Several owners' alerts are open: one SMS asks which, by name; the next reply's digit decides. */
+/**
+ * Several owners' alerts are open: one SMS asks which, by name; the next reply's digit decides.
+ * At most one question an hour to one number (an auto-responder's "OK" would otherwise get one
+ * back each time); the question already asked still stands for its digit.
+ */
 async function askWhich(deps: ReplyDeps, phone: string, open: OpenAlert[], now: number): Promise<ReplyOutcome> {
   const [first] = open;
   const body = whichMessage(
     first?.language ?? 'pt',
     open.map((alert) => alert.ownerName),
   );
-  await deps.db.transaction().execute(async (trx) => {
+  const asked = await deps.db.transaction().execute(async (trx) => {
+    await lockNumber(trx, deps.dialect, phone);
+    if ((await noticesSince(trx, phone, 'which', now - QUESTION_TTL_MS)) > 0) return false;
     await trx.deleteFrom('sms_reply_questions').where('phone_number', '=', phone).execute();
     await trx
       .insertInto('sms_reply_questions')
       .values({ phone_number: phone, alert_ids: JSON.stringify(open.map((alert) => alert.alertId)), created_at: now })
       .execute();
     await queueNotice(trx, { phone, kind: 'which', body, now });
+    return true;
   });
+  if (!asked) return 'ignored';
   deps.timers.kick();
   return 'asked_which';
 }
