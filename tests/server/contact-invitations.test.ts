@@ -75,6 +75,19 @@ describe(`contact invitations (${dbLabel})`, () => {
     expect(await smsTo(t.app, phone)).toHaveLength(2);
   });
 
+  it('two re-invitations asked at once send one invitation; the other is too soon', async () => {
+    const owner = await subscriber();
+    const phone = fresh();
+    const { id } = (await addContact(t.app, owner.headers, 'Lia', phone)).json() as { id: string };
+    moveTime(t, 7 * DAY + 1);
+    const both = await Promise.all([invite(owner, id), invite(owner, id)]);
+    expect(both.map((res) => res.statusCode).sort()).toEqual([200, 429]);
+    expect(both.find((res) => res.statusCode === 429)?.json()).toMatchObject({ code: 'invitation_too_soon' });
+    expect(await smsTo(t.app, phone)).toHaveLength(2);
+    const notices = await t.app.db.selectFrom('sms_notices').select('id').where('phone_number', '=', phone).execute();
+    expect(notices).toHaveLength(2);
+  });
+
   it('re-inviting needs the owner’s session: none is 401, another user’s contact is 404', async () => {
     const owner = await subscriber();
     const { id } = (await addContact(t.app, owner.headers, 'Eva', fresh())).json() as { id: string };

@@ -39,8 +39,16 @@ export async function inviteContact(
     ownerName: shownName(user),
     privacyUrl: `${deps.config.APP_URL}/privacy`,
   });
+  // Claimed by a conditional update: of two requests at once, which both read the contact as
+  // not invited this week, only the one whose update took a row queues the SMS.
+  const claimed = await db
+    .updateTable('contacts')
+    .set({ invited_at: now })
+    .where('id', '=', contact.id)
+    .where((eb) => eb.or([eb('invited_at', 'is', null), eb('invited_at', '<=', now - REINVITE_AFTER_MS)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return 'too_soon';
   await queueNotice(db, { userId: user.id, phone, kind: 'invitation', body, now });
-  await db.updateTable('contacts').set({ invited_at: now }).where('id', '=', contact.id).execute();
   return 'invited';
 }
 
