@@ -4,8 +4,9 @@
 // accepted alert had all its deliveries sent. Writes the figures into docs/RELIABILITY.md.
 // `npm run loadtest -- --disaster [--owners 10000]`: the regional disaster instead
 // (scripts/disaster/run.ts): that many owners alerting within 60 s against 3 processes.
-// `npm run loadtest -- --crash [--owners 2000]`: a burst with server processes killed (SIGKILL)
-// and restarted under it (scripts/disaster/crash.ts): lost / duplicate / max press → provider.
+// `npm run loadtest -- --crash [--owners 2000] [--window 30] [--kill-every 5]`: a burst with server
+// processes killed (SIGKILL) and restarted under it (scripts/disaster/crash.ts): lost / duplicate /
+// max delay press → provider; `--kill-every 0` runs the same burst with no kill, as a baseline.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,10 @@ const { values: args } = parseArgs({
     // Processes killed and restarted during a burst (scripts/disaster/crash.ts).
     crash: { type: 'boolean', default: false },
     owners: { type: 'string' },
+    // The presses' spread, and how often a process is killed (0: never, a baseline), in seconds
+    // (--crash; the defaults are scripts/disaster/crash.ts's).
+    window: { type: 'string' },
+    'kill-every': { type: 'string' },
   },
 });
 const DURATION = Number(args.duration);
@@ -377,7 +382,10 @@ if (args.disaster) {
   if (misses.length > 0) process.exitCode = 1;
 } else if (args.crash) {
   const { runCrash } = await import('./disaster/crash.ts');
-  const { figures, misses } = await runCrash(Number(args.owners ?? 2_000));
+  const { figures, misses } = await runCrash(Number(args.owners ?? 2_000), {
+    ...(args.window ? { windowMs: Number(args.window) * 1000 } : {}),
+    ...(args['kill-every'] ? { killEveryMs: Number(args['kill-every']) * 1000 } : {}),
+  });
   console.log(JSON.stringify(figures, null, 2));
   console.log(
     `crash: lost ${figures.lost} / duplicate ${figures.duplicates} / max delay ${(figures.maxDelayMs / 1000).toFixed(1)} s (target 0 / 0 / ≤ 10 s)`,

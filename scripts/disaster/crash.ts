@@ -47,7 +47,8 @@ export interface CrashFigures {
 /**
  * Runs the burst with processes killed under it; the figures, and what missed its target.
  * `windowMs`: the presses' spread; `killEveryMs`: how often a process is killed (the first after
- * one period); `maxDelayMs`: the delay target (none for a run too small to hold one).
+ * one period; 0 for none: the same burst as a baseline); `maxDelayMs`: the delay target (none
+ * for a run too small to hold one).
  */
 export async function runCrash(
   owners: number,
@@ -56,9 +57,8 @@ export async function runCrash(
   return onStage('crash', owners, async ({ handle, provider, seeded, servers, launch }) => {
     servers.push(...(await Promise.all(Array.from({ length: PROCESSES }, launch))));
 
-    console.error(
-      `crash: ${owners} alerts within ${windowMs / 1000} s, a process killed every ${killEveryMs / 1000} s`,
-    );
+    const killing = killEveryMs > 0 ? `a process killed every ${killEveryMs / 1000} s` : 'no process killed';
+    console.error(`crash: ${owners} alerts within ${windowMs / 1000} s, ${killing}`);
     const begun = Date.now();
     let kills = 0;
     let burning = true;
@@ -67,7 +67,7 @@ export async function runCrash(
     // Kills the oldest process and starts another in its slot; presses go to the others meanwhile.
     const killer = (async () => {
       for (let slot = 0; ; slot = (slot + 1) % PROCESSES) {
-        await Promise.race([sleep(killEveryMs), over]);
+        await Promise.race([killEveryMs > 0 ? sleep(killEveryMs) : over, over]);
         if (!burning) return;
         const victim = servers[slot] as ServerProcess;
         await killServer(victim);
@@ -161,7 +161,7 @@ export async function runCrash(
       figures.lost !== 0 && `${figures.lost} lost (alerts never stored or SMS never handed over)`,
       figures.duplicates !== 0 && `${figures.duplicates} duplicate SMS`,
       figures.maxDelayMs > maxDelayMs && `max delay press → provider ${figures.maxDelayMs} ms`,
-      kills === 0 && 'no process was killed',
+      killEveryMs > 0 && kills === 0 && 'no process was killed',
     ]);
     return { figures, misses };
   });
