@@ -2,9 +2,11 @@ import type { Db } from '../../db/schema.js';
 import type { SmsNoticeKind } from '../../db/schema-replies.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
+import { SMS_LOOKUP_TIMEOUT_MS, SMS_SEND_TIMEOUT_MS } from '../../lib/reliability.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { isPermanent } from '../alerts/failed-attempts.js';
+import { withTimeout } from '../alerts/unanswered.js';
 import { optedOutAmong, optOut } from './opt-outs.js';
 
 /** The job that sends one notice (its id is the subject). */
@@ -59,12 +61,38 @@ async function settle(db: Db, id: string, status: 'sent' | 'failed' | 'opted_out
 }
 
 /**
- * Sends a queued notice, unless its number opted out meanwhile. A refusal because the number
- * said STOP to the carrier (Twilio's 21610) opts it out; another permanent refusal fails it;
- * anything else throws, and the job engine retries it.
+ * Whether the provider already holds this notice: a run that sent it and then died, timed out or
+ * lost its lease before writing 'sent' must not send it twice. Its text is the number's own since
+ * it was queued (an invitation names its owner and is re-asked a week later at the earliest; help
+ * and "which alert?" go at most once an hour). When the provider cannot tell, it is sent again.
  */
-export function noticeJob(deps: Pick<Deps, 'db' | 'clock'> & { sms: SmsPort }): TimerHandler {
-  return async ({ subject }) => {
+async function alreadyHeld(sms: SmsPort, notice: { phone_number: string; body: string; created_at: number }) {
+  if (!sms.find) return false;
+  try {
+    const since = Number(notice.created_at);
+    const found = await withTimeout(
+      sms.find({ to: notice.phone_number, body: notice.body, since }),
+      SMS_LOOKUP_TIMEOUT_MS,
+    );
+    return Boolean(found);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends a queued notice, unless its number opted out meanwhile, or (on a later attempt) the
+ * provider already has it. The send gets the dispatcher's patience: one that goes unanswered
+ * throws, and the next attempt asks the provider first. A refusal because the number said STOP
+ * to the carrier (Twilio's 21610) opts it out; another permanent refusal fails it; anything else
+ * throws, and the job engine retries it.
+ */
+export function noticeJob(
+  deps: Pick<Deps, 'db' | 'clock'> & { sms: SmsPort },
+  options: { sendTimeoutMs?: number } = {},
+): TimerHandler {
+  const sendTimeoutMs = options.sendTimeoutMs ?? SMS_SEND_TIMEOUT_MS;
+  return async ({ subject, attempt }) => {
     const notice = await deps.db
       .selectFrom('sms_notices')
       .selectAll()
@@ -76,8 +104,13 @@ export function noticeJob(deps: Pick<Deps, 'db' | 'clock'> & { sms: SmsPort }): 
       await settle(deps.db, notice.id, 'opted_out', deps.clock.now());
       return;
     }
+    if (attempt > 1 && (await alreadyHeld(deps.sms, notice))) {
+      await settle(deps.db, notice.id, 'sent', deps.clock.now());
+      return;
+    }
     try {
-      await deps.sms.send({ to: notice.phone_number, body: notice.body, reference: `notice-${notice.id}` });
+      const message = { to: notice.phone_number, body: notice.body, reference: `notice-${notice.id}` };
+      await withTimeout(deps.sms.send(message), sendTimeoutMs);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (isOptedOutError(error)) {
