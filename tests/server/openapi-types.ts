@@ -757,6 +757,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/emergency/public/{token}/daily/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the daily check-in on the emergency page
+     * @description The daily check-in as the emergency page shows it. Needs the owner’s proof (403 `owner_proof_required`): when someone is expected to check in tells a stranger when they are alone.
+     */
+    get: operations['getDailyStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/emergency/public/{token}/daily/ok/': {
     parameters: {
       query?: never;
@@ -1769,7 +1789,7 @@ export interface components {
       status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
       /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
       next_due_at: string | null;
-      /** @description The last "I’m OK" (ISO 8601). */
+      /** @description The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent. */
       last_ok_at: string | null;
       /** @description The alert a missed day sent, while it is the latest news. */
       alert_id: string | null;
@@ -4011,6 +4031,65 @@ export interface operations {
       };
       /** @description An active subscription is needed. */
       402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getDailyStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token of the owner’s personal emergency link, its credential: whoever holds the link may raise the alarm; lowering it takes the owner’s proof as well. */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DailyCheckin'];
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: try again after Retry-After seconds. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
