@@ -4,6 +4,7 @@
  */
 
 import { clockIn } from './profile-rules.js';
+import { transliterate } from './sms-encoding.js';
 import { fitSms, type Headline } from './sms-fit.js';
 
 export { SMS_MAX_PARTS, smsName } from './sms-fit.js';
@@ -103,14 +104,19 @@ export function alertMessage(input: AlertMessageInput): string {
     details.push(` ${texts.unavailable}.`);
   }
   details.push('');
-  // The hint is part of the headline: it never gives way, the details and the name do.
-  const real: Headline = input.replyHint ? [texts.real[0], `${texts.real[1]}${texts.reply}`] : texts.real;
-  return fitSms({
+  const layout = {
     ownerName: input.ownerName,
-    headline: input.mode === 'test' ? texts.test : real,
+    headline: input.mode === 'test' ? texts.test : texts.real,
     details,
     ...(input.liveUrl ? { link: { label: ` ${texts.live}: `, url: input.liveUrl } } : {}),
-  });
+  };
+  if (!input.replyHint || input.mode === 'test') return fitSms(layout);
+  // The hint is part of the headline, so the details and the name's end give way first; but who
+  // needs help comes before how to answer: where not even the name's start fits beside it (a name
+  // that takes the text to UCS-2), the hint gives way instead.
+  const headline: Headline = [texts.real[0], `${texts.real[1]}${texts.reply}`];
+  const hinted = fitSms({ ...layout, headline });
+  return hinted.startsWith(`${transliterate(texts.real[0])}?`) ? fitSms(layout) : hinted;
 }
 
 const ALL_CLEAR = {
