@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
 /** Socket errors of a database connection that is down, refusing or cut. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -30,27 +28,4 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code) || code === '53300') return true;
   }
   return typeof message === 'string' && PG_MESSAGES.test(message);
-}
-
-/**
- * Runs `work`, and again after each of `waits` (ms) while it fails because the database is
- * unavailable (`isDatabaseUnavailable`: a pool with no connection free in time, a restart). Any
- * other error, the last failure, or `signal` aborting a wait ends it with the error.
- */
-export async function retriedWhileUnavailable<T>(
-  work: () => Promise<T>,
-  waits: readonly number[],
-  signal?: AbortSignal,
-): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      const wait = waits[attempt];
-      if (wait === undefined || signal?.aborted || !isDatabaseUnavailable(error)) throw error;
-      await sleep(wait, undefined, signal ? { signal } : {}).catch(() => {
-        throw error;
-      });
-    }
-  }
 }

@@ -43,10 +43,10 @@ export class ResidentInUse {
 }
 
 /**
- * Samples the process's load every second, in place of @fastify/under-pressure: its sampler read
- * `process.memoryUsage()`, which opens /proc/self/stat and threw EMFILE out of a timer once the
- * connections had taken every descriptor, which stopped the process. Here the heap comes from V8
- * (no file), the resident size is read on its own, and a reading that fails keeps the last one.
+ * Samples the process's load every second. A reading must never stop the process: once the
+ * connections have taken every file descriptor, a read of /proc fails with EMFILE. So the heap
+ * comes from V8 (no file), the resident size is read on its own, and a reading that fails keeps
+ * the last one.
  */
 export class LoadSampler {
   private readonly histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });

@@ -148,7 +148,7 @@ export type SendAlertDeps = Pick<
 
 /**
  * Sends an alert: the alert and one delivery per recipient in one transaction (`storeAlert`),
- * its SMS sent by the dispatcher once it commits and, for a real alert, the owner mailed. A key already used
+ * its SMS sent by the dispatcher once it commits and, for a real alert, the owner's e-mail job set with it. A key already used
  * answers its alert and sends nothing (422 when it came with another request). A new
  * link-only test alert is charged to its token's test limit (429 when over); replays, real
  * alerts and the owner's proven alerts never are: the SMS budgets per number bound what they
