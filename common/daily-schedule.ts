@@ -5,6 +5,8 @@
  */
 
 const DAY_MS = 86_400_000;
+/** How long before a due time "I'm OK" counts for it, and the pages offer it: 12 hours. */
+export const OK_AHEAD_MS = 12 * 3_600_000;
 
 /** What the schedule is made of. `time` is "HH:MM" on the owner's clock; `pausedUntil` a "YYYY-MM-DD" date or null. */
 export interface DailySchedule {
@@ -78,10 +80,14 @@ export function zonedInstant(date: string, time: string, timeZone: string | null
 /**
  * When the next check-in is due after the last sign of life (or missed day) at `anchorAt`:
  * `time` on the owner's date `everyDays` after the anchor's, or on the date the pause ends
- * (`pausedUntil`) when that is later. A check-in any time on a day counts for that day.
+ * (`pausedUntil`) when that is later. A check-in any time on a day counts for that day, and so
+ * does one in the `OK_AHEAD_MS` before the next day's due time (23:57 for a check-in at 00:02).
  */
 export function nextDueAt(schedule: DailySchedule, anchorAt: number): number {
-  let date = addDays(localDate(anchorAt, schedule.timeZone), schedule.everyDays);
+  let day = localDate(anchorAt, schedule.timeZone);
+  const tomorrow = addDays(day, 1);
+  if (zonedInstant(tomorrow, schedule.time, schedule.timeZone) - anchorAt <= OK_AHEAD_MS) day = tomorrow;
+  let date = addDays(day, schedule.everyDays);
   if (schedule.pausedUntil && date < schedule.pausedUntil) date = schedule.pausedUntil;
   return zonedInstant(date, schedule.time, schedule.timeZone);
 }

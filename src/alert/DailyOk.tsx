@@ -3,14 +3,11 @@ import type { DailyView } from '../../common/api/daily';
 import { pathOf } from '../../common/api/paths';
 import { dailyRoutes } from '../../common/api/routes';
 import type { Language } from '../../common/constants';
-import { onOwnersClock } from '../../common/daily-schedule';
+import { OK_AHEAD_MS, onOwnersClock } from '../../common/daily-schedule';
 import { readDeviceKey } from '../lib/device-key';
 import { call, ownerProof } from './api';
 import { askOwnerToSignIn } from './owner-proof-asked';
 import { loadPage } from './storage';
-
-/** Within this long of the due time the button shows ("coming"); before, only the next due time. */
-const SHOWN_BEFORE_MS = 12 * 3600_000;
 
 const STRINGS = {
   pt: {
@@ -47,7 +44,7 @@ export const whenText = (iso: string, language: Language, timeZone?: string | nu
 export const okShown = (view: DailyView, now: number) =>
   view.status === 'due' ||
   view.status === 'missed' ||
-  (view.status === 'waiting' && view.next_due_at !== null && Date.parse(view.next_due_at) - now <= SHOWN_BEFORE_MS);
+  (view.status === 'waiting' && view.next_due_at !== null && Date.parse(view.next_due_at) - now <= OK_AHEAD_MS);
 
 /**
  * The emergency page's "I'm OK today", on the owner's phone only (it reads and checks in with the

@@ -19,11 +19,25 @@ describe('daily check-in schedule', () => {
     // Winter, Lisbon on UTC: a check-in at 08:00 counts for today, the next is tomorrow.
     expect(iso(nextDueAt(schedule, Date.parse('2026-01-14T08:00:00Z')))).toBe('2026-01-15T09:30:00.000Z');
     // Summer, Lisbon on UTC+1.
-    expect(iso(nextDueAt(schedule, Date.parse('2026-07-14T22:30:00Z')))).toBe('2026-07-15T08:30:00.000Z');
+    expect(iso(nextDueAt(schedule, Date.parse('2026-07-14T12:00:00Z')))).toBe('2026-07-15T08:30:00.000Z');
     // 23:30 UTC on 14 July is already the 15th in Lisbon.
     expect(iso(nextDueAt(schedule, Date.parse('2026-07-14T23:30:00Z')))).toBe('2026-07-16T08:30:00.000Z');
     expect(iso(nextDueAt({ ...schedule, everyDays: 3 }, Date.parse('2026-01-14T08:00:00Z')))).toBe(
       '2026-01-17T09:30:00.000Z',
+    );
+  });
+
+  it('counts a check-in in the 12 hours before the next day’s due time for that day (23:57 for 00:02)', () => {
+    const schedule = { time: '00:02', everyDays: 1, pausedUntil: null, timeZone: 'Europe/Lisbon' };
+    const late = Date.parse('2026-11-27T23:57:00Z');
+    expect(new Date(nextDueAt(schedule, late)).toISOString()).toBe('2026-11-29T00:02:00.000Z');
+    // Earlier than that it counts for its own day only.
+    const evening = { ...schedule, time: '10:00' };
+    expect(new Date(nextDueAt(evening, Date.parse('2026-11-27T21:00:00Z'))).toISOString()).toBe(
+      '2026-11-28T10:00:00.000Z',
+    );
+    expect(new Date(nextDueAt(evening, Date.parse('2026-11-27T22:30:00Z'))).toISOString()).toBe(
+      '2026-11-29T10:00:00.000Z',
     );
   });
 
@@ -45,8 +59,8 @@ describe('daily check-in schedule', () => {
 
   it('in a zone without daylight saving (Asia/Tokyo, UTC+9) and without a zone (UTC)', () => {
     const schedule = { time: '07:15', everyDays: 2, pausedUntil: null, timeZone: 'Asia/Tokyo' };
-    expect(iso(nextDueAt(schedule, Date.parse('2026-03-28T12:00:00Z')))).toBe('2026-03-29T22:15:00.000Z');
-    expect(iso(nextDueAt({ ...schedule, timeZone: null }, Date.parse('2026-03-28T12:00:00Z')))).toBe(
+    expect(iso(nextDueAt(schedule, Date.parse('2026-03-28T02:00:00Z')))).toBe('2026-03-29T22:15:00.000Z');
+    expect(iso(nextDueAt({ ...schedule, timeZone: null }, Date.parse('2026-03-28T02:00:00Z')))).toBe(
       '2026-03-30T07:15:00.000Z',
     );
   });
