@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for HTML content and attribute values. */
@@ -15,3 +17,15 @@ button{font:inherit;padding:.75rem 1.5rem;border-radius:.5rem;border:0;margin:.2
 .primary{background:#c62828;color:#fff}.secondary{background:#e8ebf0;color:#1d2433}</style>
 </head><body>${body}</body></html>`;
 }
+
+/** Route config of the pages for a person with a browser (a link in an e-mail): not part of the API contract. */
+export const NOT_API = { schema: { hide: true } };
+
+/** Answers one of those pages: never cached, never indexed. */
+export const htmlPage = (reply: FastifyReply, status: number, body: string) =>
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(page('Alerta', body));

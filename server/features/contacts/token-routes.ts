@@ -1,8 +1,8 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { accountsApi } from '../../../common/api/accounts.js';
 import { served } from '../../../common/api/shared.js';
-import { escapeHtml, page } from '../../lib/html.js';
+import { escapeHtml, htmlPage, NOT_API } from '../../lib/html.js';
 import { HOUR } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { notMeKeyState, ROTATIONS_PER_HOUR, rotateByNotMeKey, rotateOwnToken } from './token.js';
@@ -20,17 +20,6 @@ const NOT_ME = {
   expired: `<h1>Ligação inválida ou expirada · Invalid or expired link</h1>
 <p>Pode criar novas ligações em Configuração. · You can make new links from Setup.</p><p><a href="/setup">Alerta</a></p>`,
 };
-
-/** Pages for a person with a browser, not part of the API contract. */
-const NOT_API = { schema: { hide: true } };
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .type('text/html; charset=utf-8')
-    .send(page('Alerta', body));
 
 /**
  * `POST /api/users/token/rotate/`: replaces the personal alert token (192 random bits,
@@ -58,9 +47,9 @@ export default async function tokenRoutes(app: FastifyInstance) {
     forms.get<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
       const { key } = request.params;
       const state = await notMeKeyState(app, key);
-      if (state === 'used') return html(reply, 410, NOT_ME.used);
-      if (state === 'unknown') return html(reply, 404, NOT_ME.expired);
-      return html(
+      if (state === 'used') return htmlPage(reply, 410, NOT_ME.used);
+      if (state === 'unknown') return htmlPage(reply, 404, NOT_ME.expired);
+      return htmlPage(
         reply,
         200,
         `${NOT_ME.ask}<form method="post" action="/api/users/not-me/${escapeHtml(key)}/"><button class="primary" type="submit">${NOT_ME.button}</button></form>`,
@@ -68,8 +57,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
     });
     forms.post<{ Params: { key: string } }>('/api/users/not-me/:key/', NOT_API, async (request, reply) => {
       const result = await rotateByNotMeKey(app, request.params.key);
-      if (result === 'rotated') return html(reply, 200, NOT_ME.done);
-      return result === 'used' ? html(reply, 410, NOT_ME.used) : html(reply, 404, NOT_ME.expired);
+      if (result === 'rotated') return htmlPage(reply, 200, NOT_ME.done);
+      return result === 'used' ? htmlPage(reply, 410, NOT_ME.used) : htmlPage(reply, 404, NOT_ME.expired);
     });
   });
 }

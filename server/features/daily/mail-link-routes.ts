@@ -1,8 +1,8 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Language } from '../../../common/constants.js';
 import type { User } from '../../db/schema.js';
-import { escapeHtml, page } from '../../lib/html.js';
+import { escapeHtml, htmlPage, NOT_API } from '../../lib/html.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { findById, hashSecret } from '../accounts/repository.js';
@@ -22,17 +22,6 @@ const TEXTS: Record<Language, { ask: string; button: string; done: string; expir
     expired: '<h1>Link used or expired</h1><p>Open your emergency page to check in.</p>',
   },
 };
-
-/** Pages for a person with a browser, not part of the API contract. */
-const NOT_API = { schema: { hide: true } };
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .type('text/html; charset=utf-8')
-    .send(page('Alerta', body));
 
 const textsOf = (user: User | undefined) => TEXTS[user?.language === 'en' ? 'en' : 'pt'];
 
@@ -59,9 +48,9 @@ export default async function dailyMailLinkRoutes(app: FastifyInstance) {
     forms.get<{ Params: { link: string } }>('/api/daily/ok/:link/', options, async (request, reply) => {
       const { row, user } = await holderOf(request.params.link);
       const texts = textsOf(user);
-      if (!row) return html(reply, 404, texts.expired);
+      if (!row) return htmlPage(reply, 404, texts.expired);
       const action = `/api/daily/ok/${escapeHtml(request.params.link)}/`;
-      return html(
+      return htmlPage(
         reply,
         200,
         `${texts.ask}<form method="post" action="${action}"><button class="primary" type="submit">${texts.button}</button></form>`,
@@ -70,11 +59,11 @@ export default async function dailyMailLinkRoutes(app: FastifyInstance) {
     forms.post<{ Params: { link: string } }>('/api/daily/ok/:link/', options, async (request, reply) => {
       const { row, user } = await holderOf(request.params.link);
       const texts = textsOf(user);
-      if (!row || !user) return html(reply, 404, texts.expired);
+      if (!row || !user) return htmlPage(reply, 404, texts.expired);
       // Spent in the check-in's own transaction, only while live: two clicks at once check in once.
       const done = await recordSignOfLife(app, user, app.clock.now(), hashSecret(request.params.link));
-      if (!done) return html(reply, 404, texts.expired);
-      return html(reply, 200, texts.done);
+      if (!done) return htmlPage(reply, 404, texts.expired);
+      return htmlPage(reply, 200, texts.done);
     });
   });
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { served } from '../../../common/api/shared.js';
 import { smsRepliesApi } from '../../../common/api/sms-replies.js';
-import { detailError, notFound } from '../../lib/errors.js';
+import { providerCallback } from '../alerts/status-routes.js';
 import { handleReply } from './replies.js';
 
 /**
@@ -14,21 +14,11 @@ import { handleReply } from './replies.js';
  */
 export default async function smsInboundRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const callbacks = app.sms.statusCallbacks;
   await app.register(formbody);
 
   app.route({
     ...served(smsRepliesApi.inbound),
-    onRequest: async () => {
-      if (!callbacks) throw notFound();
-    },
-    preValidation: async (request) => {
-      const url = `${app.config.APP_URL}${request.url}`;
-      const form = (request.body ?? {}) as Record<string, string>;
-      if (!callbacks?.verify({ url, headers: request.headers, form })) {
-        throw detailError(403, 'Invalid Twilio signature.', 'invalid_signature');
-      }
-    },
+    ...providerCallback(app),
     handler: async (request, reply) => {
       const { From, Body } = request.body;
       if (From) {
