@@ -80,10 +80,10 @@ export function withCountdownShell(html: string, page: ShellPage, source: ShellS
     ? (page.language as Language)
     : 'pt';
   const s = SHELL_STRINGS[language];
-  // `#checkin` (opened from a check-in reminder: no countdown) is hidden by CSS before the script runs.
+  // `#checkin` and `#daily` (opened from a reminder: no countdown) hide it by CSS before the script runs.
   const shell =
     `<main class="alert-page phase-countdown"><h1>${escapeHtml(s.forOwner(page.owner_name))}</h1>` +
-    '<i id="checkin" hidden></i><section class="countdown" aria-live="assertive">' +
+    '<i id="checkin" hidden></i><i id="daily" hidden></i><section class="countdown" aria-live="assertive">' +
     `<p class="big" data-testid="countdown">${escapeHtml(s.countdown(page.countdown_seconds))}</p>` +
     `<form method="get"><input type="hidden" name="${CANCELLED_PARAM}" value="1">` +
     `<button type="submit" class="button cancel">${escapeHtml(s.cancel)}</button></form></section>` +

@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router';
 import { prerenderKey } from '../common/app-routes';
 import { App } from './App';
 import { keepLanguageCookie, storedLanguage } from './i18n';
+import { syncDeviceKeyMirror } from './lib/device-key';
 import { useStore } from './store';
 import './styles.css';
 
@@ -17,6 +18,8 @@ const app = (
 );
 
 keepLanguageCookie();
+// The service worker's copy of this device's key follows the one stored here.
+void syncDeviceKeyMirror();
 // A page the build drew (PRERENDERED_ROUTES) is taken over as it stands when the app's first
 // render draws the same one: in this language and year, at this address, for a visitor not
 // logged in. Otherwise the app draws the page anew in place of the drawn one.

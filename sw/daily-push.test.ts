@@ -1,35 +1,74 @@
+import 'fake-indexeddb/auto';
+import { createStore, del, set } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DailyReminderData } from '../common/push';
-import { onReminderClick, showReminder } from './push';
+import { DEVICE_KEY_HEADER, DEVICE_KEY_STORAGE_KEY } from '../common/constants';
+import { type DailyReminderData, DEVICE_KEY_DB } from '../common/push';
+
+// The alert queue as IndexedDB keeps it (as in alert-queue.test.ts): what the worker queued.
+const queued = vi.hoisted(() => [] as { request: Request }[]);
+vi.mock('workbox-background-sync', () => ({
+  Queue: class {
+    async shiftRequest() {
+      return undefined;
+    }
+    async pushRequest(entry: { request: Request }) {
+      queued.push(entry);
+    }
+    async getAll() {
+      return [...queued];
+    }
+  },
+}));
+vi.mock('workbox-routing', () => ({ registerRoute: () => undefined }));
+
+const { onReminderClick, showReminder } = await import('./push');
 
 const TOKEN = 'b'.repeat(32);
+const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
 const data: DailyReminderData = {
   kind: 'daily-reminder',
   token: TOKEN,
-  url: `https://alerta.test/public/${TOKEN}/#checkin`,
+  url: `https://alerta.test/public/${TOKEN}/#daily`,
   language: 'en',
 };
 
+type Shown = { title: string; options: NotificationOptions & { actions?: { action: string; title: string }[] } };
 const worker = globalThis as unknown as { registration: unknown; clients: unknown };
-const shown: { title: string; options: NotificationOptions & { actions?: { action: string; title: string }[] } }[] = [];
+const shown: Shown[] = [];
 const opened: string[] = [];
-const workerFetch = vi.fn(async () => new Response(null, { status: 200 }));
+/** What the worker sends itself: answered with `answer` (a status, or no network). */
+let answer: number | 'offline' = 200;
+const workerFetch = vi.fn(async (_request: Request) => {
+  if (answer === 'offline') throw new TypeError('Failed to fetch');
+  return new Response(JSON.stringify({ status: 'waiting' }), { status: answer });
+});
+const sent = () => workerFetch.mock.calls.map(([request]) => request);
 
-beforeEach(() => {
+// The page's copy of its device key, as src/lib/device-key.ts mirrors it (tested there).
+const mirror = createStore(DEVICE_KEY_DB.database, DEVICE_KEY_DB.store);
+const forgetDeviceKey = () => del(DEVICE_KEY_STORAGE_KEY, mirror);
+
+beforeEach(async () => {
+  answer = 200;
+  queued.length = 0;
   workerFetch.mockClear();
   vi.stubGlobal('fetch', workerFetch);
   shown.length = 0;
   opened.length = 0;
   worker.registration = { showNotification: async (title: string, options: never) => shown.push({ title, options }) };
   worker.clients = { matchAll: async () => [], openWindow: async (url: string) => opened.push(url) };
+  // The page signed in on this phone: its key, mirrored where the worker reads it.
+  await set(DEVICE_KEY_STORAGE_KEY, { key: KEY, user: 'ana' }, mirror);
 });
-afterEach(() => {
+afterEach(async () => {
   vi.unstubAllGlobals();
   delete (worker as { registration?: unknown }).registration;
   delete (worker as { clients?: unknown }).clients;
+  await forgetDeviceKey();
 });
 
-// The worker cannot read the page's device key: "I'm OK" opens the page, never the countdown.
+const ON_THE_BUTTON = `/public/${TOKEN}/#daily`;
+
 describe('the daily check-in reminder', () => {
   it('shows "I’m OK" in the owner’s language, one notification at a time, kept until acted on', async () => {
     await showReminder({ title: 'Are you OK today?', body: 'It is time for your daily check-in.', data });
@@ -40,9 +79,65 @@ describe('the daily check-in reminder', () => {
     expect(shown[1]?.options.actions).toEqual([{ action: 'ok', title: 'Estou bem' }]);
   });
 
-  it('a tap or "I’m OK" opens the emergency page as a reminder (no countdown), same origin only, sending nothing itself', async () => {
-    await onReminderClick({ ...data, url: `https://elsewhere.test/public/${TOKEN}/` });
-    expect(opened).toEqual([`/public/${TOKEN}/#checkin`]);
+  it('"I’m OK" checks in from the notification with the page’s device key, and says it did', async () => {
+    const before = Date.now();
+    await onReminderClick(data, 'ok');
+    expect(sent()).toHaveLength(1);
+    const request = sent()[0] as Request;
+    expect(new URL(request.url).origin).toBe(self.location.origin);
+    expect(new URL(request.url).pathname).toBe(`/api/emergency/public/${TOKEN}/daily/ok/`);
+    expect(request.method).toBe('POST');
+    expect(request.headers.get(DEVICE_KEY_HEADER)).toBe(KEY);
+    const { at } = (await request.clone().json()) as { at: string };
+    expect(Date.parse(at)).toBeGreaterThanOrEqual(before);
+    expect(request.headers.get('idempotency-key')).toBe(`daily-ok-${at}`);
+    expect(opened).toEqual([]);
+    expect(queued).toEqual([]);
+    // The reminder gives way to a confirmation, in the owner's language, without a sound.
+    expect(shown).toEqual([{ title: 'Checked in. Thank you!', options: { tag: 'daily-checkin', silent: true } }]);
+    await onReminderClick({ ...data, language: 'pt' }, 'ok');
+    expect(shown[1]?.title).toBe('Check-in feito. Obrigado!');
+  });
+
+  it('offline or with the server down, "I’m OK" waits in the queue with the time it was tapped', async () => {
+    answer = 'offline';
+    await onReminderClick(data, 'ok');
+    answer = 503;
+    await onReminderClick({ ...data, language: 'pt' }, 'ok');
+    expect(queued).toHaveLength(2);
+    for (const { request } of queued) {
+      expect(request.headers.get(DEVICE_KEY_HEADER)).toBe(KEY);
+      const { at } = (await request.clone().json()) as { at: string };
+      expect(request.headers.get('idempotency-key')).toBe(`daily-ok-${at}`);
+    }
+    expect(shown.map((n) => n.title)).toEqual([
+      'Check-in saved: it goes when the network returns, with the time you tapped.',
+      'Check-in guardado: é enviado quando a rede voltar, com a hora em que tocou.',
+    ]);
+    expect(opened).toEqual([]);
+  });
+
+  it('with no key on this phone, "I’m OK" opens the page on its button and sends nothing', async () => {
+    await forgetDeviceKey();
+    await onReminderClick(data, 'ok');
+    expect(workerFetch).not.toHaveBeenCalled();
+    expect(opened).toEqual([ON_THE_BUTTON]);
+    expect(shown).toEqual([]);
+  });
+
+  it('a key the server refuses (403) opens the page on its button, nothing shown as done', async () => {
+    answer = 403;
+    await onReminderClick(data, 'ok');
+    expect(sent()).toHaveLength(1);
+    expect(opened).toEqual([ON_THE_BUTTON]);
+    expect(shown).toEqual([]);
+    expect(queued).toEqual([]);
+  });
+
+  it('a tap on the notification opens the page on "I’m OK today", same origin only, sending nothing', async () => {
+    await onReminderClick(data);
+    await onReminderClick({ ...data, url: `https://elsewhere.test/public/${TOKEN}/` }, '');
+    expect(opened).toEqual([ON_THE_BUTTON, ON_THE_BUTTON]);
     expect(workerFetch).not.toHaveBeenCalled();
   });
 });

@@ -6,10 +6,8 @@ const TOKEN = 'a'.repeat(32);
 const data = (fields: Partial<CheckinReminderData> = {}): CheckinReminderData => ({
   kind: 'checkin-reminder',
   checkin_id: 'c1',
-  token: TOKEN,
   url: `https://alerta.test/public/${TOKEN}/`,
   language: 'pt',
-  pin: '0',
   ...fields,
 });
 
@@ -65,9 +63,9 @@ describe('check-in reminders in the service worker', () => {
     expect(shown).toEqual([]);
   });
 
-  it('"I\'m safe" opens the page on its check-in and sends nothing itself: the worker holds no proof of the owner', async () => {
-    await onReminderClick(data());
-    await onReminderClick(data({ pin: '1' }));
+  it('"I\'m safe" opens the page on its check-in and sends nothing itself: a PIN may be needed', async () => {
+    await onReminderClick(data(), 'safe');
+    await onReminderClick(data({ url: `https://elsewhere.test/public/${TOKEN}/` }), 'safe');
     expect(workerFetch).not.toHaveBeenCalled();
     expect(opened).toEqual([`/public/${TOKEN}/#checkin`, `/public/${TOKEN}/#checkin`]);
   });

@@ -121,4 +121,28 @@ describe('the emergency page’s “I’m OK today”', () => {
     expect(okShown(view({ status: 'missed' }), now)).toBe(true);
     expect(okShown(view({ status: 'paused', paused_until: '2030-01-01' }), now)).toBe(false);
   });
+
+  it('opened from the daily reminder, brings "I’m OK today" into view and focuses it', async () => {
+    saveDeviceKey(KEY, 'ana');
+    statusAnswer = () => json(200, view());
+    render(<DailyOk token="tok" language="pt" fromReminder />);
+    const button = await screen.findByRole('button', { name: 'Estou bem hoje' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(button));
+  });
+
+  it('opened from the daily reminder where this phone cannot check in, says to sign in and offers it', async () => {
+    const { unmount } = render(<DailyOk token="tok" language="en" fromReminder />);
+    expect(await screen.findByText('To check in here, sign in once on this phone.')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+    expect(ownerAskedToSignIn()).toBe(true);
+    unmount();
+    resetAskedToSignIn();
+    // A key the server refuses (removed from Setup, another account's).
+    saveDeviceKey(KEY, 'ana');
+    statusAnswer = () => json(403, { detail: 'x', code: 'owner_proof_required' });
+    render(<DailyOk token="tok" language="pt" fromReminder />);
+    expect(await screen.findByText('Para fazer o check-in aqui, entre uma vez neste telemóvel.')).toBeInTheDocument();
+    expect(ownerAskedToSignIn()).toBe(true);
+    statusAnswer = () => json(200, view());
+  });
 });

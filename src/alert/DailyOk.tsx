@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DailyView } from '../../common/api/daily';
 import { pathOf } from '../../common/api/paths';
 import { dailyRoutes } from '../../common/api/routes';
@@ -49,17 +49,36 @@ export const okShown = (view: DailyView, now: number) =>
 /**
  * The emergency page's "I'm OK today", on the owner's phone only (it reads and checks in with the
  * device key: a link alone can neither see when the owner is expected nor quiet the alarm).
- * Offline, the service worker queues the tap, sent with the time it was tapped.
+ * Offline, the service worker queues the tap, sent with the time it was tapped. Opened from the
+ * daily reminder (`fromReminder`), the button is brought into view and focused; where this page
+ * cannot check in (no key, or its key refused), it says so and offers the page's sign-in.
  */
-export function DailyOk({ token, language }: { token: string; language: Language }) {
+export function DailyOk({
+  token,
+  language,
+  fromReminder = false,
+}: {
+  token: string;
+  language: Language;
+  fromReminder?: boolean;
+}) {
   const s = STRINGS[language] ?? STRINGS.en;
   const [view, setView] = useState<DailyView | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [timeZone, setTimeZone] = useState<string | null>(null);
+  const [refused, setRefused] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const brought = useRef(false);
 
   useEffect(() => {
-    if (!readDeviceKey()) return;
+    if (!readDeviceKey()) {
+      if (fromReminder) {
+        setRefused(true);
+        askOwnerToSignIn();
+      }
+      return;
+    }
     let live = true;
     // The page data this page keeps carries the owner's time zone.
     void loadPage(token).then((cached) => {
@@ -67,14 +86,35 @@ export function DailyOk({ token, language }: { token: string; language: Language
     });
     void call<DailyView>(pathOf(dailyRoutes.status, { token }), { cache: 'no-store', headers: ownerProof() }).then(
       (answer) => {
-        if (live && answer.ok) setView(answer.value);
+        if (!live) return;
+        if (answer.ok) setView(answer.value);
+        else if (fromReminder && answer.status === 403) {
+          setRefused(true);
+          if (answer.code === 'owner_proof_required') askOwnerToSignIn();
+        }
       },
     );
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [token, fromReminder]);
 
+  const shown = view?.enabled === true && okShown(view, Date.now());
+  useEffect(() => {
+    if (!fromReminder || !shown || brought.current || !button.current) return;
+    brought.current = true;
+    button.current.scrollIntoView?.({ block: 'center' });
+    button.current.focus();
+  }, [fromReminder, shown]);
+
+  if (refused)
+    return (
+      <section className="daily-ok" data-testid="daily-ok">
+        <p className="hint" role="status">
+          {s.proof}
+        </p>
+      </section>
+    );
   if (!view?.enabled) return null;
 
   async function ok() {
@@ -99,7 +139,6 @@ export function DailyOk({ token, language }: { token: string; language: Language
     } else setNote(s.failed);
   }
 
-  const shown = okShown(view, Date.now());
   return (
     <section className="daily-ok" data-testid="daily-ok">
       {view.status === 'paused' && view.paused_until && <p>{s.paused(view.paused_until)}</p>}
@@ -108,7 +147,7 @@ export function DailyOk({ token, language }: { token: string; language: Language
         <p>{s.next(whenText(view.next_due_at, language, timeZone))}</p>
       )}
       {shown && (
-        <button type="button" className="button" disabled={busy} onClick={() => void ok()}>
+        <button type="button" className="button" ref={button} disabled={busy} onClick={() => void ok()}>
           {s.ok}
         </button>
       )}

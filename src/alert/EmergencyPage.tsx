@@ -27,7 +27,14 @@ function timeOf(value: string | number, language: string): string {
 }
 
 /** The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback. */
-export function EmergencyPage({ emergency }: { emergency: Emergency }) {
+export function EmergencyPage({
+  emergency,
+  onDaily = false,
+}: {
+  emergency: Emergency;
+  /** Opened from the daily check-in's reminder: "I'm OK today" is brought into view. */
+  onDaily?: boolean;
+}) {
   const { page, phase, alert } = useSyncExternalStore(emergency.subscribe, emergency.getState);
   const geo = useGeo(emergency.geo);
   // "I'm safe" or a position refused for want of the owner's proof: the sign-in is offered.
@@ -115,7 +122,7 @@ export function EmergencyPage({ emergency }: { emergency: Emergency }) {
       )}
 
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
-      {!busy && !refused && <DailyOk token={emergency.token} language={language} />}
+      {!busy && !refused && <DailyOk token={emergency.token} language={language} fromReminder={onDaily} />}
       {phase.name !== 'sent' && checkin}
       {!refused && <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />}
       {phase.name !== 'invalid' && (

@@ -58,7 +58,8 @@ export async function signInForKey(identifier: string, password: string): Promis
     const { device_key: key } = (await issued.json()) as { device_key: string };
     const { username } = (await me.json()) as { username: string };
     if (!key) return 'failed';
-    saveDeviceKey(key, username);
+    // Awaited: the service worker's copy is there once the page says this button is the owner's.
+    await saveDeviceKey(key, username);
     return { key };
   } catch {
     return 'failed';

@@ -1,8 +1,10 @@
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen } from '@testing-library/react';
+import { createStore, get } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants';
-import { readDeviceKey, saveDeviceKey } from '../lib/device-key';
+import { DEVICE_KEY_DB } from '../../common/push';
+import { forgetDeviceKey, readDeviceKey, saveDeviceKey, syncDeviceKeyMirror } from '../lib/device-key';
 import type { PageData } from './api';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
@@ -48,7 +50,13 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await forgetDeviceKey();
+});
+
+/** The copy the service worker reads (sw/push.ts): the daily reminder's "I'm OK" checks in with it. */
+const workerCopy = () => get(DEVICE_KEY_STORAGE_KEY, createStore(DEVICE_KEY_DB.database, DEVICE_KEY_DB.store));
 
 const alertPosts = () => calls.filter((c) => c.method === 'POST' && c.url.endsWith('/alerts/'));
 
@@ -147,5 +155,30 @@ describe('"Is this your phone?" on the emergency page', () => {
     );
     expect(readDeviceKey()).toBeNull();
     expect(calls.some((c) => c.url === '/api/users/me/device-keys/')).toBe(false);
+  });
+});
+
+describe('the service worker’s copy of the device key', () => {
+  it('is written when the owner signs in on the page, and removed with the key', async () => {
+    answers = {
+      'POST /api/users/auth/login/': () => json(200, { access: 'acc-3', refresh: 'ref-3' }),
+      'POST /api/users/me/device-keys/': () => json(201, { device_key: KEY }),
+      'GET /api/users/me/': () => json(200, { username: 'ana' }),
+    };
+    expect(await signInForKey('ana', 'segura123')).toEqual({ key: KEY });
+    expect(await workerCopy()).toEqual({ key: KEY, user: 'ana' });
+    await forgetDeviceKey();
+    expect(readDeviceKey()).toBeNull();
+    expect(await workerCopy()).toBeUndefined();
+  });
+
+  it('follows the key stored on this device when the page starts: one kept from before is copied, a stale copy goes', async () => {
+    localStorage.setItem(DEVICE_KEY_STORAGE_KEY, JSON.stringify({ key: KEY, user: 'ana' }));
+    await syncDeviceKeyMirror();
+    expect(await workerCopy()).toEqual({ key: KEY, user: 'ana' });
+    // Forgotten by another tab (signed out in the app): the next start removes the copy.
+    localStorage.removeItem(DEVICE_KEY_STORAGE_KEY);
+    await syncDeviceKeyMirror();
+    expect(await workerCopy()).toBeUndefined();
   });
 });

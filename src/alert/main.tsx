@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { CHECKIN_REMINDER_HASH } from '../../common/push';
+import { CHECKIN_REMINDER_HASH, DAILY_REMINDER_HASH } from '../../common/push';
+import { syncDeviceKeyMirror } from '../lib/device-key';
 import { EmergencyPage } from './EmergencyPage';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
@@ -17,11 +18,16 @@ const token = decodeURIComponent(rawToken);
 
 // Read before linkManifest makes the address the bare link.
 const opening = mode === 'public' ? readOpening() : {};
-const fromReminder = window.location.hash === CHECKIN_REMINDER_HASH;
+// Opened from a reminder (a check-in's or the daily check-in's): no countdown; the daily one's
+// opens on "I'm OK today".
+const onDaily = window.location.hash === DAILY_REMINDER_HASH;
+const fromReminder = onDaily || window.location.hash === CHECKIN_REMINDER_HASH;
 
 watchInstallOffer();
 linkManifest(mode, token);
 startServiceWorker();
+// The service worker's copy of this device's key follows the one stored here.
+void syncDeviceKeyMirror();
 
 const geo = new PositionWatch();
 const container = document.getElementById('root')!;
@@ -40,7 +46,7 @@ if (mode === 'test') {
   void emergency.start();
   root.render(
     <StrictMode>
-      <EmergencyPage emergency={emergency} />
+      <EmergencyPage emergency={emergency} onDaily={onDaily} />
     </StrictMode>,
   );
 }

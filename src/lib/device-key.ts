@@ -1,4 +1,6 @@
+import { createStore, del, set, type UseStore } from 'idb-keyval';
 import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants';
+import { DEVICE_KEY_DB } from '../../common/push';
 
 /** The device key kept on this device, and the account it was issued to. */
 export interface StoredDeviceKey {
@@ -23,20 +25,46 @@ export function readDeviceKey(): StoredDeviceKey | null {
   }
 }
 
-/** Keeps the key the server issued to `user` on this device. */
-export function saveDeviceKey(key: string, user: string): void {
+let mirrorStore: UseStore | undefined;
+
+/**
+ * Mirrors the key into IndexedDB (DEVICE_KEY_DB), the one storage the service worker can read:
+ * its daily reminder's "I'm OK" checks in with it (sw/push.ts). Null removes the copy. Where
+ * IndexedDB cannot open (some private modes) there is no copy, and the notification opens the page.
+ */
+function mirror(stored: StoredDeviceKey | null): Promise<void> {
+  try {
+    mirrorStore ??= createStore(DEVICE_KEY_DB.database, DEVICE_KEY_DB.store);
+    const done = stored ? set(DEVICE_KEY_STORAGE_KEY, stored, mirrorStore) : del(DEVICE_KEY_STORAGE_KEY, mirrorStore);
+    return done.catch(() => undefined);
+  } catch {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Brings the worker's copy in line with localStorage, at every start of the app and of the
+ * emergency page: a key stored before the copy existed, or forgotten by another tab, is followed.
+ */
+export const syncDeviceKeyMirror = (): Promise<void> => mirror(readDeviceKey());
+
+/** Keeps the key the server issued to `user` on this device (and the worker's copy). */
+export function saveDeviceKey(key: string, user: string): Promise<void> {
   try {
     localStorage.setItem(DEVICE_KEY_STORAGE_KEY, JSON.stringify({ key, user } satisfies StoredDeviceKey));
   } catch {
     // Private mode or storage refused: alerts from here go as link-only alerts.
+    return Promise.resolve();
   }
+  return mirror({ key, user });
 }
 
-/** Forgets this device's key (logout, account deletion). */
-export function forgetDeviceKey(): void {
+/** Forgets this device's key (logout, account deletion, this device removed), the worker's copy too. */
+export function forgetDeviceKey(): Promise<void> {
   try {
     localStorage.removeItem(DEVICE_KEY_STORAGE_KEY);
   } catch {
     // Nothing stored.
   }
+  return mirror(null);
 }

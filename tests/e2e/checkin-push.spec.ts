@@ -40,10 +40,8 @@ test('a pushed check-in reminder shows as a notification with "I\'m safe" and "O
     data: {
       kind: 'checkin-reminder',
       checkin_id: checkin.id,
-      token: user.token,
       url: `${server.url}/public/${user.token}/`,
       language: 'en',
-      pin: '0',
     },
   };
   const registrationId = () => registrations.get(`${server.url}/`) ?? '';

@@ -121,7 +121,11 @@ describe(`check-in reminders by Web Push (${dbLabel})`, () => {
     expect(message).toMatchObject({
       title: 'are you OK?',
       body: expect.stringMatching(/^Are you OK\? Tap to say you are safe, or your contacts are alerted at \d\d:\d\d/),
-      data: { kind: 'checkin-reminder', checkin_id: started.json().id, token: o.token },
+      data: {
+        kind: 'checkin-reminder',
+        checkin_id: started.json().id,
+        url: expect.stringContaining(`/public/${o.token}/#checkin`),
+      },
     });
     expect(await subscriptionsOf(o.user.id)).toEqual([{ endpoint: `${base}/ok/${o.user.id}` }]);
     expect(t.app.outbox.push.filter((p) => p.endpoint.endsWith(o.user.id))).toHaveLength(2);

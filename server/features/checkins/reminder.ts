@@ -100,10 +100,10 @@ export function pinLockMail(user: User, until: number, setupUrl: string): MailMe
 }
 
 /**
- * The same reminder as a notification: the service worker shows it with "I'm safe" (which ends
- * the check-in) and "Open" (the emergency page), from `data`.
+ * The same reminder as a notification: the service worker shows it with "I'm safe" and "Open",
+ * both opening the emergency page on its check-in (`data`, common/push.ts).
  */
-export function reminderPush(user: User, checkin: Checkin, token: string, pageUrl: string): PushMessage {
+export function reminderPush(user: User, checkin: Checkin, pageUrl: string): PushMessage {
   const template = REMINDER[languageOf(user)](firesAtClock(user, checkin));
   return {
     title: template.subject.replace(/^Alerta: /, ''),
@@ -111,10 +111,8 @@ export function reminderPush(user: User, checkin: Checkin, token: string, pageUr
     data: {
       kind: 'checkin-reminder',
       checkin_id: checkin.id,
-      token,
       url: pageUrl,
       language: languageOf(user),
-      pin: user.checkin_pin_hash ? '1' : '0',
     },
   };
 }

@@ -57,7 +57,7 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
         deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
       }
     };
-    await Promise.all([pushToOwner(deps, user.id, reminderPush(user, checkin, user.token, page)), mail()]);
+    await Promise.all([pushToOwner(deps, user.id, reminderPush(user, checkin, page)), mail()]);
   }
 
   const timer: TimerHandler = async ({ subject }) => {

@@ -1,6 +1,6 @@
 import type { Language } from '../../../common/constants.js';
 import { clockIn } from '../../../common/profile-rules.js';
-import { CHECKIN_REMINDER_HASH } from '../../../common/push.js';
+import { DAILY_REMINDER_HASH } from '../../../common/push.js';
 import type { User } from '../../db/schema.js';
 import { randomToken } from '../../lib/ids.js';
 import type { MailMessage } from '../../providers/mail/port.js';
@@ -42,8 +42,8 @@ export const mailLinkUrl = (appUrl: string, secret: string) => `${appUrl}/api/da
 export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: number, attempt = 1): Promise<void> {
   const language = languageOf(user);
   const texts = TEXTS[language](clockIn(alarmAt, user.time_zone) ?? '?');
-  // Opened as a reminder opens it: no countdown, the page is opened to check in, not to press.
-  const page = `${deps.config.APP_URL}/public/${user.token}/${CHECKIN_REMINDER_HASH}`;
+  // Opened as a reminder opens it: no countdown, the page is opened on "I'm OK today", not to press.
+  const page = `${deps.config.APP_URL}/public/${user.token}/${DAILY_REMINDER_HASH}`;
   const push: PushMessage = {
     title: texts.subject.replace(/^Alerta: /, ''),
     body: texts.intro,
