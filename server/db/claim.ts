@@ -36,15 +36,21 @@ export async function claimRows<T extends Claimable>(
   return (await claimQuery(db, dialect, table, options).execute()) as Selectable<Database[T]>[];
 }
 
+/** One way a row can be due: a condition, or a condition with the most rows it may give (else the claim's `limit`). */
+export type ClaimArm<T extends Claimable> =
+  | ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)
+  | { where: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>; limit: number };
+
 /** What `claimRows` takes: when a row is due, in which order, what the claim writes, how many. */
 interface ClaimOptions<T extends Claimable> {
   /**
    * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
    * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
    * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
-   * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim).
+   * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim). An arm
+   * with a limit of its own gives at most that many (a kind's free places among the claim's).
    */
-  due: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)[];
+  due: ClaimArm<T>[];
   orderBy: 'next_attempt_at' | 'due_at';
   set: UpdateObject<Database, T>;
   limit: number;
@@ -65,11 +71,16 @@ export function claimQuery<T extends Claimable>(
   // biome-ignore lint/suspicious/noExplicitAny: the same conditions serve the plain and the CTE queries' builders.
   const any = db as Kysely<any>;
   const name: string = table;
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
-  const arms = options.due as unknown as ((eb: ExpressionBuilder<any, any>) => Expression<SqlBool>)[];
-  /** The first `limit` due rows of one arm, in `orderBy` order, from the index. */
+  const arms = options.due.map((arm) =>
+    typeof arm === 'function'
+      ? // biome-ignore lint/suspicious/noExplicitAny: as above.
+        { where: arm as unknown as (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>, limit }
+      : // biome-ignore lint/suspicious/noExplicitAny: as above.
+        { where: arm.where as unknown as (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>, limit: arm.limit },
+  );
+  /** The first due rows of one arm (at most its limit), in `orderBy` order, from the index. */
   const armRows = (qc: typeof any, arm: (typeof arms)[number]) =>
-    qc.selectFrom(name).select(['id', orderBy]).where(arm).orderBy(orderBy).limit(limit);
+    qc.selectFrom(name).select(['id', orderBy]).where(arm.where).orderBy(orderBy).limit(arm.limit);
   /** The first `limit` ids of the arms' rows together. */
   const firstIds = (parts: Expression<unknown>[]) =>
     sql`(select id from (${sql.join(

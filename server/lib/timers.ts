@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { InsertQueryBuilder, InsertResult, Kysely } from 'kysely';
+import type { ExpressionBuilder, InsertQueryBuilder, InsertResult, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { claimRows } from '../db/claim.js';
+import { type ClaimArm, claimRows } from '../db/claim.js';
 import { compiledInsert } from '../db/compiled-once.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db, Timer } from '../db/schema.js';
+import { nextTurn } from './background.js';
 import type { Clock } from './clock.js';
 import { orderedId } from './ids.js';
 import {
@@ -26,6 +27,17 @@ export interface DueTimer {
   attempt: number;
   /** Aborted when another process has taken the job over (this run's lease lapsed): stop, leave the effect to it. */
   signal: AbortSignal;
+  /**
+   * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is
+   * handed over (the provider answered) and what is left is bookkeeping, which holds back no
+   * other job of the kind. The lease is held until the handler ends all the same.
+   */
+  free?(): void;
+  /**
+   * What the transaction that wrote this job leased to this process handed its run (`reserve`),
+   * so the run reads nothing back; undefined when the job was claimed.
+   */
+  given?: unknown;
 }
 
 /**
@@ -36,28 +48,30 @@ export interface DueTimer {
 export type TimerHandler = (timer: DueTimer) => Promise<void>;
 
 /** The timer row `setTimer` writes. */
-export const timerRow = ({
-  kind,
-  subject,
-  dueAt,
-  now,
-}: {
-  kind: string;
-  subject: string;
-  dueAt: number;
-  now: number;
-}) => ({
-  id: orderedId(),
+export const timerRow = ({ id, kind, subject, dueAt, now, lease }: TimerInput) => ({
+  id: id ?? orderedId(),
   kind,
   subject,
   due_at: dueAt,
-  attempts: 0,
-  lease_until: null,
-  lease_token: null,
+  // Written leased, the run it was written for is its first.
+  attempts: lease ? 1 : 0,
+  lease_until: lease?.until ?? null,
+  lease_token: lease?.token ?? null,
   failed_at: null,
   last_error: null,
   created_at: now,
 });
+
+/** A job to write: its kind, subject and due time, and the lease of a process that runs it once written (`reserve`). */
+export interface TimerInput {
+  /** Given by `reserve` for a job written leased, which its process runs by that id. */
+  id?: string;
+  kind: string;
+  subject: string;
+  dueAt: number;
+  now: number;
+  lease?: { until: number; token: string } | undefined;
+}
 
 /** What a timer already set for (kind, subject) becomes: due at the new time, unless `keep` finds it waiting. */
 const onTimerConflict = (mode: 'replace' | 'keep') => (query: InsertQueryBuilder<Database, 'timers', InsertResult>) =>
@@ -100,6 +114,11 @@ export async function setTimer(
   await settingTimer[mode](db, [timerRow(timer)]);
 }
 
+/** Writes several new jobs in one statement (`setTimer`'s, replacing any set for the same kind and subject). */
+export async function setTimers(db: Db, timers: TimerInput[]): Promise<void> {
+  if (timers.length > 0) await settingTimer.replace(db, timers.map(timerRow));
+}
+
 /** Removes the (kind, subject) timer: it will not run (a run in progress finishes). */
 export async function cancelTimer(db: Db, kind: string, subject: string): Promise<void> {
   await db.deleteFrom('timers').where('kind', '=', kind).where('subject', '=', subject).execute();
@@ -126,7 +145,7 @@ export interface TimersOptions {
   leaseMs?: number;
   /** How often a running job's lease is renewed (ms); below `leaseMs`. */
   renewMs?: number;
-  /** Jobs taken at once, per process. */
+  /** Jobs of the kinds without a `concurrency` of their own run at once, per process. */
   batch?: number;
   /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms). */
   retryMs?: number;
@@ -139,6 +158,37 @@ export interface TimersOptions {
 export interface KindOptions {
   /** Runs before a job of this kind is parked as failed. */
   maxAttempts?: number;
+  /**
+   * Runs of this kind in flight at once in this process (a provider's bound), apart from the
+   * other kinds, which share `batch`; a claim takes no more of the kind than it has free places.
+   */
+  concurrency?: number;
+  /** The wait before the next run once `attempts` runs have failed (ms); the engine's doubling otherwise. */
+  retryMs?: (attempts: number) => number;
+  /** A failure no retry can mend (a number the provider refuses for good): the job is parked at once. */
+  permanent?: (error: unknown) => boolean;
+  /** What the kind's own rows show of a job given up on, written in the transaction that parks it. */
+  parked?: (db: Db, subject: string, error: unknown) => Promise<void>;
+}
+
+/**
+ * Places of one kind a transaction takes before it writes jobs of that kind: that many of them
+ * are written already leased to this process (`rows`), and run by it right after the commit
+ * (`start`), with no claim to find them again.
+ */
+export interface Reservation {
+  /** Places taken: at most this many of the jobs are written leased. */
+  readonly slots: number;
+  /** The jobs for `subjects`, due now: the first `slots` leased to this process from now, the rest for any to claim. */
+  rows(subjects: string[], now: number): TimerInput[];
+  /**
+   * After the commit: runs the jobs written leased, each handed `given(subject)`, and wakes the
+   * engine for the rest. A commit so slow that a lease may lapse before its first renewal
+   * leaves those jobs to the claim that takes them over once it has.
+   */
+  start(given?: (subject: string) => unknown): void;
+  /** Nothing was written (rolled back): gives back the places. */
+  release(): void;
 }
 
 export interface Timers {
@@ -149,15 +199,24 @@ export interface Timers {
    * once per process, the first as soon as a server sweeps; a run that fails is retried as any job.
    */
   every(kind: string, everyMs: number, run: () => Promise<unknown>): void;
-  /** Runs every job due now, until none is; resolves with how many ran (the sweep, and tests). */
+  /**
+   * Runs every job due now, until none is and none is running (jobs run right after their
+   * commit too); resolves with how many it claimed (the sweep, and tests).
+   */
   runDue(): Promise<number>;
   /** Runs what is due now in the background (after a commit that set a job due at once). */
   kick(): void;
+  /** Takes up to `count` free places of `kind` for jobs a transaction is about to write (none once stopped). */
+  reserve(kind: string, count: number): Reservation;
+  /** Takes jobs again after `stop`, and runs what is due. */
+  start(): void;
+  /** Takes no more jobs and lends no places; waits (at most `waitMs`) for the runs in flight and the places lent. */
+  stop(waitMs?: number): Promise<void>;
   /** Jobs parked as failed since this process started, by kind (the operator's count). */
   readonly failedCounts: ReadonlyMap<string, number>;
 }
 
-/** Jobs one sweep of a process runs at most before it leaves the rest to the next (a second later). */
+/** Jobs one sweep of a process claims at most before it leaves the rest to the next (a second later). */
 const MOST_PER_SWEEP = 1000;
 
 /** The subject of a recurring job's one row. */
@@ -166,16 +225,33 @@ const RECURRING = 'recurring';
 /** How a run's lease ended: still ours, re-set by a change while it ran, or taken by another process. */
 type LeaseState = 'held' | 'released' | 'lost';
 
+/** A kind's handler and what it set, with its places in flight and lent in this process. */
+interface Kind {
+  handler: TimerHandler;
+  maxAttempts: number;
+  options: KindOptions;
+  /** Its own places, or null for a kind that shares `batch` with the others. */
+  concurrency: number | null;
+  running: number;
+  lent: number;
+  claiming: number;
+}
+
 /**
  * The job engine every piece of later work runs on. A job is a `timers` row (kind, subject, due
  * time) written in the transaction of the change that needs it. At its time one process takes it
  * with `claimRows` (FOR UPDATE SKIP LOCKED on PostgreSQL) under a short lease with a token of its
  * own, renews the lease while the handler runs, and removes the row when it is done: a process
  * that dies holding a job leaves a lease that lapses within `leaseMs`, and the row is taken again;
- * a run whose lease was taken over is told through its signal and leaves the row alone. A failed
- * run is retried with backoff; after `maxAttempts` runs the job is parked as failed (kept, logged
- * at error, counted) and the rest of the queue goes on. Due times and leases are written and
- * judged on the server's clock, which follows the database's (`DatabaseClock`).
+ * a run whose lease was taken over is told through its signal and leaves the row alone. A job
+ * may also be written already leased to the process whose transaction wrote it (`reserve`), and
+ * run by it right after the commit. A kind may bound its runs in flight per process
+ * (`concurrency`): each place freed is filled by the next claim, the places freed together by
+ * one. A failed run is retried with backoff (the kind's own, or doubling); after `maxAttempts`
+ * runs, or a failure the kind calls permanent, the job is parked as failed (kept, logged at
+ * error, counted, the kind's `parked` written with it) and the rest of the queue goes on. Due
+ * times and leases are written and judged on the server's clock, which follows the database's
+ * (`DatabaseClock`).
  */
 export function createTimers(options: TimersOptions): Timers {
   const { db, dialect, clock, log } = options;
@@ -184,12 +260,29 @@ export function createTimers(options: TimersOptions): Timers {
   const batch = options.batch ?? JOB_BATCH;
   const retryMs = options.retryMs ?? JOB_RETRY_MS;
   const maxRetryMs = options.maxRetryMs ?? JOB_MAX_RETRY_MS;
-  const handlers = new Map<string, { handler: TimerHandler; maxAttempts: number }>();
+  const kinds = new Map<string, Kind>();
   const failedCounts = new Map<string, number>();
   /** The recurring kinds whose row this process has yet to make sure of (at its first sweep). */
   const recurring = new Set<string>();
+  /** Runs in flight, claimed or started after their commit; and the shared places of the unbounded kinds. */
+  const runs = new Set<Promise<void>>();
+  const shared = { running: 0, claiming: 0 };
+  let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
+  /** Wakes a sweep waiting for a place to free up, a run to end, or another call. */
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const waiting = wake;
+    wake = null;
+    waiting?.();
+  };
+
+  const freeOf = (kind: Kind) =>
+    kind.concurrency === null
+      ? batch - shared.running - shared.claiming
+      : kind.concurrency - kind.running - kind.lent - kind.claiming;
+  const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, 0);
 
   /** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
   function keepLease(timer: Timer, token: string, controller: AbortController): { stop(): LeaseState } {
@@ -223,43 +316,77 @@ export function createTimers(options: TimersOptions): Timers {
     };
   }
 
-  async function runOne(timer: Timer) {
+  /** Records a failed run: due again after its backoff, or parked as failed. */
+  async function failed(timer: Timer, token: string, kind: Kind, error: unknown): Promise<void> {
+    const attempts = Number(timer.attempts);
+    const now = clock.now();
+    const lastError = String(error).slice(0, 500);
+    const ours = (on: Db) => on.updateTable('timers').where('id', '=', timer.id).where('lease_token', '=', token);
+    if (attempts >= kind.maxAttempts || kind.options.permanent?.(error)) {
+      const parked = await db.transaction().execute(async (trx) => {
+        const updated = await ours(trx)
+          .set({ lease_until: null, lease_token: null, failed_at: now, last_error: lastError })
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return false;
+        await kind.options.parked?.(trx, timer.subject, error);
+        return true;
+      });
+      if (!parked) return;
+      failedCounts.set(timer.kind, (failedCounts.get(timer.kind) ?? 0) + 1);
+      log?.error(
+        { err: error, kind: timer.kind, subject: timer.subject, attempts },
+        'job failed for good: parked as failed',
+      );
+      return;
+    }
+    const wait = kind.options.retryMs?.(attempts) ?? Math.min(retryMs * 2 ** (attempts - 1), maxRetryMs);
+    log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
+    await ours(db)
+      .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })
+      .execute();
+  }
+
+  async function runOne(timer: Timer, kind: Kind, given: unknown): Promise<void> {
     const token = timer.lease_token as string;
-    const { handler, maxAttempts } = handlers.get(timer.kind) as { handler: TimerHandler; maxAttempts: number };
     const controller = new AbortController();
     const lease = keepLease(timer, token, controller);
-    const ours = db.updateTable('timers').where('id', '=', timer.id).where('lease_token', '=', token);
+    let placed = true;
+    const free = () => {
+      if (!placed) return;
+      placed = false;
+      if (kind.concurrency === null) shared.running -= 1;
+      else kind.running -= 1;
+      poke();
+    };
     try {
-      await handler({
+      await kind.handler({
         subject: timer.subject,
         dueAt: Number(timer.due_at),
         attempt: Number(timer.attempts),
         signal: controller.signal,
+        free,
+        ...(given === undefined ? {} : { given }),
       });
       if (lease.stop() !== 'held') return;
       // Set again while it ran (lease token cleared): the new due time stands.
       await db.deleteFrom('timers').where('id', '=', timer.id).where('lease_token', '=', token).execute();
     } catch (error) {
       if (lease.stop() !== 'held') return;
-      const attempts = Number(timer.attempts);
-      const now = clock.now();
-      if (attempts >= maxAttempts) {
-        failedCounts.set(timer.kind, (failedCounts.get(timer.kind) ?? 0) + 1);
-        log?.error(
-          { err: error, kind: timer.kind, subject: timer.subject, attempts },
-          'job failed for good: parked as failed',
-        );
-        await ours
-          .set({ lease_until: null, lease_token: null, failed_at: now, last_error: String(error).slice(0, 500) })
-          .execute();
-        return;
-      }
-      const wait = Math.min(retryMs * 2 ** (attempts - 1), maxRetryMs);
-      log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
-      await ours
-        .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: String(error).slice(0, 500) })
-        .execute();
+      await failed(timer, token, kind, error);
+    } finally {
+      free();
     }
+  }
+
+  /** Runs a job this process holds, in a place of its kind taken by the caller. */
+  function launch(timer: Timer, kind: Kind, given?: unknown): void {
+    const run: Promise<void> = runOne(timer, kind, given)
+      .catch((error: unknown) => log?.error({ err: error, kind: timer.kind }, 'job outcome not recorded'))
+      .finally(() => {
+        runs.delete(run);
+        poke();
+      });
+    runs.add(run);
   }
 
   /** A recurring job's row, due now unless one is already waiting (another process made it). */
@@ -270,33 +397,86 @@ export function createTimers(options: TimersOptions): Timers {
     }
   }
 
-  async function runBatches(): Promise<number> {
+  /**
+   * Claims as many due jobs as there are free places, each kind within its own, and starts
+   * them: one statement (an arm per bounded kind, one for the rest). Resolves with how many.
+   */
+  async function claimAndStart(): Promise<number> {
+    const now = clock.now();
+    const due = (eb: ExpressionBuilder<Database, 'timers'>) =>
+      eb.and([
+        eb('due_at', '<=', now),
+        eb('failed_at', 'is', null),
+        eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
+      ]);
+    const arms: ClaimArm<'timers'>[] = [];
+    const taking: { kind: Kind | null; places: number }[] = [];
+    // Only kinds this process knows: a process of an older version leaves new kinds alone.
+    const sharing = [...kinds].filter(([, kind]) => kind.concurrency === null).map(([name]) => name);
+    const sharedFree = batch - shared.running - shared.claiming;
+    if (sharing.length > 0 && sharedFree > 0) {
+      arms.push({ where: (eb) => eb.and([eb('kind', 'in', sharing), due(eb)]), limit: sharedFree });
+      taking.push({ kind: null, places: sharedFree });
+    }
+    for (const [name, kind] of kinds) {
+      const free = kind.concurrency === null ? 0 : freeOf(kind);
+      if (free <= 0) continue;
+      arms.push({ where: (eb) => eb.and([eb('kind', '=', name), due(eb)]), limit: free });
+      taking.push({ kind, places: free });
+    }
+    if (arms.length === 0) return 0;
+    // Held while the claim waits for the database: a transaction reserving meanwhile is lent none of them.
+    for (const { kind, places } of taking) {
+      if (kind) kind.claiming += places;
+      else shared.claiming += places;
+    }
+    let claimed: Timer[];
+    try {
+      claimed = await claimRows(db, dialect, 'timers', {
+        due: arms,
+        orderBy: 'due_at',
+        set: { lease_until: now + leaseMs, lease_token: randomUUID(), attempts: sql<number>`attempts + 1` },
+        limit: arms.reduce((sum, arm) => sum + (typeof arm === 'function' ? 0 : arm.limit), 0),
+      });
+    } finally {
+      for (const { kind, places } of taking) {
+        if (kind) kind.claiming -= places;
+        else shared.claiming -= places;
+      }
+    }
+    for (const timer of claimed) {
+      const kind = kinds.get(timer.kind) as Kind;
+      if (kind.concurrency === null) shared.running += 1;
+      else kind.running += 1;
+      launch(timer, kind);
+    }
+    return claimed.length;
+  }
+
+  /** Claims and runs until a claim finds nothing and nothing runs; waits for a place to free up meanwhile. */
+  async function sweep(): Promise<number> {
     if (recurring.size > 0) await ensureRecurring();
     let ran = 0;
-    // Only kinds this process knows: a process of an older version leaves new kinds alone.
-    const kinds = [...handlers.keys()];
-    if (kinds.length === 0) return 0;
+    let woken = false;
     for (;;) {
-      const now = clock.now();
-      const token = randomUUID();
-      const claimed = await claimRows(db, dialect, 'timers', {
-        due: [
-          (eb) =>
-            eb.and([
-              eb('kind', 'in', kinds),
-              eb('due_at', '<=', now),
-              eb('failed_at', 'is', null),
-              eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
-            ]),
-        ],
-        orderBy: 'due_at',
-        set: { lease_until: now + leaseMs, lease_token: token, attempts: sql<number>`attempts + 1` },
-        limit: batch,
+      again = false;
+      // The places a batch of runs frees are freed one after another in this turn: claimed
+      // together in the next, one claim where there were one per place.
+      if (woken) await nextTurn();
+      const claimed = stopped || ran >= MOST_PER_SWEEP ? 0 : await claimAndStart();
+      ran += claimed;
+      if (claimed > 0 || again) {
+        woken = false;
+        continue;
+      }
+      if (runs.size === 0 && lentAll() === 0) return ran;
+      // A job may set another due at once (a reminder with its mark), and a freed place takes the next.
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        // A transaction holding lent places is about to commit and start its jobs: looked at again soon.
+        if (runs.size === 0) setTimeout(poke, 5).unref();
       });
-      await Promise.all(claimed.map(runOne));
-      ran += claimed.length;
-      // Until a claim finds nothing: a job may set another due at once (a reminder with its mark).
-      if (claimed.length === 0 || ran >= MOST_PER_SWEEP) return ran;
+      woken = true;
     }
   }
 
@@ -304,16 +484,12 @@ export function createTimers(options: TimersOptions): Timers {
     // A sweep under way takes one more pass for every call made meanwhile, however many.
     if (running) {
       again = true;
+      poke();
       return running;
     }
     running = (async () => {
       try {
-        let total = 0;
-        do {
-          again = false;
-          total += await runBatches();
-        } while (again);
-        return total;
+        return await sweep();
       } finally {
         // In the same turn as the last look at `again`: a call after it starts a sweep of its own.
         running = null;
@@ -323,8 +499,68 @@ export function createTimers(options: TimersOptions): Timers {
   }
 
   function on(kind: string, handler: TimerHandler, kindOptions: KindOptions = {}) {
-    if (handlers.has(kind)) throw new Error(`timers of kind ${kind} handled twice`);
-    handlers.set(kind, { handler, maxAttempts: kindOptions.maxAttempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS });
+    if (kinds.has(kind)) throw new Error(`timers of kind ${kind} handled twice`);
+    kinds.set(kind, {
+      handler,
+      maxAttempts: kindOptions.maxAttempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS,
+      options: kindOptions,
+      concurrency: kindOptions.concurrency ?? null,
+      running: 0,
+      lent: 0,
+      claiming: 0,
+    });
+  }
+
+  function kick() {
+    runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run'));
+  }
+
+  function reserve(name: string, count: number): Reservation {
+    const kind = kinds.get(name);
+    if (!kind) throw new Error(`no handler for timers of kind ${name}`);
+    const slots = stopped || kind.concurrency === null ? 0 : Math.max(0, Math.min(count, freeOf(kind)));
+    kind.lent += slots;
+    const token = randomUUID();
+    let open = true;
+    let leased: Timer[] = [];
+    const giveBack = () => {
+      if (!open) return false;
+      open = false;
+      kind.lent -= slots;
+      return true;
+    };
+    return {
+      slots,
+      rows(subjects, now) {
+        // The lease counted from now, as the rows are written: the wait for the commit takes none of it.
+        const until = clock.now() + leaseMs;
+        const rows: TimerInput[] = subjects.map((subject, i) => ({
+          kind: name,
+          subject,
+          dueAt: now,
+          now,
+          ...(i < slots ? { id: orderedId(), lease: { until, token } } : {}),
+        }));
+        leased = rows.filter((row) => row.lease).map((row) => timerRow(row) as Timer);
+        return rows;
+      },
+      start(given) {
+        if (!giveBack()) return;
+        // Run even when the engine was stopped meanwhile (a shutdown while the change committed):
+        // `stop` waits for lent places as for runs in flight.
+        for (const timer of leased.filter((row) => Number(row.lease_until) - clock.now() > renewMs)) {
+          kind.running += 1;
+          launch(timer, kind, given?.(timer.subject));
+        }
+        if (leased.length < count || runs.size > 0) {
+          if (!stopped) kick();
+          else poke();
+        }
+      },
+      release() {
+        if (giveBack()) poke();
+      },
+    };
   }
 
   return {
@@ -343,8 +579,25 @@ export function createTimers(options: TimersOptions): Timers {
       recurring.add(kind);
     },
     runDue,
-    kick() {
-      runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run'));
+    kick,
+    reserve,
+    start() {
+      stopped = false;
+      kick();
+    },
+    async stop(waitMs = 10_000) {
+      stopped = true;
+      poke();
+      const settled = (async () => {
+        while (runs.size > 0 || lentAll() > 0) {
+          const lent = lentAll() > 0 ? new Promise((resolve) => setTimeout(resolve, 5)) : undefined;
+          await Promise.all([...runs, lent]);
+        }
+        await running;
+      })();
+      let giveUp: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);
+      clearTimeout(giveUp);
     },
     failedCounts,
   };

@@ -1,0 +1,179 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../server/lib/clock.js';
+import { createTimers, type DueTimer, setTimer, setTimers } from '../../server/lib/timers.js';
+import { dbLabel, suiteApp } from './helper.js';
+import { secondConnection } from './second-process.js';
+
+const SECOND = 1000;
+const HOUR = 3600 * SECOND;
+
+// What a kind may ask of the job engine beyond the defaults: its own places per process (a
+// provider's bound, freed as soon as its effect is handed over), jobs written already leased to
+// the process whose transaction wrote them and run by it right after the commit, its own backoff,
+// failures it calls permanent, and its own rows written as a job is parked.
+describe(`the job engine's kinds (${dbLabel})`, () => {
+  const t = suiteApp();
+  let kinds = 0;
+  const newKind = () => {
+    kinds += 1;
+    return `kind-${kinds}`;
+  };
+  // An hour ahead of the app's clock: the app's own engine knows none of these kinds anyway.
+  const clockAhead = () => new ManualClock(t.clock.now() + HOUR);
+  const jobOf = async (kind: string, subject: string) =>
+    (await t.app.db
+      .selectFrom('timers')
+      .select(['due_at', 'attempts', 'lease_until', 'lease_token', 'failed_at', 'last_error'])
+      .where('kind', '=', kind)
+      .where('subject', '=', subject)
+      .executeTakeFirst()) ?? null;
+
+  it('runs at most `concurrency` jobs of a kind at once, a freed place taking the next while the run ends', async () => {
+    const clock = clockAhead();
+    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
+    const kind = newKind();
+    let active = 0;
+    let peak = 0;
+    const started: string[] = [];
+    const releases = new Map<string, () => void>();
+    engine.on(
+      kind,
+      async ({ subject, free }) => {
+        active += 1;
+        peak = Math.max(peak, active);
+        started.push(subject);
+        await new Promise<void>((resolve) => releases.set(subject, resolve));
+        active -= 1;
+        // The effect is handed over: the place goes, while the run's bookkeeping waits.
+        free?.();
+        await new Promise<void>((resolve) => releases.set(`${subject}:end`, resolve));
+      },
+      { concurrency: 2 },
+    );
+    for (let i = 0; i < 5; i += 1)
+      await setTimer(t.app.db, { kind, subject: `j${i}`, dueAt: clock.now(), now: clock.now() });
+    const sweep = engine.runDue();
+    await vi.waitFor(() => expect(started).toHaveLength(2));
+    releases.get(started[0] as string)?.();
+    releases.get(started[1] as string)?.();
+    // Both places freed in one turn: the next two are claimed, though the first two have not ended.
+    await vi.waitFor(() => expect(started).toHaveLength(4));
+    expect(peak).toBe(2);
+    for (let i = 0; i < 40 && started.length < 5; i += 1) {
+      for (const [key, release] of releases) {
+        releases.delete(key);
+        release();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await vi.waitFor(() => expect(started).toHaveLength(5));
+    for (let i = 0; i < 20 && releases.size > 0; i += 1) {
+      for (const [key, release] of releases) {
+        releases.delete(key);
+        release();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await sweep).toBe(5);
+    expect(peak).toBe(2);
+    expect(new Set(started).size).toBe(5);
+    expect(await t.app.db.selectFrom('timers').select('id').where('kind', '=', kind).execute()).toEqual([]);
+  });
+
+  it('runs jobs written leased right after their commit, with what the transaction handed them, and no claim', async () => {
+    const clock = clockAhead();
+    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
+    const kind = newKind();
+    const seen: { subject: string; attempt: number; given: unknown }[] = [];
+    engine.on(kind, async ({ subject, attempt, given }) => void seen.push({ subject, attempt, given }), {
+      concurrency: 2,
+    });
+    const reservation = engine.reserve(kind, 3);
+    expect(reservation.slots).toBe(2);
+    const rows = reservation.rows(['a', 'b', 'c'], clock.now());
+    await t.app.db.transaction().execute((trx) => setTimers(trx, rows));
+    expect(await jobOf(kind, 'a')).toMatchObject({ attempts: 1, lease_until: clock.now() + 6 * SECOND });
+    expect(await jobOf(kind, 'c')).toMatchObject({ attempts: 0, lease_until: null, lease_token: null });
+    reservation.start((subject) => `handed ${subject}`);
+    await engine.runDue();
+    expect(seen.sort((x, y) => x.subject.localeCompare(y.subject))).toEqual([
+      { subject: 'a', attempt: 1, given: 'handed a' },
+      { subject: 'b', attempt: 1, given: 'handed b' },
+      { subject: 'c', attempt: 1, given: undefined },
+    ]);
+    expect(await t.app.db.selectFrom('timers').select('id').where('kind', '=', kind).execute()).toEqual([]);
+    // A rolled back transaction gives its places back; a stopped engine lends none.
+    engine.reserve(kind, 2).release();
+    expect(engine.reserve(kind, 2).slots).toBe(2);
+  });
+
+  it('a process that wrote jobs leased and died: another takes them over once the lease lapses, each once', async () => {
+    const clock = clockAhead();
+    const kind = newKind();
+    const writer = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
+    writer.on(kind, async () => {}, { concurrency: 4 });
+    const reservation = writer.reserve(kind, 2);
+    await setTimers(t.app.db, reservation.rows(['x', 'y'], clock.now()));
+    // The writer dies before its `start`.
+    const other = await secondConnection(t);
+    try {
+      const survivor = createTimers({ db: other.db, dialect: other.dialect, clock });
+      const ran: DueTimer[] = [];
+      survivor.on(kind, async (timer) => void ran.push(timer), { concurrency: 4 });
+      expect(await survivor.runDue()).toBe(0);
+      clock.advance(7 * SECOND);
+      expect(await survivor.runDue()).toBe(2);
+      expect(ran.map((r) => [r.subject, r.attempt]).sort()).toEqual([
+        ['x', 2],
+        ['y', 2],
+      ]);
+      expect(await survivor.runDue()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("backs off by the kind's own waits, parks a permanent failure at once, and writes the kind's rows as it parks", async () => {
+    const clock = clockAhead();
+    const engine = createTimers({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      clock,
+      log: { error() {}, warn() {} } as never,
+    });
+    const kind = newKind();
+    const parked: { subject: string; error: string }[] = [];
+    engine.on(
+      kind,
+      async ({ subject }) => {
+        throw Object.assign(new Error(`${subject} refused`), { permanent: subject === 'never' });
+      },
+      {
+        maxAttempts: 2,
+        retryMs: (attempts) => attempts * 7 * SECOND,
+        permanent: (error) => (error as { permanent?: boolean }).permanent === true,
+        parked: async (db, subject, error) => {
+          // In the parking's transaction: it sees the job parked.
+          const job = await db
+            .selectFrom('timers')
+            .select('failed_at')
+            .where('kind', '=', kind)
+            .where('subject', '=', subject)
+            .executeTakeFirst();
+          parked.push({ subject, error: `${String(error)} ${job?.failed_at === clock.now()}` });
+        },
+      },
+    );
+    await setTimer(t.app.db, { kind, subject: 'later', dueAt: clock.now(), now: clock.now() });
+    await setTimer(t.app.db, { kind, subject: 'never', dueAt: clock.now(), now: clock.now() });
+    await engine.runDue();
+    expect(await jobOf(kind, 'later')).toMatchObject({ due_at: clock.now() + 7 * SECOND, failed_at: null });
+    expect(await jobOf(kind, 'never')).toMatchObject({ attempts: 1, failed_at: clock.now() });
+    expect(parked).toEqual([{ subject: 'never', error: 'Error: never refused true' }]);
+    clock.advance(7 * SECOND);
+    await engine.runDue();
+    expect(await jobOf(kind, 'later')).toMatchObject({ attempts: 2, failed_at: clock.now() });
+    expect(parked.map((p) => p.subject)).toEqual(['never', 'later']);
+    expect(engine.failedCounts.get(kind)).toBe(2);
+  });
+});
