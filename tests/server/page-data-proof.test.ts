@@ -5,6 +5,7 @@ import { nextIp } from './accounts-helpers.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp } from './helper.js';
 import { ownerProofOf } from './live-fixtures.js';
+import { watchStatements } from './statements-seen.js';
 
 const MUM = '+351968100001';
 const BROTHER = '+351968100002';
@@ -66,6 +67,22 @@ describe(`the emergency page's data and the owner's proof (${dbLabel})`, () => {
     expect(byKey.json()).toMatchObject(full);
     const bySession = await page(o.token, ip, { authorization: o.headers.authorization });
     expect(bySession.json()).toMatchObject(full);
+  });
+
+  it("reads the token's owner once for the owner's proof, however often the request asks (the limit's key and the route), and once for the page", async () => {
+    const o = await owner();
+    const proof = await ownerProofOf(t.app, o.token);
+    const watch = watchStatements();
+    let res: Awaited<ReturnType<typeof page>>;
+    try {
+      res = await page(o.token, nextIp(), proof);
+    } finally {
+      watch.stop();
+    }
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject(full);
+    const byToken = watch.seen.filter((s) => /from "users" where "token" = /.test(s.sql));
+    expect(byToken).toHaveLength(2);
   });
 
   it("answers the owner's proof past the per-address ceiling a flooder filled; without it, or with a forged one, 429", async () => {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
+import { DEVICE_KEY_HEADER } from '../../../common/constants.js';
 import { detailError } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
 import { deviceName } from '../accounts/device-names.js';
@@ -15,15 +16,15 @@ import {
   tokenOwnerId,
 } from './owner-proof.js';
 
-/** The header the emergency page sends its device key in (Node lowercases header names). */
-const DEVICE_KEY_HEADER = 'x-alerta-device-key';
+/** The device key header as Node hands it over (header names lowercased). */
+const DEVICE_KEY = DEVICE_KEY_HEADER.toLowerCase();
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** The owner's proof as the request carries it (owner-proof.ts). */
 const proofOf = (request: FastifyRequest): OwnerProof => ({
   authorization: headerValue(request.headers.authorization),
-  deviceKey: headerValue(request.headers[DEVICE_KEY_HEADER]),
+  deviceKey: headerValue(request.headers[DEVICE_KEY]),
 });
 
 /** The token in the request's path, '' when it has none. */
@@ -47,14 +48,24 @@ export async function carriesOwnerProof(app: ProofDeps, request: FastifyRequest,
   return (await users).has(userId);
 }
 
+/** Answered once per request: the address ceiling, the limit's key and the route may all ask. */
+const provenOnPath = new WeakMap<FastifyRequest, Promise<boolean>>();
+
 /**
  * Whether the request carries a verified proof of the owner of the token in its path: what
- * lets the owner's alert past the per-address ceiling. Without a proof header nothing is read.
+ * lets the owner's alert past the per-address ceiling. Without a proof header nothing is read;
+ * with one, the token's owner is read once per request (the page route asked three times).
  */
-export async function provenForPathToken(app: ProofDeps, request: FastifyRequest): Promise<boolean> {
-  if (!sentProof(proofOf(request))) return false;
-  const owner = await tokenOwnerId(app, pathToken(request));
-  return owner ? carriesOwnerProof(app, request, owner) : false;
+export function provenForPathToken(app: ProofDeps, request: FastifyRequest): Promise<boolean> {
+  if (!sentProof(proofOf(request))) return Promise.resolve(false);
+  let proven = provenOnPath.get(request);
+  if (!proven) {
+    proven = tokenOwnerId(app, pathToken(request)).then((owner) =>
+      owner ? carriesOwnerProof(app, request, owner) : false,
+    );
+    provenOnPath.set(request, proven);
+  }
+  return proven;
 }
 
 /**
