@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants.js';
+import { DAILY_REMINDER_HASH, DEVICE_KEY_DB } from '../../common/push.js';
 import { seedUser } from '../e2e/seed.js';
 import type { Tab } from './engines.js';
 import { click, ENGINES, until, untilControlled, waitForText } from './page-helpers.js';
@@ -93,6 +95,49 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     expect(after.last_ok_at).not.toBe(setAt);
     expect(Date.parse(after.next_due_at)).toBeGreaterThan(Date.parse(due));
     await owner.close();
+  }, 90_000);
+
+  /** Whether the service worker's copy of the device key (IndexedDB, read by sw/push.ts) is the page's own. */
+  const workerHasKey = (tab: Tab) =>
+    tab.run<boolean>(`
+      const request = (make) => new Promise((resolve, reject) => {
+        const r = make();
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const db = await request(() => indexedDB.open(${JSON.stringify(DEVICE_KEY_DB.database)}));
+      try {
+        const copy = await request(() =>
+          db.transaction(${JSON.stringify(DEVICE_KEY_DB.store)}).objectStore(${JSON.stringify(DEVICE_KEY_DB.store)}).get(${JSON.stringify(DEVICE_KEY_STORAGE_KEY)}),
+        );
+        const own = JSON.parse(localStorage.getItem(${JSON.stringify(DEVICE_KEY_STORAGE_KEY)}) || 'null');
+        return Boolean(copy && own && copy.key === own.key);
+      } finally {
+        db.close();
+      }`);
+
+  // What the daily reminder's notification opens (sw/push.ts: a tap, or "Estou bem" with no key
+  // or refused). The notification itself is not reachable here: no engine's driver shows or
+  // clicks one (the worker's action is driven in Chromium by tests/e2e/daily-push.spec.ts).
+  it('the page opened as the daily reminder opens it (#daily): no countdown, “Estou bem hoje” focused, and the tap checks in', async () => {
+    const { user, access, setAt } = await ownerDueSoon();
+    const first = await openCancelled(user.token);
+    await signIn(first, user.username);
+    // The key the page signed in with is where the worker reads it.
+    expect(await until('the worker’s copy of the key', () => workerHasKey(first))).toBe(true);
+    await first.close();
+    const tab = await suite.engine.newTab();
+    await tab.goto(`${suite.server.url}/public/${user.token}/${DAILY_REMINDER_HASH}`);
+    await until('"Estou bem hoje" focused', () =>
+      tab.run<boolean>(`return document.activeElement?.textContent.trim() === 'Estou bem hoje';`),
+    );
+    expect(await tab.run<boolean>(`return document.querySelector('[data-testid="countdown"]') === null;`)).toBe(true);
+    await until('"Estou bem hoje"', () => tab.run<boolean>(click('Estou bem hoje')));
+    await waitForText(tab, 'Check-in feito. Obrigado!');
+    const after = await daily(access);
+    expect(after.status).toBe('waiting');
+    expect(after.last_ok_at).not.toBe(setAt);
+    await tab.close();
   }, 90_000);
 
   it('"Estou bem hoje" tapped with the server down waits in the queue and counts at the time it was tapped', async () => {
