@@ -4,6 +4,7 @@ import { activateSubscription } from '../../server/features/billing/subscription
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { createUser, dbLabel, moveTime, OUTBOX_KEY, suiteApp } from './helper.js';
 import { addContact, contactStates, replySms, smsTo } from './sms-replies-fixtures.js';
+import { watchStatements } from './statements-seen.js';
 
 const HOUR = 3600_000;
 
@@ -75,8 +76,18 @@ describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
     const second = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
     expect(await replySms(t.app, phone, 'STOP')).toBe('opted_out');
 
-    const alert = (await postAlert(t.app, first.token)).json();
+    const watch = watchStatements();
+    let alert: { id: string; deliveries: unknown[] };
+    try {
+      alert = (await postAlert(t.app, first.token)).json();
+    } finally {
+      watch.stop();
+    }
     expect(alert.deliveries).toContainEqual({ contact_name: 'Ana', status: 'failed', opted_out: true });
+    // The alert's transaction reads who said STOP with the SMS budgets' counts, in one statement.
+    const stops = watch.seen.filter((s) => s.sql.includes('"sms_opt_outs"'));
+    expect(stops).toHaveLength(1);
+    expect(stops[0]?.sql).toContain('from "deliveries"');
     expect(alert.deliveries).toHaveLength(2);
     const fromSecond = (await postAlert(t.app, second.token)).json();
     await t.app.dispatcher.drain();

@@ -2,7 +2,6 @@ import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
-import { optedOutAmong } from '../sms-replies/opt-outs.js';
 
 /**
  * How many SMS one number may receive, in messages and in SMS parts (a long or non-Latin
@@ -50,6 +49,8 @@ interface Spent {
  * link-only alerts since `mineSince` (`mine_*`), and of all accounts and links since `allSince`
  * (`all_*`), in one statement; `alerted_n`: that account's real alerts of the same proof that
  * reached the number since `allSince` (their own SMS, not tests, all-clears or escalations).
+ * The numbers that said STOP (`sms_opt_outs`) come in the same statement, a row each with
+ * `opted_out` 1: on PostgreSQL one round trip less while the numbers' locks are held.
  */
 function spentRead(
   db: Db,
@@ -91,23 +92,48 @@ function spentRead(
         counted(isAll, 'one').as('all_n'),
         counted(isAll, 'parts').as('all_p'),
         counted(isMyAlert, 'one').as('alerted_n'),
+        sql.lit(0).as('opted_out'),
       ];
     })
     .where('deliveries.phone_number', 'in', phones)
     .where('deliveries.created_at', '>', Math.min(mineSince, allSince))
     .where('deliveries.status', 'not in', ['withheld', 'opted_out'])
-    .groupBy('deliveries.phone_number');
+    .groupBy('deliveries.phone_number')
+    .unionAll(
+      db
+        .selectFrom('sms_opt_outs')
+        .select([
+          'sms_opt_outs.phone_number as phone',
+          sql<number>`0`.as('mine_n'),
+          sql<number>`0`.as('mine_p'),
+          sql<number>`0`.as('all_n'),
+          sql<number>`0`.as('all_p'),
+          sql<number>`0`.as('alerted_n'),
+          sql.lit(1).as('opted_out'),
+        ])
+        .where('sms_opt_outs.phone_number', 'in', phones),
+    );
 }
 
 type SpentRow = Awaited<ReturnType<ReturnType<typeof spentRead>['execute']>>[number];
 
-/** What `spentRead` counted, per number; `alerted`: the numbers the account's own alerts already reached. */
-function tallied(rows: SpentRow[]): { mine: Map<string, Spent>; all: Map<string, Spent>; alerted: Set<string> } {
+/**
+ * What `spentRead` counted, per number; `alerted`: the numbers the account's own alerts already
+ * reached; `optedOut`: the numbers that said STOP.
+ */
+function tallied(all: SpentRow[]): {
+  mine: Map<string, Spent>;
+  all: Map<string, Spent>;
+  alerted: Set<string>;
+  optedOut: Set<string>;
+} {
   const tally = (messages: unknown, parts: unknown): Spent => ({ messages: Number(messages), parts: Number(parts) });
+  const rows = all.filter((row) => Number(row.opted_out) === 0);
   return {
     mine: new Map(rows.map((row) => [row.phone, tally(row.mine_n, row.mine_p)])),
     all: new Map(rows.map((row) => [row.phone, tally(row.all_n, row.all_p)])),
     alerted: new Set(rows.filter((row) => Number(row.alerted_n) > 0).map((row) => row.phone)),
+    optedOut: new Set(all.filter((row) => Number(row.opted_out) !== 0).map((row) => row.phone)),
   };
 }
 
@@ -173,7 +199,8 @@ export interface BudgetRequest {
  * budgets now, else why not: `recently_alerted` (this account's own budget for the number,
  * proven and link-only apart) or `number_busy` (the number's ceiling, which a proven real
  * alert passes when it is the account's first to the number in the window, or the account
- * is in touch with the number). Call inside the
+ * is in touch with the number); and which of them said STOP (`optedOut`), read with the
+ * counts, under the same locks. Call inside the
  * transaction that inserts the deliveries: on PostgreSQL it takes a transaction lock per
  * number, so concurrent alerts to one number are counted one after the other (SQLite's
  * single writer already serialises them).
@@ -182,10 +209,10 @@ export async function budgetDecisions(
   trx: Transaction<Database>,
   dialect: Dialect,
   request: BudgetRequest,
-): Promise<Map<string, WithheldReason | null>> {
+): Promise<{ decisions: Map<string, WithheldReason | null>; optedOut: Set<string> }> {
   const phones = [...new Set(request.phones)].sort();
   const decisions = new Map<string, WithheldReason | null>();
-  if (phones.length === 0) return decisions;
+  if (phones.length === 0) return { decisions, optedOut: new Set() };
   const { perAccountNumber, perNumber } = SMS_BUDGET;
   const proven = request.proven ?? false;
   const parts = Math.max(1, request.parts ?? 1);
@@ -203,7 +230,7 @@ export async function budgetDecisions(
       trx,
     );
   }
-  const { mine, all, alerted } = tallied(await read.execute());
+  const { mine, all, alerted, optedOut } = tallied(await read.execute());
   // What other accounts sent never withholds the owner's first proven alert to a number in the window.
   const first = (phone: string) => proven && request.realAlert === true && !alerted.has(phone);
   const busy = phones.filter((phone) => !first(phone) && !fits(all.get(phone), perNumber, parts));
@@ -214,7 +241,7 @@ export async function budgetDecisions(
     else if (busy.includes(phone) && !exempt.has(phone)) decisions.set(phone, 'number_busy');
     else decisions.set(phone, null);
   }
-  return decisions;
+  return { decisions, optedOut };
 }
 
 /** Which of `phones` may get one more SMS from `userId` now (see `budgetDecisions`). */
@@ -223,8 +250,7 @@ export async function numbersWithinBudget(
   dialect: Dialect,
   request: BudgetRequest,
 ): Promise<Set<string>> {
-  const decisions = await budgetDecisions(trx, dialect, request);
-  const optedOut = await optedOutAmong(trx, request.phones);
+  const { decisions, optedOut } = await budgetDecisions(trx, dialect, request);
   return new Set(
     [...decisions].filter(([phone, reason]) => reason === null && !optedOut.has(phone)).map(([phone]) => phone),
   );
@@ -242,7 +268,7 @@ export async function withinBudgets(
 ): Promise<NewDelivery[]> {
   const { alert, deliveries, now } = request;
   if (deliveries.length === 0) return deliveries;
-  const decisions = await budgetDecisions(trx, dialect, {
+  const { decisions, optedOut } = await budgetDecisions(trx, dialect, {
     userId: alert.user_id,
     phones: deliveries.map((d) => d.phone_number),
     now,
@@ -250,10 +276,6 @@ export async function withinBudgets(
     realAlert: alert.mode === 'real',
     parts: Math.max(...deliveries.map((d) => d.parts ?? 1)),
   });
-  const optedOut = await optedOutAmong(
-    trx,
-    deliveries.map((d) => d.phone_number),
-  );
   return deliveries.map((d) => {
     if (optedOut.has(d.phone_number)) return { ...d, status: 'opted_out' as const, last_error: OPTED_OUT_REASON };
     const reason = decisions.get(d.phone_number) ?? null;
