@@ -1,4 +1,4 @@
-import { act, render } from '@testing-library/react';
+import { act, type RenderResult, render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '../../../common/constants';
@@ -82,7 +82,7 @@ function LocationProbe() {
 export const pathNow = () => currentPath;
 
 /** Renders the whole app at `path`. */
-export function renderApp(path = '/') {
+export function renderApp(path = '/'): RenderResult {
   return render(
     <MemoryRouter initialEntries={[path]}>
       <LocationProbe />
