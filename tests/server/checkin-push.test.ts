@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
@@ -11,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { isPrivateAddress, outboundUrlProblem, publicLookup } from '../../server/lib/outbound.js';
 import { vapidKeys } from '../../server/providers/push/web-push.js';
+import { browserPushKeys, type PushService, startPushService } from '../fixtures/push-service.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
 import { type DeviceProof, deviceProof } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
@@ -19,65 +17,18 @@ import { dbLabel, moveTime, suiteApp } from './helper.js';
 // push service (here on loopback, with its own certificate); the endpoints come from whoever
 // holds the link, so they are checked like any URL the server calls.
 
-interface Received {
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
 describe(`check-in reminders by Web Push (${dbLabel})`, () => {
   const t = suiteApp({ PUSH_ALLOW_PRIVATE: '1' });
-  const received: Received[] = [];
-  let server: Server;
+  let service: PushService;
   let base = '';
-  let certDir = '';
 
   beforeAll(async () => {
-    certDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-push-'));
-    const [key, cert] = [path.join(certDir, 'key.pem'), path.join(certDir, 'cert.pem')];
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-subj',
-        '/CN=localhost',
-        '-days',
-        '1',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-      ],
-      { stdio: 'ignore' },
-    );
-    server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
-        response.statusCode = request.url?.startsWith('/gone') ? 410 : 201;
-        response.end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    service = await startPushService((at) => (at.startsWith('/gone') ? 410 : 201));
+    base = service.base;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(certDir, { recursive: true, force: true });
-  });
+  afterAll(() => service.close());
 
-  const browser = () => {
-    const ecdh = createECDH('prime256v1');
-    ecdh.generateKeys();
-    return { ecdh, auth: randomBytes(16).toString('base64url'), p256dh: ecdh.getPublicKey('base64url') };
-  };
+  const browser = browserPushKeys;
   /** Subscribes from the device whose key is `proof` (the owner's page sends it). */
   const subscribe = (token: string, proof: DeviceProof, endpoint: string, keys = browser()) =>
     t.app.inject({
@@ -111,7 +62,7 @@ describe(`check-in reminders by Web Push (${dbLabel})`, () => {
     });
     moveTime(t, 600_000);
     await t.app.timers.runDue();
-    const push = received.find((r) => r.path === `/ok/${o.user.id}`);
+    const push = service.received.find((r) => r.path === `/ok/${o.user.id}`);
     expect(push?.headers.authorization).toMatch(new RegExp(`^vapid t=.+, k=${page.json().push_public_key}$`));
     expect(push?.headers['content-encoding']).toBe('aes128gcm');
     expect(push?.headers.urgency).toBe('high');
