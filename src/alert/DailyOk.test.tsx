@@ -1,27 +1,16 @@
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DailyView } from '../../common/api/daily';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
 import { DailyOk, okShown, whenText } from './DailyOk';
+import { dailyView } from './daily-test-fixtures';
 import { ownerAskedToSignIn, resetAskedToSignIn } from './owner-proof-asked';
 import { forgetPage, savePage } from './storage';
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
 const HOUR = 3600_000;
-const view = (fields: Partial<DailyView> = {}): DailyView => ({
-  enabled: true,
-  time: '10:00',
-  every_days: 1,
-  grace_minutes: 60,
-  paused_until: null,
-  status: 'due',
-  next_due_at: new Date(Date.now() - HOUR / 2).toISOString(),
-  last_ok_at: null,
-  alert_id: null,
-  ...fields,
-});
+const view = dailyView;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

@@ -6,8 +6,29 @@ import type { Language } from '../../common/constants';
 import { OK_AHEAD_MS, onOwnersClock } from '../../common/daily-schedule';
 import { readDeviceKey } from '../lib/device-key';
 import { call, ownerProof } from './api';
+import { offerReminders } from './checkin/push';
 import { askOwnerToSignIn } from './owner-proof-asked';
+import { type RemindersHere, remindersHere } from './reminders-here';
 import { loadPage } from './storage';
+
+/** Set once "I'm OK today" has offered the reminder's notifications: later taps only check in. */
+export const OFFERED_ON_TAP_KEY = 'alerta.daily-push-offered';
+
+function offeredOnTap(): boolean {
+  try {
+    return localStorage.getItem(OFFERED_ON_TAP_KEY) !== null;
+  } catch {
+    return true;
+  }
+}
+
+function noteOfferedOnTap(): void {
+  try {
+    localStorage.setItem(OFFERED_ON_TAP_KEY, new Date().toISOString());
+  } catch {
+    // Storage refused: "Remind me here" still offers it.
+  }
+}
 
 const STRINGS = {
   pt: {
@@ -19,6 +40,18 @@ const STRINGS = {
     next: (when: string) => `Próximo check-in diário até ${when}.`,
     paused: (date: string) => `Check-in diário em pausa até ${date}.`,
     missed: 'O check-in diário falhou: os seus contactos foram alertados.',
+    remindHere: 'Lembrar-me aqui',
+    reminders: {
+      off: 'O lembrete diário chega por e-mail. Toque em “Lembrar-me aqui” para o receber também como notificação neste telemóvel.',
+      on: 'Este telemóvel recebe o lembrete diário como notificação (e o e-mail chega na mesma).',
+      denied:
+        'As notificações do Alerta estão bloqueadas neste navegador: o lembrete diário chega só por e-mail. Pode permiti-las nas definições do navegador.',
+      unsupported: 'Este navegador não mostra notificações: o lembrete diário chega só por e-mail.',
+      'home-screen':
+        'No iPhone, o lembrete só chega como notificação com o Alerta aberto pelo ícone no ecrã principal (iOS 16.4 ou posterior). O e-mail chega na mesma.',
+      full: 'Os lembretes já vão para 4 aparelhos: remova um em Configurar primeiro. O e-mail chega na mesma.',
+      failed: 'Não foi possível ativar o lembrete neste telemóvel. Tente de novo; o e-mail chega na mesma.',
+    },
   },
   en: {
     ok: 'I’m OK today',
@@ -29,6 +62,18 @@ const STRINGS = {
     next: (when: string) => `Next daily check-in due by ${when}.`,
     paused: (date: string) => `Daily check-in paused until ${date}.`,
     missed: 'The daily check-in was missed: your contacts were alerted.',
+    remindHere: 'Remind me here',
+    reminders: {
+      off: 'The daily reminder comes by e-mail. Tap “Remind me here” to get it as a notification on this phone too.',
+      on: 'This phone gets the daily reminder as a notification (and the e-mail still comes).',
+      denied:
+        'Notifications from Alerta are blocked in this browser: the daily reminder comes by e-mail only. You can allow them in the browser’s settings.',
+      unsupported: 'This browser cannot show notifications: the daily reminder comes by e-mail only.',
+      'home-screen':
+        'On iPhone, the reminder only arrives as a notification with Alerta opened from its home-screen icon (iOS 16.4 or later). The e-mail still comes.',
+      full: 'Reminders already go to 4 devices: remove one in Setup first. The e-mail still comes.',
+      failed: 'The reminder could not be turned on for this phone. Try again; the e-mail still comes.',
+    },
   },
 } as const;
 
@@ -52,15 +97,23 @@ export const okShown = (view: DailyView, now: number) =>
  * Offline, the service worker queues the tap, sent with the time it was tapped. Opened from the
  * daily reminder (`fromReminder`), the button is brought into view and focused; where this page
  * cannot check in (no key, or its key refused), it says so and offers the page's sign-in.
+ *
+ * It also says whether this phone gets the daily reminder as a notification (the e-mail always
+ * goes): where it does not yet, the first tap on "I'm OK today" asks for notifications and
+ * registers this browser (a tap: browsers ask only on a gesture), and "Remind me here" does it
+ * any time after. A browser already registered under this device's key is not registered again.
  */
 export function DailyOk({
   token,
   language,
   fromReminder = false,
+  publicKey,
 }: {
   token: string;
   language: Language;
   fromReminder?: boolean;
+  /** The VAPID public key (the page's `push_public_key`) the reminder's subscription is made with. */
+  publicKey?: string | null | undefined;
 }) {
   const s = STRINGS[language] ?? STRINGS.en;
   const [view, setView] = useState<DailyView | null>(null);
@@ -68,6 +121,8 @@ export function DailyOk({
   const [busy, setBusy] = useState(false);
   const [timeZone, setTimeZone] = useState<string | null>(null);
   const [refused, setRefused] = useState(false);
+  const [here, setHere] = useState<RemindersHere | null>(null);
+  const [offering, setOffering] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const brought = useRef(false);
 
@@ -80,6 +135,7 @@ export function DailyOk({
       return;
     }
     let live = true;
+    void remindersHere().then((found) => live && setHere(found));
     // The page data this page keeps carries the owner's time zone.
     void loadPage(token).then((cached) => {
       if (live && cached?.data.time_zone) setTimeZone(cached.data.time_zone);
@@ -117,7 +173,20 @@ export function DailyOk({
     );
   if (!view?.enabled) return null;
 
+  /** Asks for notifications and registers this browser; called straight from a tap (the prompt needs it). */
+  function offer() {
+    setOffering(true);
+    void offerReminders(token, publicKey).then((result) => {
+      setHere(result);
+      setOffering(false);
+    });
+  }
+
   async function ok() {
+    if (here === 'off' && !offeredOnTap()) {
+      noteOfferedOnTap();
+      offer();
+    }
     setBusy(true);
     const at = new Date().toISOString();
     const answer = await call<DailyView>(pathOf(dailyRoutes.ok, { token }), {
@@ -155,6 +224,18 @@ export function DailyOk({
         <p className="hint" role="status">
           {note}
         </p>
+      )}
+      {here && here !== 'no-key' && (
+        <div className="daily-push" data-testid="daily-push">
+          <p className="hint" role="status">
+            {s.reminders[here]}
+          </p>
+          {(here === 'off' || here === 'failed') && (
+            <button type="button" className="button secondary" disabled={offering} onClick={offer}>
+              {s.remindHere}
+            </button>
+          )}
+        </div>
       )}
     </section>
   );

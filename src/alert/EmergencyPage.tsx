@@ -122,7 +122,9 @@ export function EmergencyPage({
       )}
 
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
-      {!busy && !refused && <DailyOk token={emergency.token} language={language} fromReminder={onDaily} />}
+      {!busy && !refused && (
+        <DailyOk token={emergency.token} language={language} fromReminder={onDaily} publicKey={page?.push_public_key} />
+      )}
       {phase.name !== 'sent' && checkin}
       {!refused && <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />}
       {phase.name !== 'invalid' && (

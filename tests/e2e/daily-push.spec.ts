@@ -1,15 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { createECDH, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
 import ece from 'http_ece';
-import { DEVICE_KEY_HEADER, DEVICE_KEY_STORAGE_KEY } from '../../common/constants.js';
+import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants.js';
 import { DAILY_REMINDER_HASH, type PushPayload } from '../../common/push.js';
+import { browserPushKeys, type PushService, startPushService } from '../fixtures/push-service.js';
+import { pushWorkerOf, type ShownNotification } from './push-worker.js';
 import { seedUser } from './seed.js';
 import { type RunningServer, startServer } from './server.js';
 
@@ -17,8 +12,11 @@ import { type RunningServer, startServer } from './server.js';
 // (encrypted and VAPID-signed, to a push service on loopback with its own certificate, as
 // tests/server/checkin-push.test.ts does), the test decrypts it as the phone's push service
 // would hand it over, and DevTools delivers it to the service worker (Chromium only). The
-// worker shows it with "I'm OK"; the click on that action is dispatched inside the worker, which
-// checks in with the device key the page mirrored for it when the owner signed in on the page.
+// owner, who only turned on the daily check-in, registers the phone with the page's "Remind me
+// here" (its browser's push service stood in for on loopback: Chromium here reaches none). The
+// worker shows the reminder with "I'm OK"; the click on that action is dispatched inside the
+// worker, which checks in with the device key the page mirrored for it when the owner signed in
+// on the page.
 
 const PASSWORD = 'correct horse 42';
 
@@ -38,52 +36,13 @@ const test = base.extend<object, { server: RunningServer }>({
   },
 });
 
-/** The push service: every message the server posts to it, by endpoint path. */
-const received = new Map<string, Buffer>();
-let pushService: Server;
-let pushBase = '';
-let certDir = '';
-
+/** The push service: every message the server posts to it. */
+let push: PushService;
 test.beforeAll(async () => {
-  certDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-daily-push-'));
-  const [key, cert] = [path.join(certDir, 'key.pem'), path.join(certDir, 'cert.pem')];
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-subj',
-      '/CN=localhost',
-      '-days',
-      '1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  pushService = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.set(request.url ?? '', Buffer.concat(chunks));
-      response.statusCode = 201;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => pushService.listen(0, '127.0.0.1', resolve));
-  pushBase = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}`;
+  push = await startPushService();
 });
-test.afterAll(async () => {
-  await new Promise((resolve) => pushService.close(resolve));
-  rmSync(certDir, { recursive: true, force: true });
-});
+test.afterAll(() => push.close());
+const receivedAt = (at: string) => push.received.find((message) => message.path === at)?.body;
 
 async function api<T>(base: string, route: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
   const answer = await fetch(`${base}${route}`, {
@@ -123,93 +82,44 @@ async function ownerDueInAMinute(base: string) {
   return { user, setAt: set.body.last_ok_at, daily };
 }
 
-/** A browser's push subscription keys, as a phone's push service would hold them. */
-function phoneKeys() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { ecdh, auth: randomBytes(16).toString('base64url'), p256dh: ecdh.getPublicKey('base64url') };
+/**
+ * The browser's push service, on loopback: Chromium here reaches no real one, so its
+ * `PushManager` hands out a subscription whose endpoint is the loopback push service, with the
+ * keys the test decrypts with (kept in localStorage, as a browser keeps its subscription across
+ * loads). The key the page subscribed with is noted for the test to compare.
+ */
+async function loopbackPushManager(context: BrowserContext, endpoint: string, keys: { p256dh: string; auth: string }) {
+  await context.addInitScript(
+    ({ endpoint, keys }) => {
+      const stored = () => localStorage.getItem('e2e.push-subscribed-with');
+      const subscription = () => ({
+        endpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true },
+        getKey: () => null,
+        unsubscribe: async () => true,
+        toJSON: () => ({ endpoint, expirationTime: null, keys }),
+      });
+      PushManager.prototype.getSubscription = async () =>
+        (stored() ? subscription() : null) as unknown as PushSubscription;
+      PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
+        const raw = options?.applicationServerKey;
+        const key = raw instanceof Uint8Array ? raw : new Uint8Array(raw as ArrayBuffer);
+        const base64url = btoa(String.fromCharCode(...key))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_')
+          .replace(/=+$/, '');
+        localStorage.setItem('e2e.push-subscribed-with', base64url);
+        return subscription() as unknown as PushSubscription;
+      };
+    },
+    { endpoint, keys },
+  );
 }
 
-/** The service worker of `page`'s context, reached through DevTools: push delivery and its notifications. */
-async function workerOf(context: BrowserContext, page: Page, base: string) {
-  const cdp = await context.newCDPSession(page);
-  const registrations = new Map<string, string>();
-  cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: updated }) => {
-    for (const r of updated) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
-  });
-  const activated = new Set<string>();
-  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-    for (const v of versions) if (v.status === 'activated') activated.add(v.registrationId);
-  });
-  await cdp.send('ServiceWorker.enable');
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  const registrationId = () => registrations.get(`${base}/`) ?? '';
-  await expect.poll(() => activated.has(registrationId())).toBe(true);
-  const shown = () =>
-    page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      return (await registration.getNotifications()).map((n) => ({
-        title: n.title,
-        tag: n.tag,
-        actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => ({
-          action: a.action,
-          title: a.title,
-        })),
-      }));
-    });
-  return {
-    shown,
-    /**
-     * Delivers `payload` as the push service would. DevTools answers at once without saying
-     * whether the worker got it (once seen dropped on a busy machine): delivered again while no
-     * notification shows; the tag keeps one.
-     */
-    async deliver(payload: string) {
-      for (let tries = 0; tries < 4 && (await shown()).length === 0; tries += 1) {
-        await cdp.send('ServiceWorker.deliverPushMessage', {
-          origin: base,
-          registrationId: registrationId(),
-          data: payload,
-        });
-        await expect
-          .poll(shown, { timeout: 5_000 })
-          .not.toEqual([])
-          .catch(() => undefined);
-      }
-    },
-    /**
-     * A click on the notification's `action`, dispatched inside the worker (no automation
-     * protocol clicks a system notification). The windows the worker asks to open are noted:
-     * a script's event carries no user gesture, so the browser may refuse to open them.
-     */
-    click(action: string) {
-      const worker = context.serviceWorkers()[0];
-      if (!worker) throw new Error('no service worker in this context');
-      return worker.evaluate(async (action) => {
-        // Runs in the worker: its globals, typed here by hand (the tests compile against the DOM's).
-        const scope = self as unknown as {
-          clients: { openWindow(url: string): Promise<unknown> };
-          registration: ServiceWorkerRegistration;
-          NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
-          dispatchEvent(event: Event): boolean;
-          openedByTest?: string[];
-        };
-        scope.openedByTest = [];
-        const openWindow = scope.clients.openWindow.bind(scope.clients);
-        scope.clients.openWindow = (url: string) => {
-          scope.openedByTest?.push(url);
-          return openWindow(url).catch(() => null);
-        };
-        const [notification] = await scope.registration.getNotifications({ tag: 'daily-checkin' });
-        if (!notification) return 'no notification';
-        scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification, action }));
-        return 'clicked';
-      }, action);
-    },
-    opened: () =>
-      context.serviceWorkers()[0]?.evaluate(() => (self as unknown as { openedByTest?: string[] }).openedByTest ?? []),
-  };
-}
+/** The notifications shown, by what these steps check: title, tag and actions. */
+const brief = async (shown: () => Promise<ShownNotification[]>) =>
+  (await shown()).map(({ title, tag, actions }) => ({ title, tag, actions }));
 
 /** The page's own sign-in ("Is this your phone?"), as the owner fills it. */
 async function signInOnPage(page: Page, username: string) {
@@ -229,29 +139,60 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   test.setTimeout(180_000);
   const { user, setAt, daily } = await ownerDueInAMinute(server.url);
   await context.grantPermissions(['notifications'], { origin: server.url });
+  const phone = browserPushKeys();
+  const endpoint = `${push.base}/phone/${user.username}`;
+  await loopbackPushManager(context, endpoint, { p256dh: phone.p256dh, auth: phone.auth });
   // The owner's phone: the page opened as the reminder opens it (no countdown), signed in on it.
   await page.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
-  const owner = await workerOf(context, page, server.url);
+  const owner = await pushWorkerOf(context, page, server.url);
   await signInOnPage(page, user.username);
   const key = (await page.evaluate((name) => JSON.parse(localStorage.getItem(name) ?? 'null'), DEVICE_KEY_STORAGE_KEY))
     ?.key as string;
   expect(key).toBeTruthy();
-  // This phone's browser registers for reminders with its key (a real push service is out of reach here).
-  const phone = phoneKeys();
-  const subscribed = await api(server.url, `/api/emergency/public/${user.token}/push-subscriptions/`, {
-    method: 'POST',
-    headers: { [DEVICE_KEY_HEADER]: key },
-    body: JSON.stringify({
-      endpoint: `${pushBase}/phone/${user.username}`,
-      keys: { p256dh: phone.p256dh, auth: phone.auth },
-    }),
+  // An owner who only turned on the daily check-in (no check-in ever started here): opened
+  // again as the reminder opens it (a reload would not: the page drops the #daily it was opened
+  // with, and counts down), the page says the reminder comes by e-mail, and "Remind me here"
+  // registers this phone.
+  const openAsReminder = async () => {
+    await page.goto('about:blank');
+    await page.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
+  };
+  const registrations: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/push-subscriptions/')) registrations.push(request.method());
   });
-  expect(subscribed.status).toBe(201);
+  await openAsReminder();
+  await expect(
+    page.getByText(
+      'The daily reminder comes by e-mail. Tap “Remind me here” to get it as a notification on this phone too.',
+    ),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Remind me here' }).click();
+  await expect(
+    page.getByText('This phone gets the daily reminder as a notification (and the e-mail still comes).'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remind me here' })).toHaveCount(0);
+  const { body: emergency } = await api<{ push_public_key: string }>(
+    server.url,
+    `/api/emergency/public/${user.token}/`,
+  );
+  expect(await page.evaluate(() => localStorage.getItem('e2e.push-subscribed-with'))).toBe(emergency.push_public_key);
+  expect((await daily()).last_ok_at).toBe(setAt);
+  // Opened again, it says so without asking or registering again.
+  await openAsReminder();
+  await expect(
+    page.getByText('This phone gets the daily reminder as a notification (and the e-mail still comes).'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remind me here' })).toHaveCount(0);
+  expect(registrations).toEqual(['POST']);
 
-  // At the due time the server pushes the reminder.
-  await expect.poll(() => received.has(`/phone/${user.username}`), { timeout: 100_000, intervals: [1_000] }).toBe(true);
+  // At the due time the server pushes the reminder to the subscription the page registered.
+  await expect
+    .poll(() => receivedAt(`/phone/${user.username}`) !== undefined, { timeout: 100_000, intervals: [1_000] })
+    .toBe(true);
+  expect(push.received.filter((message) => message.path === `/phone/${user.username}`)).toHaveLength(1);
   const plain = ece
-    .decrypt(received.get(`/phone/${user.username}`), {
+    .decrypt(receivedAt(`/phone/${user.username}`), {
       version: 'aes128gcm',
       privateKey: phone.ecdh,
       authSecret: phone.auth,
@@ -276,13 +217,13 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   await linkOnly.grantPermissions(['notifications'], { origin: server.url });
   const stranger = await linkOnly.newPage();
   await stranger.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
-  const strangersWorker = await workerOf(linkOnly, stranger, server.url);
+  const strangersWorker = await pushWorkerOf(linkOnly, stranger, server.url);
   await strangersWorker.deliver(plain);
   await expect
-    .poll(strangersWorker.shown)
+    .poll(() => brief(strangersWorker.shown))
     .toEqual([{ title: 'are you OK today?', tag: 'daily-checkin', actions: [{ action: 'ok', title: 'I’m OK' }] }]);
   await stranger.close();
-  expect(await strangersWorker.click('ok')).toBe('clicked');
+  expect(await strangersWorker.click('ok', 'daily-checkin')).toBe('clicked');
   await expect.poll(strangersWorker.opened).toEqual([`/public/${user.token}/${DAILY_REMINDER_HASH}`]);
   const opened = await linkOnly.newPage();
   await opened.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
@@ -294,11 +235,13 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   // The owner's phone: "I'm OK" checks in from the notification, which says so.
   await owner.deliver(plain);
   await expect
-    .poll(owner.shown)
+    .poll(() => brief(owner.shown))
     .toEqual([{ title: 'are you OK today?', tag: 'daily-checkin', actions: [{ action: 'ok', title: 'I’m OK' }] }]);
   const clickedAt = Date.now();
-  expect(await owner.click('ok')).toBe('clicked');
-  await expect.poll(owner.shown).toEqual([{ title: 'Checked in. Thank you!', tag: 'daily-checkin', actions: [] }]);
+  expect(await owner.click('ok', 'daily-checkin')).toBe('clicked');
+  await expect
+    .poll(() => brief(owner.shown))
+    .toEqual([{ title: 'Checked in. Thank you!', tag: 'daily-checkin', actions: [] }]);
   const after = await daily();
   expect(after.status).toBe('waiting');
   expect(after.last_ok_at).not.toBe(setAt);

@@ -1,5 +1,5 @@
 import { readDeviceKey } from '../../lib/device-key';
-import { isIos } from '../sms';
+import { isRegistered, needsHomeScreen, noteRegistered, pushSupported, type RemindersHere } from '../reminders-here';
 import { subscribePush } from './api';
 
 /** The VAPID public key (base64url) as the bytes `applicationServerKey` takes. */
@@ -14,30 +14,41 @@ export function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-const standalone = () =>
-  window.matchMedia?.('(display-mode: standalone)').matches === true ||
-  (navigator as Navigator & { standalone?: boolean }).standalone === true;
-
-/** On an iPhone, Web Push only reaches a page opened from its home-screen icon (iOS 16.4+). */
-export const needsHomeScreen = () => isIos() && (!('PushManager' in window) || !standalone());
+export { needsHomeScreen };
 
 /**
- * Asked when a check-in starts, never before: the reminder is why the page wants to notify.
- * Subscribes this browser and registers it with the server; any refusal only means no reminder.
- * Only on a device of the owner's (one with a device key): the server takes reminders for no
- * other, so a phone where the owner never signed in is not asked to notify.
+ * Asked on the owner's gesture, never before: when a check-in starts (the reminder is why the
+ * page wants to notify), and on the daily check-in's first "I'm OK today" or its "Remind me
+ * here". Subscribes this browser and registers it with the server, once: a subscription already
+ * registered under this device's key is not sent again (the server keeps one per device key and
+ * PUSH_SUBSCRIPTIONS_MAX per owner). Only on a device of the owner's (one with a device key): the
+ * server takes reminders for no other, so a phone where the owner never signed in is not asked to
+ * notify. Any refusal only means no notification: the e-mail reminder still goes.
  */
-export async function offerReminders(token: string, publicKey: string | null | undefined): Promise<void> {
-  if (!('Notification' in window) || !('PushManager' in window) || !publicKey || !readDeviceKey()) return;
+export async function offerReminders(token: string, publicKey: string | null | undefined): Promise<RemindersHere> {
+  if (needsHomeScreen()) return 'home-screen';
+  if (!pushSupported()) return 'unsupported';
+  if (!readDeviceKey()) return 'no-key';
+  // The page's data not loaded yet (or kept from before push): nothing asked, offered again later.
+  if (!publicKey) return 'off';
   try {
+    // First, while the tap's user activation lasts (Safari and Firefox ask only then).
     const permission = await Notification.requestPermission();
-    if (permission !== 'granted' || !navigator.serviceWorker) return;
+    if (permission === 'denied') return 'denied';
+    if (permission !== 'granted') return 'off';
     const registration = await navigator.serviceWorker.ready;
     const subscription =
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-    await subscribePush(token, subscription.toJSON());
+    const json = subscription.toJSON();
+    if (isRegistered(json.endpoint)) return 'on';
+    const answer = await subscribePush(token, json);
+    // The server answers 201 with no body, which `call` does not count as ok.
+    if (!answer.ok && answer.status !== 201) return answer.code === 'push_subscriptions_full' ? 'full' : 'failed';
+    if (json.endpoint) noteRegistered(json.endpoint);
+    return 'on';
   } catch {
-    // No push service (a private window, a browser without one): the e-mail reminder still goes.
+    // No push service (a private window, a browser without one).
+    return 'failed';
   }
 }

@@ -29,6 +29,18 @@ export const daily: typeof pt = {
       missed: 'Check-in missed: your contacts were alerted',
       paused: 'Paused',
     },
+    push: {
+      on: 'This phone gets the daily reminder as a notification, as well as the e-mail.',
+      off: 'The daily reminder comes by e-mail. To get it as a notification on this phone too, open your emergency page here and tap “Remind me here”.',
+      open: 'Open the emergency page',
+      denied:
+        'Notifications from Alerta are blocked in this browser: the daily reminder comes by e-mail only. You can allow them in the browser’s settings.',
+      unsupported: 'This browser cannot show notifications: the daily reminder comes by e-mail only.',
+      homeScreen:
+        'On iPhone, the reminder only arrives as a notification with Alerta opened from its home-screen icon (iOS 16.4 or later). The e-mail still comes.',
+      noKey:
+        'The daily reminder comes by e-mail. To get it as a notification, sign in to Alerta on the phone you use and tap “Remind me here” on your emergency page there.',
+    },
     ok: 'I’m OK today',
     okDone: 'Checked in. Thank you!',
     okFailed: 'The check-in failed. Try again.',

@@ -28,6 +28,18 @@ export const daily = {
       missed: 'Check-in falhado: os seus contactos foram alertados',
       paused: 'Em pausa',
     },
+    push: {
+      on: 'Este telemóvel recebe o lembrete diário como notificação, além do e-mail.',
+      off: 'O lembrete diário chega por e-mail. Para o receber também como notificação neste telemóvel, abra aqui a sua página de emergência e toque em “Lembrar-me aqui”.',
+      open: 'Abrir a página de emergência',
+      denied:
+        'As notificações do Alerta estão bloqueadas neste navegador: o lembrete diário chega só por e-mail. Pode permiti-las nas definições do navegador.',
+      unsupported: 'Este navegador não mostra notificações: o lembrete diário chega só por e-mail.',
+      homeScreen:
+        'No iPhone, o lembrete só chega como notificação com o Alerta aberto pelo ícone no ecrã principal (iOS 16.4 ou posterior). O e-mail chega na mesma.',
+      noKey:
+        'O lembrete diário chega por e-mail. Para o receber como notificação, entre no Alerta no telemóvel que usa e toque aí em “Lembrar-me aqui” na sua página de emergência.',
+    },
     ok: 'Estou bem hoje',
     okDone: 'Check-in feito. Obrigado!',
     okFailed: 'Não foi possível fazer o check-in. Tente de novo.',

@@ -1,5 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DAILY_REMINDER_HASH } from '../../../common/push';
+import { type RemindersHere, remindersHere } from '../../alert/reminders-here';
 import { failureOf } from '../../api/client';
 import { type DailySettings, type DailyView, fetchDaily, saveDaily } from '../../api/daily';
 import type { Contact } from '../../api/types';
@@ -37,6 +39,50 @@ export function DailySentence({ settings, names }: { settings: DailySettings; na
   return (
     <p className="daily-sentence" data-testid="daily-sentence">
       {when} {alarm}
+    </p>
+  );
+}
+
+/** The words for what this browser gets (Setup asks nothing, so never `full` nor `failed`). */
+const PUSH_TEXT: Record<RemindersHere, string> = {
+  on: 'on',
+  off: 'off',
+  denied: 'denied',
+  unsupported: 'unsupported',
+  'home-screen': 'homeScreen',
+  'no-key': 'noKey',
+  full: 'off',
+  failed: 'off',
+};
+
+/**
+ * Whether this phone gets the daily reminder as a notification (the e-mail always goes), and if
+ * not, how: the emergency page on this phone asks for it ("Remind me here", or the first "I'm OK
+ * today"), as it holds the device key the server registers it under.
+ */
+export function DailyReminderHere() {
+  const { t } = useTranslation();
+  const token = useStore((state) => state.user?.token);
+  const [here, setHere] = useState<RemindersHere | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void remindersHere().then((found) => live && setHere(found));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (!here) return null;
+  return (
+    <p className="note" data-testid="daily-push-here">
+      {t(`daily.push.${PUSH_TEXT[here]}`)}
+      {here === 'off' && token && (
+        <>
+          {' '}
+          <a href={`/public/${token}/${DAILY_REMINDER_HASH}`}>{t('daily.push.open')}</a>
+        </>
+      )}
     </p>
   );
 }
@@ -169,6 +215,7 @@ export function DailyCheckin({ contacts, limit }: { contacts: Contact[]; limit?:
             : ''}
         </p>
       )}
+      {view?.enabled && <DailyReminderHere />}
     </section>
   );
 }
