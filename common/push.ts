@@ -32,24 +32,38 @@ export interface CheckinReminderData {
  */
 export interface DailyReminderData {
   kind: 'daily-reminder';
-  /** The personal token "I'm OK" is posted under. */
+  /** The personal token "I'm OK" is posted under (PERSONAL_TOKEN_SHAPE, checked before the key goes). */
   token: string;
+  /**
+   * The owner, opaque (a digest of their id): the notification's tag, so two accounts on one
+   * browser each keep their own reminder. Absent from reminders sent before it existed.
+   */
+  owner?: string;
   /** The emergency page; only its path is opened (same origin), with DAILY_REMINDER_HASH. */
   url: string;
   language: 'pt' | 'en';
 }
 
-/** The daily reminder's action, and the notification that replaces it once "I'm OK" went, in the owner's language. */
+/**
+ * The daily reminder's action, and the notification that replaces it once "I'm OK" went, in the
+ * owner's language: done; queued where Background Sync sends it when the network returns
+ * (`queued`), or where the queue goes only when Alerta opens (`queuedOpen`: Safari, Firefox);
+ * or, when the page could not be opened either, a tap that opens it (`failed`).
+ */
 export const DAILY_ACTIONS = {
   pt: {
     ok: 'Estou bem',
     done: 'Check-in feito. Obrigado!',
     queued: 'Check-in guardado: é enviado quando a rede voltar, com a hora em que tocou.',
+    queuedOpen: 'Check-in guardado: abra o Alerta quando tiver rede para o enviar, com a hora em que tocou.',
+    failed: 'Não foi possível fazer o check-in — toque para abrir',
   },
   en: {
     ok: 'I’m OK',
     done: 'Checked in. Thank you!',
     queued: 'Check-in saved: it goes when the network returns, with the time you tapped.',
+    queuedOpen: 'Check-in saved: open Alerta when you are back online to send it, with the time you tapped.',
+    failed: 'Couldn’t check in — tap to open',
   },
 } as const;
 
@@ -73,3 +87,17 @@ export const DAILY_REMINDER_HASH = '#daily';
  * the entry is DEVICE_KEY_STORAGE_KEY, as in localStorage): a worker cannot read localStorage.
  */
 export const DEVICE_KEY_DB = { database: 'alerta-device', store: 'key' } as const;
+
+/**
+ * A personal token's shape (base64url, as the server makes it and as the emergency page's
+ * route takes it): nothing else becomes a path the worker attaches the device key to.
+ */
+export const PERSONAL_TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
+
+/**
+ * What this browser notes about the reminders in localStorage, removed with the device key
+ * (src/lib/device-key.ts): the subscription registered and under which key
+ * (src/alert/reminders-here.ts), and that "I'm OK today" already offered notifications (src/alert/DailyOk.tsx).
+ */
+export const REMINDERS_REGISTERED_KEY = 'alerta.push-registered';
+export const OFFERED_ON_TAP_KEY = 'alerta.daily-push-offered';

@@ -18,6 +18,8 @@ export const SW_MESSAGE = {
   alertSettled: 'ALERT_SETTLED',
   /** worker → every window: a queued alert reached the server. */
   alertReplayed: 'ALERT_REPLAYED',
+  /** worker → the emergency page's window, already open when the daily reminder is tapped: bring "I'm OK today" into view. */
+  showDaily: 'SHOW_DAILY',
 } as const;
 
 /** An alert pressed on a page that is still waiting for its GPS fix, or for the server's answer. */
@@ -48,7 +50,9 @@ export type PageMessage =
   | { type: typeof SW_MESSAGE.alertSettled; key: string };
 
 /** What the worker sends the pages. */
-export type WorkerMessage = { type: typeof SW_MESSAGE.alertReplayed } & Replayed;
+export type WorkerMessage =
+  | ({ type: typeof SW_MESSAGE.alertReplayed } & Replayed)
+  | { type: typeof SW_MESSAGE.showDaily };
 
 /** The worker's answer to `replayAlerts` on the message's port: whether the queue is now empty. */
 export interface ReplayReply {
@@ -79,7 +83,7 @@ export function pageMessageOf(data: unknown): ReceivedPageMessage | null {
 
 /** The worker's report of a replayed alert, or null for any other message. */
 export function replayedOf(data: unknown): Replayed | null {
-  const message = data as Partial<WorkerMessage> | null;
+  const message = data as Partial<Extract<WorkerMessage, { type: typeof SW_MESSAGE.alertReplayed }>> | null;
   if (message?.type !== SW_MESSAGE.alertReplayed) return null;
   return { key: message.key ?? null, status: Number(message.status), body: message.body };
 }

@@ -115,20 +115,23 @@ export async function replayAlerts(retryDelaysMs: readonly number[] = REPLAY_RET
 }
 
 /**
- * Sends an alert or position update, or queues it when the network or the server is down.
- * The answer is the server's, or 202 `queued`.
+ * Sends an alert or position update, or queues it when the network or the server is down, or
+ * (given `timeoutMs`) has not answered by then. The answer is the server's, or 202 `queued`.
  */
-export async function sendOrQueue(request: Request): Promise<Response> {
+export async function sendOrQueue(request: Request, timeoutMs?: number): Promise<Response> {
   const key = request.headers.get('idempotency-key');
   if (key) handled.add(key);
   const copy = request.clone();
   try {
-    const response = await fetch(request);
+    const response = await fetch(
+      request,
+      timeoutMs === undefined ? undefined : { signal: AbortSignal.timeout(timeoutMs) },
+    );
     // The server or a proxy in front of it is down: as good as no network. The key makes a
     // later replay safe even if this attempt did reach the database.
     if (response.status < 500) return response;
   } catch {
-    // No network at all.
+    // No network at all, or no answer in time.
   }
   // One entry per alert: a page retrying the same key while the network is down adds nothing.
   const queued = await alertQueue().getAll();

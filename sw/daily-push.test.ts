@@ -21,7 +21,7 @@ vi.mock('workbox-background-sync', () => ({
 }));
 vi.mock('workbox-routing', () => ({ registerRoute: () => undefined }));
 
-const { onReminderClick, showReminder } = await import('./push');
+const { checkInFromNotification, onReminderClick, showReminder } = await import('./push');
 
 const TOKEN = 'b'.repeat(32);
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
@@ -36,11 +36,20 @@ type Shown = { title: string; options: NotificationOptions & { actions?: { actio
 const worker = globalThis as unknown as { registration: unknown; clients: unknown };
 const shown: Shown[] = [];
 const opened: string[] = [];
-/** What the worker sends itself: answered with `answer` (a status, or no network). */
-let answer: number | 'offline' = 200;
-const workerFetch = vi.fn(async (_request: Request) => {
+/** What the worker sends itself: answered with `answer` (a status, no network, or no answer until given up on). */
+let answer: number | 'offline' | 'silent' = 200;
+const workerFetch = vi.fn(async (_request: Request, init?: RequestInit) => {
   if (answer === 'offline') throw new TypeError('Failed to fetch');
+  if (answer === 'silent')
+    return new Promise<Response>((_resolve, reject) =>
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+    );
   return new Response(JSON.stringify({ status: 'waiting' }), { status: answer });
+});
+/** The registration as the worker sees it; `sync` where the browser has Background Sync (Chromium). */
+const registration = (sync: boolean) => ({
+  showNotification: async (title: string, options: never) => shown.push({ title, options }),
+  ...(sync ? { sync: {} } : {}),
 });
 const sent = () => workerFetch.mock.calls.map(([request]) => request);
 
@@ -55,7 +64,7 @@ beforeEach(async () => {
   vi.stubGlobal('fetch', workerFetch);
   shown.length = 0;
   opened.length = 0;
-  worker.registration = { showNotification: async (title: string, options: never) => shown.push({ title, options }) };
+  worker.registration = registration(true);
   worker.clients = { matchAll: async () => [], openWindow: async (url: string) => opened.push(url) };
   // The page signed in on this phone: its key, mirrored where the worker reads it.
   await set(DEVICE_KEY_STORAGE_KEY, { key: KEY, user: 'ana' }, mirror);
@@ -99,7 +108,7 @@ describe('the daily check-in reminder', () => {
     expect(shown[1]?.title).toBe('Check-in feito. Obrigado!');
   });
 
-  it('offline or with the server down, "I’m OK" waits in the queue with the time it was tapped', async () => {
+  it('offline or with the server down, "I’m OK" waits in the queue with the time it was tapped (Background Sync sends it)', async () => {
     answer = 'offline';
     await onReminderClick(data, 'ok');
     // A later tap (its key is its time: one in the same millisecond is the same tap, queued once).
@@ -141,5 +150,95 @@ describe('the daily check-in reminder', () => {
     await onReminderClick({ ...data, url: `https://elsewhere.test/public/${TOKEN}/` }, '');
     expect(opened).toEqual([ON_THE_BUTTON, ON_THE_BUTTON]);
     expect(workerFetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('the daily reminder where the worker cannot finish on its own', () => {
+  it('a server that does not answer in time: "I’m OK" is queued and the owner told so', async () => {
+    answer = 'silent';
+    const started = Date.now();
+    await checkInFromNotification(data, 50);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(sent()).toHaveLength(1);
+    expect(queued).toHaveLength(1);
+    expect(queued[0]?.request.headers.get(DEVICE_KEY_HEADER)).toBe(KEY);
+    expect(shown.map((n) => n.title)).toEqual([
+      'Check-in saved: it goes when the network returns, with the time you tapped.',
+    ]);
+  });
+
+  it('without Background Sync, the saved tap says to open Alerta when back online, in English and Portuguese', async () => {
+    worker.registration = registration(false);
+    answer = 'offline';
+    await onReminderClick(data, 'ok');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await onReminderClick({ ...data, language: 'pt' }, 'ok');
+    expect(queued).toHaveLength(2);
+    expect(shown.map((n) => n.title)).toEqual([
+      'Check-in saved: open Alerta when you are back online to send it, with the time you tapped.',
+      'Check-in guardado: abra o Alerta quando tiver rede para o enviar, com a hora em que tocou.',
+    ]);
+  });
+
+  it('a page the browser no longer lets it open (a late answer): a notification whose tap opens it', async () => {
+    answer = 403;
+    let late = true;
+    worker.clients = {
+      matchAll: async () => [],
+      openWindow: async (url: string) => {
+        if (late) throw new TypeError('Not allowed to open a window.');
+        opened.push(url);
+      },
+    };
+    await onReminderClick({ ...data, owner: 'owner-a' }, 'ok');
+    expect(opened).toEqual([]);
+    expect(shown).toEqual([
+      {
+        title: 'Couldn’t check in — tap to open',
+        options: { data: { ...data, owner: 'owner-a' }, tag: 'daily-checkin-owner-a' },
+      },
+    ]);
+    await onReminderClick({ ...data, language: 'pt' }, 'ok');
+    expect(shown[1]?.title).toBe('Não foi possível fazer o check-in — toque para abrir');
+    // Its tap is a new gesture: the page opens on "I'm OK today".
+    late = false;
+    await onReminderClick(shown[0]?.options.data);
+    expect(opened).toEqual([ON_THE_BUTTON]);
+  });
+
+  it('a tab already on the page is brought forward and asked to show "I’m OK today"', async () => {
+    const posted: unknown[] = [];
+    const focus = vi.fn(async () => undefined);
+    worker.clients = {
+      matchAll: async () => [
+        { url: `https://alerta.test/public/${TOKEN}/`, focus, postMessage: (message: unknown) => posted.push(message) },
+      ],
+      openWindow: async (url: string) => opened.push(url),
+    };
+    await onReminderClick(data);
+    expect(focus).toHaveBeenCalledOnce();
+    expect(posted).toEqual([{ type: 'SHOW_DAILY' }]);
+    expect(opened).toEqual([]);
+  });
+
+  it('a token that is not a personal token’s shape (`..`) gets nothing sent with the key', async () => {
+    for (const token of ['..', '.', '../../users/me', `${'a'.repeat(20)}/..`, '%2e%2e']) {
+      await onReminderClick({ ...data, token }, 'ok');
+    }
+    expect(workerFetch).not.toHaveBeenCalled();
+    expect(queued).toEqual([]);
+    expect(opened).toHaveLength(5);
+  });
+
+  it('one reminder per owner: two accounts on one browser keep one each, each replaced by its own confirmation', async () => {
+    await showReminder({ title: 'Are you OK today?', body: '…', data: { ...data, owner: 'owner-a' } });
+    await showReminder({ title: 'Are you OK today?', body: '…', data: { ...data, owner: 'owner-b' } });
+    await onReminderClick({ ...data, owner: 'owner-b' }, 'ok');
+    expect(shown.map((n) => n.options.tag)).toEqual([
+      'daily-checkin-owner-a',
+      'daily-checkin-owner-b',
+      'daily-checkin-owner-b',
+    ]);
+    expect(shown[2]?.title).toBe('Checked in. Thank you!');
   });
 });

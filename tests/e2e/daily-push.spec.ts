@@ -205,11 +205,14 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
     data: {
       kind: 'daily-reminder',
       token: user.token,
+      owner: expect.stringMatching(/^[\w-]{16}$/),
       url: `${server.url}/public/${user.token}/${DAILY_REMINDER_HASH}`,
       language: 'en',
     },
   });
   expect((await daily()).status).toBe('due');
+  // One reminder per owner on a browser: its tag names them.
+  const tag = `daily-checkin-${(payload.data as { owner: string }).owner}`;
 
   // A phone holding no key (its key gone, or the link alone): "I'm OK" opens the page on the
   // button, nothing is sent.
@@ -221,9 +224,9 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   await strangersWorker.deliver(plain);
   await expect
     .poll(() => brief(strangersWorker.shown))
-    .toEqual([{ title: 'are you OK today?', tag: 'daily-checkin', actions: [{ action: 'ok', title: 'I’m OK' }] }]);
+    .toEqual([{ title: 'are you OK today?', tag, actions: [{ action: 'ok', title: 'I’m OK' }] }]);
   await stranger.close();
-  expect(await strangersWorker.click('ok', 'daily-checkin')).toBe('clicked');
+  expect(await strangersWorker.click('ok', tag)).toBe('clicked');
   await expect.poll(strangersWorker.opened).toEqual([`/public/${user.token}/${DAILY_REMINDER_HASH}`]);
   const opened = await linkOnly.newPage();
   await opened.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
@@ -236,12 +239,10 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   await owner.deliver(plain);
   await expect
     .poll(() => brief(owner.shown))
-    .toEqual([{ title: 'are you OK today?', tag: 'daily-checkin', actions: [{ action: 'ok', title: 'I’m OK' }] }]);
+    .toEqual([{ title: 'are you OK today?', tag, actions: [{ action: 'ok', title: 'I’m OK' }] }]);
   const clickedAt = Date.now();
-  expect(await owner.click('ok', 'daily-checkin')).toBe('clicked');
-  await expect
-    .poll(() => brief(owner.shown))
-    .toEqual([{ title: 'Checked in. Thank you!', tag: 'daily-checkin', actions: [] }]);
+  expect(await owner.click('ok', tag)).toBe('clicked');
+  await expect.poll(() => brief(owner.shown)).toEqual([{ title: 'Checked in. Thank you!', tag, actions: [] }]);
   const after = await daily();
   expect(after.status).toBe('waiting');
   expect(after.last_ok_at).not.toBe(setAt);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Language } from '../../../common/constants.js';
 import { clockIn } from '../../../common/profile-rules.js';
 import { DAILY_REMINDER_HASH } from '../../../common/push.js';
@@ -27,6 +28,13 @@ const TEXTS: Record<Language, (alarm: string) => { subject: string; intro: strin
 
 const languageOf = (user: User): Language => (user.language === 'en' ? 'en' : 'pt');
 
+/**
+ * The owner as the notification's tag names them (common/push.ts `owner`): the same for every
+ * reminder of theirs, token rotations included, and another account's on the same browser differs.
+ */
+export const ownerTag = (userId: string) =>
+  createHash('sha256').update(`daily:${userId}`).digest('base64url').slice(0, 16);
+
 /** The page the one-click link opens (features/daily/mail-link-routes.ts). */
 export const mailLinkUrl = (appUrl: string, secret: string) => `${appUrl}/api/daily/ok/${secret}/`;
 
@@ -47,7 +55,7 @@ export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: numb
   const push: PushMessage = {
     title: texts.subject.replace(/^Alerta: /, ''),
     body: texts.intro,
-    data: { kind: 'daily-reminder', token: user.token ?? '', url: page, language },
+    data: { kind: 'daily-reminder', token: user.token ?? '', owner: ownerTag(user.id), url: page, language },
   };
   const mail = async () => {
     if (!user.email || !user.email_verified) return;
