@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
 import { DailyOk, okShown, whenText } from './DailyOk';
-import { dailyView } from './daily-test-fixtures';
+import { dailyView, fakePush } from './daily-test-fixtures';
 import { ownerAskedToSignIn, resetAskedToSignIn } from './owner-proof-asked';
 import { forgetPage, savePage } from './storage';
 
@@ -15,11 +15,13 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 let calls: { url: string; method: string; headers: Headers; body: unknown }[] = [];
-let okAnswer: () => Response = () => json(200, view({ status: 'waiting' }));
-let statusAnswer: () => Response = () => json(200, view());
+let okAnswer: () => Response;
+let statusAnswer: () => Response;
 
 beforeEach(() => {
   calls = [];
+  okAnswer = () => json(200, view({ status: 'waiting' }));
+  statusAnswer = () => json(200, view());
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
@@ -36,6 +38,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
+  Reflect.deleteProperty(navigator, 'serviceWorker');
   forgetDeviceKey();
   resetAskedToSignIn();
   await forgetPage('tok');
@@ -60,10 +63,15 @@ describe('the emergency page’s “I’m OK today”', () => {
   it('tells the owner a tap queued offline goes later, and a refused one to sign in on this phone', async () => {
     saveDeviceKey(KEY, 'ana');
     okAnswer = () => json(202, { detail: 'Queued until the network returns.', code: 'queued' });
+    // Background Sync (Chromium) sends it when the network returns, Alerta open or not.
+    vi.stubGlobal('SyncManager', class {});
     const { unmount } = render(<DailyOk token="tok" language="pt" />);
     fireEvent.click(await screen.findByRole('button', { name: 'Estou bem hoje' }));
-    expect(await screen.findByText(/é enviado quando a rede voltar/)).toBeInTheDocument();
+    expect(
+      await screen.findByText('Guardado: é enviado quando a rede voltar, com a hora em que tocou.'),
+    ).toBeInTheDocument();
     unmount();
+    Reflect.deleteProperty(window, 'SyncManager');
     okAnswer = () => json(403, { detail: 'x', code: 'owner_proof_required' });
     render(<DailyOk token="tok" language="en" />);
     fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
@@ -133,5 +141,69 @@ describe('the emergency page’s “I’m OK today”', () => {
     expect(await screen.findByText('Para fazer o check-in aqui, entre uma vez neste telemóvel.')).toBeInTheDocument();
     expect(ownerAskedToSignIn()).toBe(true);
     statusAnswer = () => json(200, view());
+  });
+
+  it('without Background Sync, a queued tap says it goes with Alerta open (or opened again), in pt and en', async () => {
+    saveDeviceKey(KEY, 'ana');
+    okAnswer = () => json(202, { detail: 'Queued until the network returns.', code: 'queued' });
+    expect('SyncManager' in window).toBe(false);
+    const { unmount } = render(<DailyOk token="tok" language="en" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
+    expect(
+      await screen.findByText(
+        'Saved on this phone: it goes when the network returns with Alerta open (or when you next open it), with the time you tapped.',
+      ),
+    ).toBeInTheDocument();
+    unmount();
+    render(<DailyOk token="tok" language="pt" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Estou bem hoje' }));
+    expect(
+      await screen.findByText(
+        'Guardado neste telemóvel: é enviado quando a rede voltar com o Alerta aberto (ou quando o abrir de novo), com a hora em que tocou.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('after the check-in the button goes and focus moves to the sentence saying it went', async () => {
+    saveDeviceKey(KEY, 'ana');
+    okAnswer = () =>
+      json(200, view({ status: 'waiting', next_due_at: new Date(Date.now() + 20 * HOUR).toISOString() }));
+    render(<DailyOk token="tok" language="en" />);
+    const button = await screen.findByRole('button', { name: 'I’m OK today' });
+    button.focus();
+    fireEvent.click(button);
+    const done = await screen.findByText('Checked in. Thank you!');
+    expect(screen.queryByRole('button', { name: 'I’m OK today' })).toBeNull();
+    await vi.waitFor(() => expect(document.activeElement).toBe(done));
+  });
+
+  it('opened from the reminder without a key, then signed in on the page: reads the status again and focuses the button', async () => {
+    const { rerender } = render(<DailyOk token="tok" language="en" fromReminder signedIn={0} />);
+    expect(await screen.findByText('To check in here, sign in once on this phone.')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+    saveDeviceKey(KEY, 'ana');
+    rerender(<DailyOk token="tok" language="en" fromReminder signedIn={1} />);
+    const button = await screen.findByRole('button', { name: 'I’m OK today' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(button));
+    expect(screen.queryByText('To check in here, sign in once on this phone.')).toBeNull();
+    expect(calls.map((call) => call.url)).toEqual(['/api/emergency/public/tok/daily/']);
+  });
+
+  it('the reminder tapped while the page is open (the worker asks): reads the status again and focuses the button', async () => {
+    saveDeviceKey(KEY, 'ana');
+    const { container } = fakePush({ permission: 'denied' });
+    statusAnswer = () =>
+      json(200, view({ status: 'waiting', next_due_at: new Date(Date.now() + 20 * HOUR).toISOString() }));
+    render(<DailyOk token="tok" language="en" />);
+    expect(await screen.findByText(/Next daily check-in due by/)).toBeInTheDocument();
+    // Since then, it fell due.
+    statusAnswer = () => json(200, view());
+    container.dispatchEvent(new MessageEvent('message', { data: { type: 'SHOW_DAILY' } }));
+    const button = await screen.findByRole('button', { name: 'I’m OK today' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(button));
+    expect(calls.filter((call) => call.method === 'GET')).toHaveLength(2);
+    container.dispatchEvent(new MessageEvent('message', { data: { type: 'SOMETHING_ELSE' } }));
+    await Promise.resolve();
+    expect(calls.filter((call) => call.method === 'GET')).toHaveLength(2);
   });
 });

@@ -4,6 +4,10 @@ import { pathOf } from '../../common/api/paths';
 import { dailyRoutes } from '../../common/api/routes';
 import type { Language } from '../../common/constants';
 import { OK_AHEAD_MS, onOwnersClock } from '../../common/daily-schedule';
+import { OFFERED_ON_TAP_KEY } from '../../common/push';
+import { SW_MESSAGE } from '../../common/sw-messages';
+import { daily as enDaily } from '../i18n/locales/en-daily';
+import { daily as ptDaily } from '../i18n/locales/pt-daily';
 import { readDeviceKey } from '../lib/device-key';
 import { call, ownerProof } from './api';
 import { offerReminders } from './checkin/push';
@@ -11,9 +15,7 @@ import { askOwnerToSignIn } from './owner-proof-asked';
 import { type RemindersHere, remindersHere } from './reminders-here';
 import { loadPage } from './storage';
 
-/** Set once "I'm OK today" has offered the reminder's notifications: later taps only check in. */
-export const OFFERED_ON_TAP_KEY = 'alerta.daily-push-offered';
-
+/** `OFFERED_ON_TAP_KEY` is set once "I'm OK today" has asked for notifications: later taps only check in. */
 function offeredOnTap(): boolean {
   try {
     return localStorage.getItem(OFFERED_ON_TAP_KEY) !== null;
@@ -30,13 +32,23 @@ function noteOfferedOnTap(): void {
   }
 }
 
+/** Setup's words for what this browser gets, where they are the same (src/i18n/locales/*-daily.ts). */
+const sameAsSetup = (push: typeof ptDaily.daily.push) => ({
+  denied: push.denied,
+  unsupported: push.unsupported,
+  'home-screen': push.homeScreen,
+});
+
 const STRINGS = {
   pt: {
     ok: 'Estou bem hoje',
     done: 'Check-in feito. Obrigado!',
     queued: 'Guardado: é enviado quando a rede voltar, com a hora em que tocou.',
+    queuedOpen:
+      'Guardado neste telemóvel: é enviado quando a rede voltar com o Alerta aberto (ou quando o abrir de novo), com a hora em que tocou.',
     failed: 'O check-in não foi enviado. Tente de novo.',
     proof: 'Para fazer o check-in aqui, entre uma vez neste telemóvel.',
+    signIn: 'Entrar neste telemóvel',
     next: (when: string) => `Próximo check-in diário até ${when}.`,
     paused: (date: string) => `Check-in diário em pausa até ${date}.`,
     missed: 'O check-in diário falhou: os seus contactos foram alertados.',
@@ -44,11 +56,7 @@ const STRINGS = {
     reminders: {
       off: 'O lembrete diário chega por e-mail. Toque em “Lembrar-me aqui” para o receber também como notificação neste telemóvel.',
       on: 'Este telemóvel recebe o lembrete diário como notificação (e o e-mail chega na mesma).',
-      denied:
-        'As notificações do Alerta estão bloqueadas neste navegador: o lembrete diário chega só por e-mail. Pode permiti-las nas definições do navegador.',
-      unsupported: 'Este navegador não mostra notificações: o lembrete diário chega só por e-mail.',
-      'home-screen':
-        'No iPhone, o lembrete só chega como notificação com o Alerta aberto pelo ícone no ecrã principal (iOS 16.4 ou posterior). O e-mail chega na mesma.',
+      ...sameAsSetup(ptDaily.daily.push),
       full: 'Os lembretes já vão para 4 aparelhos: remova um em Configurar primeiro. O e-mail chega na mesma.',
       failed: 'Não foi possível ativar o lembrete neste telemóvel. Tente de novo; o e-mail chega na mesma.',
     },
@@ -57,8 +65,11 @@ const STRINGS = {
     ok: 'I’m OK today',
     done: 'Checked in. Thank you!',
     queued: 'Saved: it goes when the network returns, with the time you tapped.',
+    queuedOpen:
+      'Saved on this phone: it goes when the network returns with Alerta open (or when you next open it), with the time you tapped.',
     failed: 'The check-in was not sent. Try again.',
     proof: 'To check in here, sign in once on this phone.',
+    signIn: 'Sign in on this phone',
     next: (when: string) => `Next daily check-in due by ${when}.`,
     paused: (date: string) => `Daily check-in paused until ${date}.`,
     missed: 'The daily check-in was missed: your contacts were alerted.',
@@ -66,16 +77,42 @@ const STRINGS = {
     reminders: {
       off: 'The daily reminder comes by e-mail. Tap “Remind me here” to get it as a notification on this phone too.',
       on: 'This phone gets the daily reminder as a notification (and the e-mail still comes).',
-      denied:
-        'Notifications from Alerta are blocked in this browser: the daily reminder comes by e-mail only. You can allow them in the browser’s settings.',
-      unsupported: 'This browser cannot show notifications: the daily reminder comes by e-mail only.',
-      'home-screen':
-        'On iPhone, the reminder only arrives as a notification with Alerta opened from its home-screen icon (iOS 16.4 or later). The e-mail still comes.',
+      ...sameAsSetup(enDaily.daily.push),
       full: 'Reminders already go to 4 devices: remove one in Setup first. The e-mail still comes.',
       failed: 'The reminder could not be turned on for this phone. Try again; the e-mail still comes.',
     },
   },
 } as const;
+
+/**
+ * Where the browser has Background Sync, a queued tap goes when the network returns even with
+ * Alerta closed; elsewhere (Safari, Firefox) the queue goes when a page of Alerta is open.
+ */
+const backgroundSync = () => typeof window !== 'undefined' && 'SyncManager' in window;
+
+/** Calls `listener` when the service worker asks this page to show "I'm OK today" (its daily reminder tapped). */
+function onShowDaily(listener: () => void): () => void {
+  const container = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
+  if (!container) return () => undefined;
+  const handler = (event: MessageEvent) => {
+    if ((event.data as { type?: unknown } | null)?.type === SW_MESSAGE.showDaily) listener();
+  };
+  container.addEventListener('message', handler);
+  return () => container.removeEventListener('message', handler);
+}
+
+/** Opens the page's sign-in ("Is this your phone?", SignIn.tsx), offered by then, and moves focus to it. */
+function openSignIn(): void {
+  askOwnerToSignIn();
+  // The page draws the sign-in on the question: it is there on the next frame.
+  setTimeout(() => {
+    const details = document.querySelector<HTMLDetailsElement>('details.owner-sign-in');
+    if (!details) return;
+    details.open = true;
+    details.scrollIntoView?.({ block: 'center' });
+    details.querySelector<HTMLElement>('summary')?.focus();
+  }, 0);
+}
 
 /** The due time on the owner's clock (their `time_zone`, as the schedule is), not this device's. */
 export const whenText = (iso: string, language: Language, timeZone?: string | null) =>
@@ -95,8 +132,12 @@ export const okShown = (view: DailyView, now: number) =>
  * The emergency page's "I'm OK today", on the owner's phone only (it reads and checks in with the
  * device key: a link alone can neither see when the owner is expected nor quiet the alarm).
  * Offline, the service worker queues the tap, sent with the time it was tapped. Opened from the
- * daily reminder (`fromReminder`), the button is brought into view and focused; where this page
- * cannot check in (no key, or its key refused), it says so and offers the page's sign-in.
+ * daily reminder (`fromReminder`), or asked by the worker when the reminder is tapped while this
+ * page is open, the button is brought into view and focused; where this page cannot check in (no
+ * key, or its key refused), it says so and offers the page's sign-in, and once the owner signed
+ * in there (`signedIn` counts it) it reads the status again and shows the button. Whatever the
+ * owner acted on and is gone (the button after a check-in, "Remind me here" once on), focus
+ * moves to the sentence that says what happened.
  *
  * It also says whether this phone gets the daily reminder as a notification (the e-mail always
  * goes): where it does not yet, the first tap on "I'm OK today" asks for notifications and
@@ -108,10 +149,13 @@ export function DailyOk({
   language,
   fromReminder = false,
   publicKey,
+  signedIn = 0,
 }: {
   token: string;
   language: Language;
   fromReminder?: boolean;
+  /** How many times the owner signed in on this page (OwnerSignIn): each reads the status again. */
+  signedIn?: number;
   /** The VAPID public key (the page's `push_public_key`) the reminder's subscription is made with. */
   publicKey?: string | null | undefined;
 }) {
@@ -123,12 +167,29 @@ export function DailyOk({
   const [refused, setRefused] = useState(false);
   const [here, setHere] = useState<RemindersHere | null>(null);
   const [offering, setOffering] = useState(false);
+  // The worker asked for the button (its reminder tapped while this page was open).
+  const [asked, setAsked] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
-  const brought = useRef(false);
+  const noteRef = useRef<HTMLParagraphElement>(null);
+  const hereRef = useRef<HTMLParagraphElement>(null);
+  /** The button is to be brought into view and focused once it shows. */
+  const bring = useRef(fromReminder);
+  /** The sentence focus moves to once what had it is gone. */
+  const focusNext = useRef<'note' | 'here' | null>(null);
 
+  useEffect(
+    () =>
+      onShowDaily(() => {
+        bring.current = true;
+        setAsked((count) => count + 1);
+      }),
+    [],
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `signedIn` and `asked` are why it reads again.
   useEffect(() => {
     if (!readDeviceKey()) {
-      if (fromReminder) {
+      if (bring.current) {
         setRefused(true);
         askOwnerToSignIn();
       }
@@ -143,8 +204,10 @@ export function DailyOk({
     void call<DailyView>(pathOf(dailyRoutes.status, { token }), { cache: 'no-store', headers: ownerProof() }).then(
       (answer) => {
         if (!live) return;
-        if (answer.ok) setView(answer.value);
-        else if (fromReminder && answer.status === 403) {
+        if (answer.ok) {
+          setRefused(false);
+          setView(answer.value);
+        } else if (bring.current && answer.status === 403) {
           setRefused(true);
           if (answer.code === 'owner_proof_required') askOwnerToSignIn();
         }
@@ -153,15 +216,25 @@ export function DailyOk({
     return () => {
       live = false;
     };
-  }, [token, fromReminder]);
+  }, [token, signedIn, asked]);
 
   const shown = view?.enabled === true && okShown(view, Date.now());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a status read again (`view`) brings the button anew.
   useEffect(() => {
-    if (!fromReminder || !shown || brought.current || !button.current) return;
-    brought.current = true;
+    if (!shown || !bring.current || !button.current) return;
+    bring.current = false;
     button.current.scrollIntoView?.({ block: 'center' });
     button.current.focus();
-  }, [fromReminder, shown]);
+  }, [shown, view]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the sentences change.
+  useEffect(() => {
+    const target =
+      focusNext.current === 'note' ? noteRef.current : focusNext.current === 'here' ? hereRef.current : null;
+    if (!target) return;
+    focusNext.current = null;
+    target.focus();
+  }, [note, here]);
 
   if (refused)
     return (
@@ -169,24 +242,29 @@ export function DailyOk({
         <p className="hint" role="status">
           {s.proof}
         </p>
+        <button type="button" className="button secondary" onClick={openSignIn}>
+          {s.signIn}
+        </button>
       </section>
     );
   if (!view?.enabled) return null;
 
-  /** Asks for notifications and registers this browser; called straight from a tap (the prompt needs it). */
-  function offer() {
+  /**
+   * Asks for notifications and registers this browser; called straight from a tap (the prompt
+   * needs it). `onAsked` runs only once the browser is really asked.
+   */
+  function offer(fromButton: boolean, onAsked?: () => void) {
     setOffering(true);
-    void offerReminders(token, publicKey).then((result) => {
+    void offerReminders(token, publicKey, onAsked).then((result) => {
+      // "Remind me here" is gone once on (or past asking): focus goes to what it says now.
+      if (fromButton && result !== 'off' && result !== 'failed') focusNext.current = 'here';
       setHere(result);
       setOffering(false);
     });
   }
 
   async function ok() {
-    if (here === 'off' && !offeredOnTap()) {
-      noteOfferedOnTap();
-      offer();
-    }
+    if (here === 'off' && !offeredOnTap()) offer(false, noteOfferedOnTap);
     setBusy(true);
     const at = new Date().toISOString();
     const answer = await call<DailyView>(pathOf(dailyRoutes.ok, { token }), {
@@ -197,8 +275,10 @@ export function DailyOk({
       body: JSON.stringify({ at }),
     });
     setBusy(false);
-    if (answer.ok && answer.status === 202) setNote(s.queued);
+    if (answer.ok && answer.status === 202) setNote(backgroundSync() ? s.queued : s.queuedOpen);
     else if (answer.ok) {
+      // The button goes (nothing due now): focus moves to the sentence saying it went.
+      focusNext.current = 'note';
       setView(answer.value);
       setNote(s.done);
     } else if (answer.status === 403) {
@@ -221,17 +301,17 @@ export function DailyOk({
         </button>
       )}
       {note && (
-        <p className="hint" role="status">
+        <p className="hint" role="status" tabIndex={-1} ref={noteRef}>
           {note}
         </p>
       )}
       {here && here !== 'no-key' && (
         <div className="daily-push" data-testid="daily-push">
-          <p className="hint" role="status">
+          <p className="hint" role="status" tabIndex={-1} ref={hereRef}>
             {s.reminders[here]}
           </p>
           {(here === 'off' || here === 'failed') && (
-            <button type="button" className="button secondary" disabled={offering} onClick={offer}>
+            <button type="button" className="button secondary" disabled={offering} onClick={() => offer(true)}>
               {s.remindHere}
             </button>
           )}

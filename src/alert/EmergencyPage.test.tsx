@@ -1,7 +1,8 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
+import { dailyView } from './daily-test-fixtures';
 import { EmergencyPage } from './EmergencyPage';
 import type { Emergency, EmergencyState, Phase } from './emergency';
 import { PositionWatch } from './geo';
@@ -51,6 +52,7 @@ function fakeEmergency(phase: Phase, page: Partial<PageData> = {}) {
     getState: () => state,
     cancel: vi.fn(),
     send: vi.fn(),
+    ownerSignedIn: vi.fn(async () => undefined),
   };
   const move = (next: Phase) =>
     act(() => {
@@ -230,6 +232,34 @@ describe('emergency page', () => {
       expect(screen.queryByTestId('resolved')).toBeNull();
       // Still there to confirm again once signed in.
       expect(screen.getByRole('button', { name: 'Sim, estou em segurança' })).toBeEnabled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('opened from the daily reminder on a phone not signed in: its button opens the sign-in, and once signed in "Estou bem hoje" shows, focused', async () => {
+    const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
+    const answer = (body: unknown) => Promise.resolve(Response.json(body));
+    vi.stubGlobal('fetch', (url: string) => {
+      if (url === '/api/users/auth/login/') return answer({ access: 'a' });
+      if (url === '/api/users/me/device-keys/') return answer({ device_key: KEY });
+      if (url === '/api/users/me/') return answer({ username: 'ana' });
+      if (url === '/api/emergency/public/tok/daily/') return answer(dailyView());
+      return new Promise(() => undefined);
+    });
+    try {
+      render(<EmergencyPage emergency={fakeEmergency({ name: 'ready' }).emergency} onDaily />);
+      expect(await screen.findByText('Para fazer o check-in aqui, entre uma vez neste telemóvel.')).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: 'Entrar neste telemóvel' }));
+      const details = screen.getByTestId('owner-sign-in') as HTMLDetailsElement;
+      await waitFor(() => expect(document.activeElement).toBe(details.querySelector('summary')));
+      expect(details.open).toBe(true);
+      fireEvent.input(screen.getByLabelText('Nome de utilizador ou e-mail'), { target: { value: 'ana' } });
+      fireEvent.input(screen.getByLabelText('Palavra-passe'), { target: { value: 'secret' } });
+      fireEvent.submit(screen.getByRole('button', { name: 'Iniciar sessão' }));
+      const ok = await screen.findByRole('button', { name: 'Estou bem hoje' });
+      await waitFor(() => expect(document.activeElement).toBe(ok));
+      expect(screen.queryByText('Para fazer o check-in aqui, entre uma vez neste telemóvel.')).toBeNull();
     } finally {
       vi.unstubAllGlobals();
     }

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { CheckinPanel } from './checkin/CheckinPanel';
 import { DailyOk } from './DailyOk';
 import type { Emergency } from './emergency';
@@ -39,6 +39,8 @@ export function EmergencyPage({
   const geo = useGeo(emergency.geo);
   // "I'm safe" or a position refused for want of the owner's proof: the sign-in is offered.
   const askedToSignIn = useSyncExternalStore(onAskedToSignIn, ownerAskedToSignIn);
+  // Each sign-in on this page: "I'm OK today" reads its status again with the new key.
+  const [signedIn, setSignedIn] = useState(0);
   const language = pickLanguage(page?.language);
   const s = stringsFor(language);
   useEffect(() => {
@@ -123,7 +125,13 @@ export function EmergencyPage({
 
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
       {!busy && !refused && (
-        <DailyOk token={emergency.token} language={language} fromReminder={onDaily} publicKey={page?.push_public_key} />
+        <DailyOk
+          token={emergency.token}
+          language={language}
+          fromReminder={onDaily}
+          publicKey={page?.push_public_key}
+          signedIn={signedIn}
+        />
       )}
       {phase.name !== 'sent' && checkin}
       {!refused && <LocationLine s={s} geo={geo} enabled={page?.gps_enabled !== false} />}
@@ -169,7 +177,10 @@ export function EmergencyPage({
         <OwnerSignIn
           s={s}
           offer={(phase.name === 'sent' && phase.alert.proven === false) || askedToSignIn}
-          onSignedIn={() => void emergency.ownerSignedIn()}
+          onSignedIn={() => {
+            setSignedIn((count) => count + 1);
+            void emergency.ownerSignedIn();
+          }}
         />
       )}
     </main>

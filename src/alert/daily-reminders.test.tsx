@@ -5,7 +5,7 @@ import type { DailyView } from '../../common/api/daily';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import { keyBytes } from './checkin/push';
 import { DailyOk } from './DailyOk';
-import { dailyView } from './daily-test-fixtures';
+import { dailyView, fakePush, PUSH_SUBSCRIPTION } from './daily-test-fixtures';
 import { remindersHere } from './reminders-here';
 
 // The daily check-in's reminder goes by e-mail and by Web Push to the browsers the owner
@@ -14,8 +14,6 @@ import { remindersHere } from './reminders-here';
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
 const PUBLIC_KEY = `B${'A'.repeat(85)}`;
-const ENDPOINT = 'https://push.example/phone-1';
-const SUBSCRIPTION = { endpoint: ENDPOINT, keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) } };
 const SUBSCRIBE_PATH = '/api/emergency/public/tok/push-subscriptions/';
 const HOUR = 3600_000;
 
@@ -34,30 +32,6 @@ function fakeServer() {
     if (url === SUBSCRIBE_PATH) return subscribeAnswer();
     return Response.json(view({ status: 'waiting', next_due_at: new Date(Date.now() + 20 * HOUR).toISOString() }));
   });
-}
-
-/** The browser's Push API: a permission that `requestPermission` turns into `answer`, and one subscription. */
-function fakePush(answer: NotificationPermission, permission: NotificationPermission = 'default') {
-  const notification = {
-    permission,
-    requestPermission: vi.fn(async () => {
-      notification.permission = answer;
-      return answer;
-    }),
-  };
-  let current: { endpoint: string; toJSON: () => typeof SUBSCRIPTION } | null = null;
-  const subscribe = vi.fn(async (_options: PushSubscriptionOptionsInit) => {
-    current = { endpoint: ENDPOINT, toJSON: () => SUBSCRIPTION };
-    return current;
-  });
-  const registration = { pushManager: { getSubscription: async () => current, subscribe } };
-  vi.stubGlobal('Notification', notification);
-  vi.stubGlobal('PushManager', class {});
-  Object.defineProperty(navigator, 'serviceWorker', {
-    configurable: true,
-    value: { ready: Promise.resolve(registration), getRegistration: async () => registration },
-  });
-  return { requestPermission: notification.requestPermission, subscribe };
 }
 
 const subscribePosts = () => posts.filter((post) => post.url === SUBSCRIBE_PATH);
@@ -79,7 +53,7 @@ afterEach(async () => {
 
 describe('the daily reminder’s notifications on the emergency page', () => {
   it('the first “I’m OK today” asks for notifications within the tap and registers this phone with its device key, once', async () => {
-    const { requestPermission, subscribe } = fakePush('granted');
+    const { requestPermission, subscribe } = fakePush({ answer: 'granted' });
     render(<DailyOk token="tok" language="en" publicKey={PUBLIC_KEY} />);
     expect(
       await screen.findByText(
@@ -95,7 +69,7 @@ describe('the daily reminder’s notifications on the emergency page', () => {
     ).toBeInTheDocument();
     expect(subscribe.mock.calls[0]?.[0]).toEqual({ userVisibleOnly: true, applicationServerKey: keyBytes(PUBLIC_KEY) });
     const [registered] = subscribePosts();
-    expect(registered?.body).toEqual(SUBSCRIPTION);
+    expect(registered?.body).toEqual(PUSH_SUBSCRIPTION);
     expect(registered?.headers.get('x-alerta-device-key')).toBe(KEY);
     expect(posts.map((post) => post.url)).toContain('/api/emergency/public/tok/daily/ok/');
     expect(screen.queryByRole('button', { name: 'Remind me here' })).toBeNull();
@@ -115,19 +89,23 @@ describe('the daily reminder’s notifications on the emergency page', () => {
 
   it('“Remind me here” registers this phone while no check-in is due yet, in Portuguese too', async () => {
     statusView = view({ status: 'waiting', next_due_at: new Date(Date.now() + 20 * HOUR).toISOString() });
-    const { requestPermission } = fakePush('granted');
+    const { requestPermission } = fakePush({ answer: 'granted' });
     render(<DailyOk token="tok" language="pt" publicKey={PUBLIC_KEY} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Lembrar-me aqui' }));
+    const remind = await screen.findByRole('button', { name: 'Lembrar-me aqui' });
+    remind.focus();
+    fireEvent.click(remind);
     expect(requestPermission).toHaveBeenCalledOnce();
-    expect(
-      await screen.findByText('Este telemóvel recebe o lembrete diário como notificação (e o e-mail chega na mesma).'),
-    ).toBeInTheDocument();
+    const on = await screen.findByText(
+      'Este telemóvel recebe o lembrete diário como notificação (e o e-mail chega na mesma).',
+    );
+    // The button is gone: focus moves to what it says now.
+    await waitFor(() => expect(document.activeElement).toBe(on));
     expect(subscribePosts()).toHaveLength(1);
     expect(posts.map((post) => post.url)).not.toContain('/api/emergency/public/tok/daily/ok/');
   });
 
   it('a tap dismissed without an answer is not asked again on the next tap; “Remind me here” still asks', async () => {
-    const { requestPermission } = fakePush('default');
+    const { requestPermission } = fakePush();
     render(<DailyOk token="tok" language="en" publicKey={PUBLIC_KEY} />);
     fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
     expect(await screen.findByText('Checked in. Thank you!')).toBeInTheDocument();
@@ -142,7 +120,7 @@ describe('the daily reminder’s notifications on the emergency page', () => {
   });
 
   it('with notifications blocked, says the reminder comes by e-mail only, and asks nothing', async () => {
-    const { requestPermission } = fakePush('denied', 'denied');
+    const { requestPermission } = fakePush({ permission: 'denied' });
     render(<DailyOk token="tok" language="en" publicKey={PUBLIC_KEY} />);
     expect(
       await screen.findByText(
@@ -156,7 +134,7 @@ describe('the daily reminder’s notifications on the emergency page', () => {
   });
 
   it('refused on the tap, says so', async () => {
-    fakePush('denied');
+    fakePush({ answer: 'denied' });
     render(<DailyOk token="tok" language="pt" publicKey={PUBLIC_KEY} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Estou bem hoje' }));
     expect(
@@ -177,7 +155,7 @@ describe('the daily reminder’s notifications on the emergency page', () => {
 
   it('with reminders already on four devices, says to remove one first', async () => {
     subscribeAnswer = () => Response.json({ detail: 'full', code: 'push_subscriptions_full' }, { status: 409 });
-    fakePush('granted');
+    fakePush({ answer: 'granted' });
     render(<DailyOk token="tok" language="en" publicKey={PUBLIC_KEY} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Remind me here' }));
     expect(
@@ -187,11 +165,26 @@ describe('the daily reminder’s notifications on the emergency page', () => {
   });
 
   it('a phone registered under an earlier device key is offered again (the server knows it under the new key only)', async () => {
-    fakePush('granted');
+    fakePush({ answer: 'granted' });
     render(<DailyOk token="tok" language="en" publicKey={PUBLIC_KEY} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Remind me here' }));
     await waitFor(async () => expect(await remindersHere()).toBe('on'));
     await saveDeviceKey('dk_another-key-0123456789abcdefghijklmnopqrs', 'ana');
     expect(await remindersHere()).toBe('off');
+  });
+
+  it('a tap before the page has the public key asks nothing and notes nothing: the next tap asks', async () => {
+    const { requestPermission } = fakePush({ answer: 'granted' });
+    render(<DailyOk token="tok" language="en" publicKey={null} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
+    expect(await screen.findByText('Checked in. Thank you!')).toBeInTheDocument();
+    expect(requestPermission).not.toHaveBeenCalled();
+    expect(localStorage.getItem('alerta.daily-push-offered')).toBeNull();
+    cleanup();
+    statusView = view();
+    render(<DailyOk token="tok" language="en" publicKey={PUBLIC_KEY} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'I’m OK today' }));
+    expect(requestPermission).toHaveBeenCalledOnce();
+    expect(localStorage.getItem('alerta.daily-push-offered')).not.toBeNull();
   });
 });

@@ -149,19 +149,14 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   const key = (await page.evaluate((name) => JSON.parse(localStorage.getItem(name) ?? 'null'), DEVICE_KEY_STORAGE_KEY))
     ?.key as string;
   expect(key).toBeTruthy();
-  // An owner who only turned on the daily check-in (no check-in ever started here): opened
-  // again as the reminder opens it (a reload would not: the page drops the #daily it was opened
-  // with, and counts down), the page says the reminder comes by e-mail, and "Remind me here"
-  // registers this phone.
-  const openAsReminder = async () => {
-    await page.goto('about:blank');
-    await page.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
-  };
+  // An owner who only turned on the daily check-in (no check-in ever started here): once signed
+  // in, the page shows "I'm OK today", focused, says the reminder comes by e-mail, and "Remind me
+  // here" registers this phone.
+  await expect(page.getByRole('button', { name: 'I’m OK today' })).toBeFocused();
   const registrations: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/push-subscriptions/')) registrations.push(request.method());
   });
-  await openAsReminder();
   await expect(
     page.getByText(
       'The daily reminder comes by e-mail. Tap “Remind me here” to get it as a notification on this phone too.',
@@ -178,8 +173,10 @@ test('the daily reminder’s "I’m OK" checks in from the notification with the
   );
   expect(await page.evaluate(() => localStorage.getItem('e2e.push-subscribed-with'))).toBe(emergency.push_public_key);
   expect((await daily()).last_ok_at).toBe(setAt);
-  // Opened again, it says so without asking or registering again.
-  await openAsReminder();
+  // Opened again as the reminder opens it (a reload would not: the page drops the #daily it was
+  // opened with, and counts down), it says so without asking or registering again.
+  await page.goto('about:blank');
+  await page.goto(`/public/${user.token}/${DAILY_REMINDER_HASH}`);
   await expect(
     page.getByText('This phone gets the daily reminder as a notification (and the e-mail still comes).'),
   ).toBeVisible();

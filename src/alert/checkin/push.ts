@@ -25,7 +25,12 @@ export { needsHomeScreen };
  * server takes reminders for no other, so a phone where the owner never signed in is not asked to
  * notify. Any refusal only means no notification: the e-mail reminder still goes.
  */
-export async function offerReminders(token: string, publicKey: string | null | undefined): Promise<RemindersHere> {
+export async function offerReminders(
+  token: string,
+  publicKey: string | null | undefined,
+  /** Called just before the browser is asked (never when something else answers first). */
+  onAsked?: () => void,
+): Promise<RemindersHere> {
   if (needsHomeScreen()) return 'home-screen';
   if (!pushSupported()) return 'unsupported';
   if (!readDeviceKey()) return 'no-key';
@@ -33,6 +38,7 @@ export async function offerReminders(token: string, publicKey: string | null | u
   if (!publicKey) return 'off';
   try {
     // First, while the tap's user activation lasts (Safari and Firefox ask only then).
+    onAsked?.();
     const permission = await Notification.requestPermission();
     if (permission === 'denied') return 'denied';
     if (permission !== 'granted') return 'off';
