@@ -6,9 +6,11 @@ import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants';
 import { DEVICE_KEY_DB } from '../../common/push';
 import { forgetDeviceKey, readDeviceKey, saveDeviceKey, syncDeviceKeyMirror } from '../lib/device-key';
 import type { PageData } from './api';
+import { fakePush, PUSH_ENDPOINT } from './daily-test-fixtures';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
 import { stringsFor } from './i18n';
+import { noteRegistered } from './reminders-here';
 import { OwnerSignIn, signInForKey } from './SignIn';
 import { savePage } from './storage';
 
@@ -180,5 +182,31 @@ describe('the service worker’s copy of the device key', () => {
     localStorage.removeItem(DEVICE_KEY_STORAGE_KEY);
     await syncDeviceKeyMirror();
     expect(await workerCopy()).toBeUndefined();
+  });
+});
+
+describe('forgetting the key (logout, account deleted, this device removed)', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+  });
+
+  it('ends this browser’s push subscription and removes the notes about it', async () => {
+    const { unsubscribe } = fakePush({ permission: 'granted', subscribed: true });
+    await saveDeviceKey(KEY, 'ana');
+    noteRegistered(PUSH_ENDPOINT);
+    localStorage.setItem('alerta.daily-push-offered', '2026-11-30T10:00:00.000Z');
+    expect(localStorage.getItem('alerta.push-registered')).not.toBeNull();
+    await forgetDeviceKey();
+    expect(unsubscribe).toHaveBeenCalledOnce();
+    expect(localStorage.getItem('alerta.push-registered')).toBeNull();
+    expect(localStorage.getItem('alerta.daily-push-offered')).toBeNull();
+    expect(readDeviceKey()).toBeNull();
+    expect(await workerCopy()).toBeUndefined();
+  });
+
+  it('with no service worker or Push API here, still forgets the key', async () => {
+    await saveDeviceKey(KEY, 'ana');
+    await forgetDeviceKey();
+    expect(readDeviceKey()).toBeNull();
   });
 });

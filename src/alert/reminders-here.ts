@@ -1,3 +1,4 @@
+import { REMINDERS_REGISTERED_KEY } from '../../common/push';
 import { readDeviceKey } from '../lib/device-key';
 import { isIos } from './sms';
 
@@ -16,9 +17,7 @@ import { isIos } from './sms';
  */
 export type RemindersHere = 'on' | 'off' | 'denied' | 'unsupported' | 'home-screen' | 'no-key' | 'full' | 'failed';
 
-/** Where this browser notes the subscription it registered, and under which device key. */
-export const REMINDERS_REGISTERED_KEY = 'alerta.push-registered';
-
+// REMINDERS_REGISTERED_KEY: where this browser notes the subscription it registered, and under which device key.
 interface Registered {
   endpoint: string;
   /** The device key's last characters: a new key (signed in again) registers again. */

@@ -1,6 +1,6 @@
 import { createStore, del, set, type UseStore } from 'idb-keyval';
 import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants';
-import { DEVICE_KEY_DB } from '../../common/push';
+import { DEVICE_KEY_DB, OFFERED_ON_TAP_KEY, REMINDERS_REGISTERED_KEY } from '../../common/push';
 
 /** The device key kept on this device, and the account it was issued to. */
 export interface StoredDeviceKey {
@@ -59,12 +59,31 @@ export function saveDeviceKey(key: string, user: string): Promise<void> {
   return mirror({ key, user });
 }
 
-/** Forgets this device's key (logout, account deletion, this device removed), the worker's copy too. */
+/**
+ * Ends this browser's push subscription: the reminders of the account that held the key stop
+ * coming here (the server drops the subscription when the push service says it is gone).
+ */
+async function unsubscribePush(): Promise<void> {
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration();
+    const subscription = await registration?.pushManager?.getSubscription();
+    await subscription?.unsubscribe();
+  } catch {
+    // No worker or no Push API here: nothing to end.
+  }
+}
+
+/**
+ * Forgets this device's key (logout, account deletion, this device removed), the worker's copy
+ * too, and what went with it: this browser's push subscription and the notes about it (which
+ * subscription was registered, that "I'm OK today" already asked).
+ */
 export function forgetDeviceKey(): Promise<void> {
   try {
-    localStorage.removeItem(DEVICE_KEY_STORAGE_KEY);
+    for (const key of [DEVICE_KEY_STORAGE_KEY, REMINDERS_REGISTERED_KEY, OFFERED_ON_TAP_KEY])
+      localStorage.removeItem(key);
   } catch {
     // Nothing stored.
   }
-  return mirror(null);
+  return Promise.all([mirror(null), unsubscribePush()]).then(() => undefined);
 }

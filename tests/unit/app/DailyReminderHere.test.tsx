@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dailyView, fakePush, PUSH_ENDPOINT } from '../../../src/alert/daily-test-fixtures';
 import type { DailyView } from '../../../src/api/daily';
 import i18n from '../../../src/i18n';
 import { forgetDeviceKey, saveDeviceKey } from '../../../src/lib/device-key';
@@ -12,31 +13,8 @@ setupAppTests();
 // Setup's daily check-in says whether this phone gets the daily reminder as a notification,
 // and if not, how to get it (the emergency page on this phone asks for it): the e-mail always goes.
 
-const ON: DailyView = {
-  enabled: true,
-  time: '10:00',
-  every_days: 1,
-  grace_minutes: 60,
-  paused_until: null,
-  status: 'waiting',
-  next_due_at: '2026-12-01T10:00:00.000Z',
-  last_ok_at: null,
-  alert_id: null,
-};
+const ON = dailyView({ status: 'waiting', next_due_at: '2026-12-01T10:00:00.000Z' });
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
-const ENDPOINT = 'https://push.example/phone-1';
-
-/** The browser's Push API with `permission`, and this subscription (or none). */
-function fakePush(permission: NotificationPermission, endpoint: string | null) {
-  vi.stubGlobal('Notification', { permission, requestPermission: vi.fn() });
-  vi.stubGlobal('PushManager', class {});
-  const subscription = endpoint ? { endpoint, toJSON: () => ({ endpoint }) } : null;
-  const registration = { pushManager: { getSubscription: async () => subscription } };
-  Object.defineProperty(navigator, 'serviceWorker', {
-    configurable: true,
-    value: { getRegistration: async () => registration },
-  });
-}
 
 function open(daily: DailyView = ON) {
   signIn();
@@ -54,7 +32,7 @@ afterEach(async () => {
 describe('Setup: whether this phone gets the daily reminder', () => {
   it('not yet: says the e-mail comes and how to get it here, with the emergency page’s link, in Portuguese and English', async () => {
     saveDeviceKey(KEY, 'ana');
-    fakePush('default', null);
+    fakePush();
     open();
     const here = await screen.findByTestId('daily-push-here');
     expect(here).toHaveTextContent(
@@ -73,16 +51,16 @@ describe('Setup: whether this phone gets the daily reminder', () => {
 
   it('allowed but never registered with the server (or under an earlier key): still not yet', async () => {
     saveDeviceKey(KEY, 'ana');
-    fakePush('granted', ENDPOINT);
-    localStorage.setItem('alerta.push-registered', JSON.stringify({ endpoint: ENDPOINT, key: 'otherkey' }));
+    fakePush({ permission: 'granted', subscribed: true });
+    localStorage.setItem('alerta.push-registered', JSON.stringify({ endpoint: PUSH_ENDPOINT, key: 'otherkey' }));
     open();
     expect(await screen.findByTestId('daily-push-here')).toHaveTextContent(/abra aqui a sua página de emergência/);
   });
 
   it('registered here: says this phone gets it', async () => {
     saveDeviceKey(KEY, 'ana');
-    fakePush('granted', ENDPOINT);
-    localStorage.setItem('alerta.push-registered', JSON.stringify({ endpoint: ENDPOINT, key: KEY.slice(-8) }));
+    fakePush({ permission: 'granted', subscribed: true });
+    localStorage.setItem('alerta.push-registered', JSON.stringify({ endpoint: PUSH_ENDPOINT, key: KEY.slice(-8) }));
     open();
     expect(await screen.findByTestId('daily-push-here')).toHaveTextContent(
       'Este telemóvel recebe o lembrete diário como notificação, além do e-mail.',
@@ -92,7 +70,7 @@ describe('Setup: whether this phone gets the daily reminder', () => {
 
   it('notifications blocked: says so, and that the e-mail still comes', async () => {
     saveDeviceKey(KEY, 'ana');
-    fakePush('denied', null);
+    fakePush({ permission: 'denied' });
     open();
     expect(await screen.findByTestId('daily-push-here')).toHaveTextContent(
       'As notificações do Alerta estão bloqueadas neste navegador: o lembrete diário chega só por e-mail.',
@@ -109,9 +87,11 @@ describe('Setup: whether this phone gets the daily reminder', () => {
 
   it('says nothing while the daily check-in is off', async () => {
     saveDeviceKey(KEY, 'ana');
-    fakePush('default', null);
-    open({ ...ON, enabled: false, status: 'off', next_due_at: null });
-    await screen.findByTestId('daily-sentence');
+    fakePush();
+    open({ ...ON, enabled: false, status: 'off', next_due_at: null, time: '07:30' });
+    // Settled: the server's schedule is in the form, and what this browser gets would be known.
+    await screen.findByDisplayValue('07:30');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(screen.queryByTestId('daily-push-here')).toBeNull();
   });
 });
