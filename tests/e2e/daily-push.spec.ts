@@ -126,7 +126,7 @@ async function signInOnPage(page: Page, username: string) {
   await page.getByText('Is this your phone? Sign in once to make this button yours').click();
   await page.getByLabel('Username or e-mail').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('owner-signed-in')).toBeVisible();
 }
 
