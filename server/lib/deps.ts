@@ -39,8 +39,8 @@ export interface Deps {
   /** Runs work after the answer has gone (lib/background.ts). */
   background: Pick<Background, 'run' | 'signal'>;
   /**
-   * The SMS dispatcher (features/alerts/dispatcher.ts): woken to send what was just queued, or
-   * giving a transaction sending slots for the SMS it writes already claimed.
+   * The process's SMS, jobs of its engine (features/alerts/dispatcher.ts): woken to send what was
+   * just queued, or giving a transaction sending places for the SMS it writes leased to this process.
    */
   dispatcher: Pick<Dispatcher, 'kick' | 'reserve'>;
   /** Runs the jobs due now (lib/timers.ts), after a commit that set one due at once: in the background, or awaited. */

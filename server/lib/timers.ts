@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExpressionBuilder, InsertQueryBuilder, InsertResult, Kysely } from 'kysely';
+import type { Compilable, ExpressionBuilder, InsertQueryBuilder, InsertResult, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { type ClaimArm, claimRows } from '../db/claim.js';
-import { compiledInsert } from '../db/compiled-once.js';
+import { type ClaimArm, claimQuery } from '../db/claim.js';
+import { compiledInsert, compiledOnce } from '../db/compiled-once.js';
+import { inWriteTransaction } from '../db/grouped-transactions.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db, Timer } from '../db/schema.js';
 import { nextTurn } from './background.js';
@@ -219,6 +220,12 @@ export interface Timers {
 /** Jobs one sweep of a process claims at most before it leaves the rest to the next (a second later). */
 const MOST_PER_SWEEP = 1000;
 
+/** How often a sweep waiting for long runs claims again what fell due meanwhile (ms): the periodic sweep's second. */
+const LOOK_AGAIN_MS = 1000;
+
+/** The wait before a claim the database refused is tried again (ms). */
+const CLAIM_AGAIN_MS = 100;
+
 /** The subject of a recurring job's one row. */
 const RECURRING = 'recurring';
 
@@ -234,13 +241,12 @@ interface Kind {
   concurrency: number | null;
   running: number;
   lent: number;
-  claiming: number;
 }
 
 /**
  * The job engine every piece of later work runs on. A job is a `timers` row (kind, subject, due
  * time) written in the transaction of the change that needs it. At its time one process takes it
- * with `claimRows` (FOR UPDATE SKIP LOCKED on PostgreSQL) under a short lease with a token of its
+ * with `claimQuery` (FOR UPDATE SKIP LOCKED on PostgreSQL) under a short lease with a token of its
  * own, renews the lease while the handler runs, and removes the row when it is done: a process
  * that dies holding a job leaves a lease that lapses within `leaseMs`, and the row is taken again;
  * a run whose lease was taken over is told through its signal and leaves the row alone. A job
@@ -266,22 +272,30 @@ export function createTimers(options: TimersOptions): Timers {
   const recurring = new Set<string>();
   /** Runs in flight, claimed or started after their commit; and the shared places of the unbounded kinds. */
   const runs = new Set<Promise<void>>();
-  const shared = { running: 0, claiming: 0 };
+  const shared = { running: 0 };
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
-  /** Wakes a sweep waiting for a place to free up, a run to end, or another call. */
+  /**
+   * Wakes a sweep waiting for a place to free up, a run to end, or another call. `poke` asks it
+   * to claim again (places came free, or a run ended that may have set another job due); `nudge`
+   * only lets it see whether anything still runs: a run that freed its place early ends without
+   * a claim, what it did after `free` being bookkeeping that sets no job due.
+   */
   let wake: (() => void) | null = null;
-  const poke = () => {
+  let dirty = false;
+  const nudge = () => {
     const waiting = wake;
     wake = null;
     waiting?.();
   };
+  const poke = () => {
+    dirty = true;
+    nudge();
+  };
 
   const freeOf = (kind: Kind) =>
-    kind.concurrency === null
-      ? batch - shared.running - shared.claiming
-      : kind.concurrency - kind.running - kind.lent - kind.claiming;
+    kind.concurrency === null ? batch - shared.running : kind.concurrency - kind.running - kind.lent;
   const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, 0);
 
   /** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
@@ -346,6 +360,40 @@ export function createTimers(options: TimersOptions): Timers {
       .execute();
   }
 
+  /** Jobs done in this turn, waiting to be removed together. */
+  let done: { id: string; token: string; settle: (error?: unknown) => void }[] = [];
+
+  /**
+   * Removes a job whose run is done, unless it was set again meanwhile (its token cleared): the
+   * jobs done in one turn in one statement (the sends answered together), on SQLite in the commit
+   * of the turn's other writes.
+   */
+  function removeDone(id: string, token: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      done.push({ id, token, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (done.length > 1) return;
+      setImmediate(() => {
+        const batch = done;
+        done = [];
+        inWriteTransaction(db, dialect, (trx) =>
+          trx
+            .deleteFrom('timers')
+            .where((eb) =>
+              eb.or(batch.map((job) => eb.and([eb('id', '=', job.id), eb('lease_token', '=', job.token)]))),
+            )
+            .execute(),
+        ).then(
+          () => {
+            for (const job of batch) job.settle();
+          },
+          (error: unknown) => {
+            for (const job of batch) job.settle(error ?? new Error('jobs not removed'));
+          },
+        );
+      });
+    });
+  }
+
   async function runOne(timer: Timer, kind: Kind, given: unknown): Promise<void> {
     const token = timer.lease_token as string;
     const controller = new AbortController();
@@ -369,7 +417,7 @@ export function createTimers(options: TimersOptions): Timers {
       });
       if (lease.stop() !== 'held') return;
       // Set again while it ran (lease token cleared): the new due time stands.
-      await db.deleteFrom('timers').where('id', '=', timer.id).where('lease_token', '=', token).execute();
+      await removeDone(timer.id, token);
     } catch (error) {
       if (lease.stop() !== 'held') return;
       await failed(timer, token, kind, error);
@@ -384,7 +432,7 @@ export function createTimers(options: TimersOptions): Timers {
       .catch((error: unknown) => log?.error({ err: error, kind: timer.kind }, 'job outcome not recorded'))
       .finally(() => {
         runs.delete(run);
-        poke();
+        nudge();
       });
     runs.add(run);
   }
@@ -397,85 +445,144 @@ export function createTimers(options: TimersOptions): Timers {
     }
   }
 
+  /** The kinds this process knows that share `batch` (only these: a process of an older version leaves new kinds alone). */
+  const sharing = () => [...kinds].filter(([, kind]) => kind.concurrency === null).map(([name]) => name);
+
+  /**
+   * The claim for arms of one shape (null: the kinds that share `batch`; else one kind), built
+   * once (`compiledOnce`): each claim brings only its time, lease, token and limits. A claim
+   * built at every call cost the server more than the database spent running it.
+   */
+  const claims = new Map<
+    string,
+    (db: Kysely<Database>, dialect: Dialect, values: Record<string, unknown>) => Promise<Timer[]>
+  >();
+  function claimOf(shape: (string | null)[]) {
+    const key = JSON.stringify([shape, sharing()]);
+    let claim = claims.get(key);
+    if (!claim) {
+      const shared = sharing();
+      claim = compiledOnce<Record<string, unknown>, Timer>((qdb, value, qdialect) => {
+        const now = value('now');
+        const due = (eb: ExpressionBuilder<Database, 'timers'>) =>
+          eb.and([
+            eb('due_at', '<=', now as number),
+            eb('failed_at', 'is', null),
+            eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now as number)]),
+          ]);
+        const arms: ClaimArm<'timers'>[] = shape.map((name, i) => ({
+          where: (eb) => eb.and([name === null ? eb('kind', 'in', shared) : eb('kind', '=', name), due(eb)]),
+          limit: value(`limit_${i}`) as number,
+        }));
+        return claimQuery(qdb, qdialect, 'timers', {
+          due: arms,
+          orderBy: 'due_at',
+          set: {
+            lease_until: value('leaseUntil') as number,
+            lease_token: value('token') as string,
+            attempts: sql<number>`attempts + 1`,
+          },
+          limit: value('total') as number,
+        }) as Compilable<Timer>;
+      });
+      claims.set(key, claim);
+    }
+    return claim;
+  }
+
   /**
    * Claims as many due jobs as there are free places, each kind within its own, and starts
    * them: one statement (an arm per bounded kind, one for the rest). Resolves with how many.
    */
   async function claimAndStart(): Promise<number> {
-    const now = clock.now();
-    const due = (eb: ExpressionBuilder<Database, 'timers'>) =>
-      eb.and([
-        eb('due_at', '<=', now),
-        eb('failed_at', 'is', null),
-        eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
-      ]);
-    const arms: ClaimArm<'timers'>[] = [];
-    const taking: { kind: Kind | null; places: number }[] = [];
-    // Only kinds this process knows: a process of an older version leaves new kinds alone.
-    const sharing = [...kinds].filter(([, kind]) => kind.concurrency === null).map(([name]) => name);
-    const sharedFree = batch - shared.running - shared.claiming;
-    if (sharing.length > 0 && sharedFree > 0) {
-      arms.push({ where: (eb) => eb.and([eb('kind', 'in', sharing), due(eb)]), limit: sharedFree });
-      taking.push({ kind: null, places: sharedFree });
-    }
+    const taking: { name: string | null; kind: Kind | null; places: number }[] = [];
+    const sharedFree = batch - shared.running;
+    if (sharing().length > 0 && sharedFree > 0) taking.push({ name: null, kind: null, places: sharedFree });
     for (const [name, kind] of kinds) {
       const free = kind.concurrency === null ? 0 : freeOf(kind);
-      if (free <= 0) continue;
-      arms.push({ where: (eb) => eb.and([eb('kind', '=', name), due(eb)]), limit: free });
-      taking.push({ kind, places: free });
+      if (free > 0) taking.push({ name, kind, places: free });
     }
-    if (arms.length === 0) return 0;
-    // Held while the claim waits for the database: a transaction reserving meanwhile is lent none of them.
-    for (const { kind, places } of taking) {
-      if (kind) kind.claiming += places;
-      else shared.claiming += places;
-    }
-    let claimed: Timer[];
-    try {
-      claimed = await claimRows(db, dialect, 'timers', {
-        due: arms,
-        orderBy: 'due_at',
-        set: { lease_until: now + leaseMs, lease_token: randomUUID(), attempts: sql<number>`attempts + 1` },
-        limit: arms.reduce((sum, arm) => sum + (typeof arm === 'function' ? 0 : arm.limit), 0),
-      });
-    } finally {
-      for (const { kind, places } of taking) {
-        if (kind) kind.claiming -= places;
-        else shared.claiming -= places;
-      }
-    }
+    if (taking.length === 0) return 0;
+    const now = clock.now();
+    const token = randomUUID();
+    const values: Record<string, unknown> = { now, leaseUntil: now + leaseMs, token };
+    for (const [i, { places }] of taking.entries()) values[`limit_${i}`] = places;
+    values.total = taking.reduce((sum, { places }) => sum + places, 0);
+    const claimed = await claimOf(taking.map(({ name }) => name))(db, dialect, values);
+    // A transaction may have taken places meanwhile (its SMS written leased, sent as it commits):
+    // the claim holds none while it waits, and gives back what no place is left for.
+    const extra: string[] = [];
     for (const timer of claimed) {
       const kind = kinds.get(timer.kind) as Kind;
+      if (freeOf(kind) <= 0) {
+        extra.push(timer.id);
+        continue;
+      }
       if (kind.concurrency === null) shared.running += 1;
       else kind.running += 1;
       launch(timer, kind);
     }
-    return claimed.length;
+    if (extra.length > 0) {
+      await db
+        .updateTable('timers')
+        .set({ lease_until: null, lease_token: null, attempts: sql<number>`attempts - 1` })
+        .where('id', 'in', extra)
+        .where('lease_token', '=', token)
+        .execute();
+      dirty = true;
+    }
+    return claimed.length - extra.length;
   }
 
   /** Claims and runs until a claim finds nothing and nothing runs; waits for a place to free up meanwhile. */
   async function sweep(): Promise<number> {
     if (recurring.size > 0) await ensureRecurring();
     let ran = 0;
+    /** Claimed since the last call: each call made meanwhile gets a pass of its own, however long this sweep. */
+    let pass = 0;
     let woken = false;
+    let refused = 0;
     for (;;) {
+      if (again) pass = 0;
       again = false;
+      dirty = false;
       // The places a batch of runs frees are freed one after another in this turn: claimed
       // together in the next, one claim where there were one per place.
       if (woken) await nextTurn();
-      const claimed = stopped || ran >= MOST_PER_SWEEP ? 0 : await claimAndStart();
+      let claimed = 0;
+      try {
+        claimed = stopped || pass >= MOST_PER_SWEEP ? 0 : await claimAndStart();
+        refused = 0;
+      } catch (error) {
+        // A claim the database refused (SQLite busy past its timeout): tried again once, shortly.
+        refused += 1;
+        if (refused > 1) throw error;
+        log?.warn({ err: error }, 'jobs not claimed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_AGAIN_MS));
+        woken = false;
+        again = true;
+        continue;
+      }
       ran += claimed;
+      pass += claimed;
       if (claimed > 0 || again) {
         woken = false;
         continue;
       }
-      if (runs.size === 0 && lentAll() === 0) return ran;
       // A job may set another due at once (a reminder with its mark), and a freed place takes the next.
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        // A transaction holding lent places is about to commit and start its jobs: looked at again soon.
-        if (runs.size === 0) setTimeout(poke, 5).unref();
-      });
+      while (!dirty && !again) {
+        if (runs.size === 0 && lentAll() === 0) return ran;
+        let later: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          // A transaction holding lent places is about to commit and start its jobs: looked at again
+          // soon. A run may last (a provider that does not answer): what falls due meanwhile is
+          // claimed within a second, as the periodic sweep would, which waits for this one.
+          later = runs.size === 0 ? setTimeout(nudge, 5) : setTimeout(poke, LOOK_AGAIN_MS);
+          later.unref();
+        });
+        clearTimeout(later);
+      }
       woken = true;
     }
   }
@@ -507,7 +614,6 @@ export function createTimers(options: TimersOptions): Timers {
       concurrency: kindOptions.concurrency ?? null,
       running: 0,
       lent: 0,
-      claiming: 0,
     });
   }
 
@@ -593,7 +699,8 @@ export function createTimers(options: TimersOptions): Timers {
           const lent = lentAll() > 0 ? new Promise((resolve) => setTimeout(resolve, 5)) : undefined;
           await Promise.all([...runs, lent]);
         }
-        await running;
+        // Its failures are its callers' to handle: a stop that gave up waiting leaves none unhandled.
+        await running?.catch(() => undefined);
       })();
       let giveUp: NodeJS.Timeout | undefined;
       await Promise.race([settled, new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher, type Reservation } from '../../server/features/alerts/dispatcher.js';
+import { insertAlert } from '../../server/features/alerts/repository.js';
 import { storeAlert } from '../../server/features/alerts/service.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
@@ -9,6 +10,7 @@ import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
 import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 import { secondConnection } from './second-process.js';
+import { watchStatements } from './statements-seen.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -108,9 +110,24 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
       expect(stored.created).toBe(true);
       if (!stored.created) return;
       expect(stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending', 'queued', 'queued', 'queued']);
-      expect(stored.deliveries.slice(0, 2)).toMatchObject([
-        { attempts: 1, claimed_until: a.now + JOB_LEASE_MS },
-        { attempts: 1, claimed_until: a.now + JOB_LEASE_MS },
+      expect(stored.deliveries.slice(0, 2)).toMatchObject([{ attempts: 1 }, { attempts: 1 }]);
+      // Their jobs are written leased to this process (its lease counted from the write), the others' due for any.
+      const jobs = await t.app.db
+        .selectFrom('timers')
+        .select(['subject', 'lease_until', 'attempts'])
+        .where(
+          'subject',
+          'in',
+          a.deliveries.map((d) => d.id),
+        )
+        .execute();
+      const leaseOf = (id: string) => jobs.find((job) => job.subject === id);
+      expect(stored.deliveries.map((d) => leaseOf(d.id))).toMatchObject([
+        { lease_until: a.now + JOB_LEASE_MS, attempts: 1 },
+        { lease_until: a.now + JOB_LEASE_MS, attempts: 1 },
+        { lease_until: null, attempts: 0 },
+        { lease_until: null, attempts: 0 },
+        { lease_until: null, attempts: 0 },
       ]);
       // Both slots are sending the claimed two: no claim takes the queued three meanwhile.
       await eventually(
@@ -150,19 +167,53 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     }
   });
 
-  it('a claim waiting for the database lends none of its slots to a transaction', async () => {
-    const sms = heldSms(false);
-    // Starting claims at once: both slots are the claim's until it has its rows.
+  it('a claim waiting for the database holds back no transaction, and runs no more SMS than the places left', async () => {
+    // Two SMS due, whose jobs the claim under way is about to find.
+    const a = await alertFor(2);
+    await insertAlert(t.app.db, a.alert, a.deliveries, { timers: a.deliveries.map((d) => smsJob(d, a.now)) });
+    const sms = heldSms();
+    const statements = watchStatements();
+    // Starting claims at once: the claim is waiting for the database as the transaction reserves.
     const dispatcher = started(sms, 2);
     try {
       const during = dispatcher.reserve(2);
-      expect(during.slots).toBe(0);
+      expect(during.slots).toBe(2);
+      // The claim found both, but the two places are the transaction's: it sends neither, and gives them back.
+      const jobs = () =>
+        t.app.db
+          .selectFrom('timers')
+          .select(['lease_token', 'attempts'])
+          .where(
+            'subject',
+            'in',
+            a.deliveries.map((d) => d.id),
+          )
+          .execute();
+      // Claimed (leased) and given back (no lease, the attempt not counted).
+      const givenBack = await eventually(
+        async () => statements.seen.filter((seen) => seen.sql.includes('= attempts - 1')).length,
+        (n) => n === 1,
+      );
+      expect(givenBack).toBe(1);
+      statements.stop();
+      expect(await jobs()).toEqual([
+        { lease_token: null, attempts: 0 },
+        { lease_token: null, attempts: 0 },
+      ]);
+      expect(sms.waiting()).toBe(0);
+      // The transaction wrote nothing (rolled back): its places free, the two are sent, once each.
       during.release();
+      await eventually(
+        async () => sms.waiting(),
+        (n) => n === 2,
+      );
+      sms.letGo();
       await dispatcher.drain();
-      const after = dispatcher.reserve(2);
-      expect(after.slots).toBe(2);
-      after.release();
+      expect(await a.statuses()).toEqual(['sent', 'sent']);
+      expect(sms.sent.map((m) => m.reference).sort()).toEqual(a.deliveries.map((d) => d.id).sort());
     } finally {
+      statements.stop();
+      sms.letGo();
       await dispatcher.stop();
     }
   });
@@ -183,19 +234,13 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
 
   it('the process that wrote them claimed dies before sending: another takes them over when the lease ends, each once', async () => {
     const a = await alertFor(2);
-    // The writing process commits and dies before its dispatcher sends anything.
-    const dying: Reservation = {
-      slots: 2,
-      leaseUntil: () => clock.now() + MINUTE,
-      start: () => undefined,
-      release: () => undefined,
+    // The writing process commits and dies before its engine sends anything: its SMS were written leased to it.
+    const writer = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: heldSms().port, clock });
+    const dying = (count: number): Reservation => {
+      const taken = writer.reserve(count);
+      return { slots: taken.slots, rows: taken.rows, start: () => undefined, release: () => undefined };
     };
-    const stored = await storeAlert(
-      deps({ kick: () => undefined, reserve: () => dying }),
-      a.alert,
-      a.deliveries,
-      a.now,
-    );
+    const stored = await storeAlert(deps({ kick: () => undefined, reserve: dying }), a.alert, a.deliveries, a.now);
     expect(stored.created && stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending']);
 
     const other = await secondConnection(t);

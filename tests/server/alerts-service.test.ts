@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AlertRequest } from '../../common/api/alerts.js';
 import { alertingOwner } from '../../server/features/alerts/alerting-owner.js';
-import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { type SendAlertDeps, sendAlert, storeAlert } from '../../server/features/alerts/service.js';
 import { throttled } from '../../server/plugins/security.js';
 import { alertRow, alertsOf, ownerWithContacts } from './alerts-fixtures.js';
@@ -29,12 +29,25 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
       config: t.app.config,
       dispatcher: {
         kick: () => undefined,
-        reserve: (count) => ({
-          slots: Math.min(count, 1),
-          leaseUntil: () => t.clock.now() + 60_000,
-          start: (claimed, queued) => void handed.push({ claimed: claimed.length, queued }),
-          release: () => undefined,
-        }),
+        reserve: (count) => {
+          let written: string[] = [];
+          return {
+            slots: Math.min(count, 1),
+            // The first job leased for a minute to a process of this test's, which never runs it.
+            rows: (subjects, now) => {
+              written = subjects;
+              return subjects.map((subject, i) => ({
+                ...smsJob({ id: subject }, now),
+                ...(i === 0 ? { lease: { until: now + 60_000, token: 'this-test' } } : {}),
+              }));
+            },
+            start: (given) => {
+              const claimed = written.filter((subject) => given?.(subject) !== undefined).length;
+              handed.push({ claimed, queued: written.length - claimed });
+            },
+            release: () => undefined,
+          };
+        },
       },
       background: t.app.background,
       timers: t.app.timers,

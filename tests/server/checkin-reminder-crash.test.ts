@@ -42,6 +42,8 @@ describe(`an overdue check-in's reminder survives the process that marked it (${
           )?.status,
       )
       .toBe('overdue');
+    // It dies there: it takes nothing more (its engine would otherwise go on claiming beside its hung send).
+    await dying.stop(0);
 
     // Its lease lapses: another process reminds the owner, once.
     moveTime(t, JOB_LEASE_MS + 1000);

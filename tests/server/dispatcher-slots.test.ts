@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
@@ -68,7 +68,10 @@ describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () =
         now,
       }),
     );
-    await insertAlert(t.app.db, alert, deliveries, { dialect: t.app.dialect });
+    await insertAlert(t.app.db, alert, deliveries, {
+      dialect: t.app.dialect,
+      timers: deliveries.map((d) => smsJob(d, now)),
+    });
 
     const provider = batchedProvider();
     const statements = watchStatements();
@@ -98,10 +101,10 @@ describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () =
       statements.stop();
     }
     expect(provider.sent.map((sms) => sms.reference).sort()).toEqual(deliveries.map((d) => d.id).sort());
-    // This dispatcher's claims (its clock's time among their values; the app's own has another):
+    // This engine's claims of jobs (its clock's time among their values; the app's own has another):
     // the first batch, the two batches that followed a batch of answers, and the one that found
     // nothing left. One claim per freed slot would be 1 + 4 + 4 + 4.
-    const claims = statements.seen.filter((s) => s.sql.includes('"claimed_until"') && s.sql.includes('arm_0'));
+    const claims = statements.seen.filter((s) => s.sql.includes('"lease_token"') && s.sql.includes('arm_0'));
     const ours = claims.filter((s) => s.parameters.includes(now));
     expect(ours.length).toBeGreaterThanOrEqual(3);
     expect(ours.length).toBeLessThanOrEqual(4);
@@ -129,7 +132,10 @@ describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () =
         now,
       }),
     );
-    await insertAlert(t.app.db, alert, deliveries, { dialect: t.app.dialect });
+    await insertAlert(t.app.db, alert, deliveries, {
+      dialect: t.app.dialect,
+      timers: deliveries.map((d) => smsJob(d, now)),
+    });
 
     const sent: SmsMessage[] = [];
     const sms: SmsPort = {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryKind } from '../../server/db/schema.js';
 import { contactDeliveries } from '../../server/features/alerts/compose.js';
+import { smsJob } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher, type DispatcherOptions } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { ManualClock } from '../../server/lib/clock.js';
@@ -63,7 +64,7 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
     );
     if (!delivery) throw new Error('no delivery');
     const row = kind === 'alert' ? delivery : { ...delivery, kind, body: 'Ana is safe now.', contact_key_hash: null };
-    await insertAlert(t.app.db, alert, [row]);
+    await insertAlert(t.app.db, alert, [row], { timers: [smsJob(row, clock.now())] });
     const read = () => t.app.db.selectFrom('deliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     const usage = () => t.app.db.selectFrom('usage_records').select('id').where('delivery_id', '=', row.id).execute();
     const lookups = () => fake.requests.filter((r) => r.method === 'GET' && r.path.includes(encodeURIComponent(to)));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { ManualClock } from '../../server/lib/clock.js';
@@ -27,23 +27,23 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
     t.app.db.selectFrom('deliveries').selectAll().where('alert_id', '=', alertId).orderBy('contact_name').execute();
   const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone);
 
-  /** Writes an alert with deliveries due at `dueAt` without waking the app's dispatcher. */
+  /** Writes an alert with deliveries whose jobs are due at `dueAt`, without waking the app's engine. */
   async function queueAlert(userId: string, phones: string[], dueAt: number): Promise<string> {
     const now = t.clock.now();
     const alertId = newId();
-    const deliveries = phones.map((phone, i) => ({
-      ...queuedDelivery({
+    const deliveries = phones.map((phone, i) =>
+      queuedDelivery({
         alertId,
         recipient: { contact_name: `Contact ${String(i).padStart(3, '0')}`, phone_number: phone },
         body: 'EMERGENCY: test needs help now.',
         now,
       }),
-      next_attempt_at: dueAt,
-    }));
+    );
     await insertAlert(
       t.app.db,
       alertRow(userId, { id: alertId, message: 'EMERGENCY: test needs help now.', created_at: now }),
       deliveries,
+      { timers: deliveries.map((d) => ({ ...smsJob(d, now), dueAt })) },
     );
     return alertId;
   }

@@ -103,7 +103,7 @@ describe('server killed with SIGKILL mid-dispatch', () => {
     await listeningUrl(first.child);
 
     // The state a process leaves when killed mid-dispatch: an alert committed with its
-    // deliveries, two already claimed under a lease (being sent), one not yet started.
+    // deliveries and their jobs, two already taken under a lease (being sent), one not yet started.
     const db = new SQLite(path.join(dataDir, 'alerta.sqlite'));
     const now = Date.now();
     const userId = randomUUID();
@@ -119,12 +119,22 @@ describe('server killed with SIGKILL mid-dispatch', () => {
     const phones = ['+351910000001', '+351910000002', '+351910000003'];
     const insert = db.prepare(
       `insert into deliveries (id, alert_id, contact_name, phone_number, body, status, attempts, next_attempt_at, claimed_until, provider_message_id, last_error, created_at, updated_at)
-       values (?, ?, ?, ?, 'ALERTA: killed precisa de ajuda.', ?, ?, ?, ?, null, null, ?, ?)`,
+       values (?, ?, ?, ?, 'ALERTA: killed precisa de ajuda.', ?, ?, ?, null, null, null, ?, ?)`,
+    );
+    const job = db.prepare(
+      `insert into timers (id, kind, subject, due_at, attempts, lease_until, lease_token, failed_at, last_error, created_at)
+       values (?, 'sms', ?, ?, ?, ?, ?, null, null, ?)`,
     );
     const lease = now + 2_000;
-    insert.run(randomUUID(), alertId, 'Ana', phones[0], 'sending', 1, now, lease, now, now);
-    insert.run(randomUUID(), alertId, 'Rui', phones[1], 'sending', 1, now, lease, now, now);
-    insert.run(randomUUID(), alertId, 'Eva', phones[2], 'queued', 0, now + 1_500, null, now, now);
+    const send = (name: string, phone: string | undefined, status: 'sending' | 'queued', dueAt: number) => {
+      const id = randomUUID();
+      insert.run(id, alertId, name, phone, status, status === 'sending' ? 1 : 0, Number.MAX_SAFE_INTEGER, now, now);
+      if (status === 'sending') job.run(randomUUID(), id, now, 1, lease, 'the-killed-process', now);
+      else job.run(randomUUID(), id, dueAt, 0, null, null, now);
+    };
+    send('Ana', phones[0], 'sending', now);
+    send('Rui', phones[1], 'sending', now);
+    send('Eva', phones[2], 'queued', now + 1_500);
     first.child.kill('SIGKILL');
     await exited(first.child);
     expect(first.child.signalCode).toBe('SIGKILL');
@@ -225,8 +235,14 @@ describe(`a fresh app resumes what a stopped one left (${dbLabel})`, () => {
     const [claimed] = await t.app.db.selectFrom('deliveries').select('id').limit(1).execute();
     await t.app.db
       .updateTable('deliveries')
-      .set({ status: 'sending', attempts: 1, claimed_until: t.clock.now() - 1 })
+      .set({ status: 'sending', attempts: 1 })
       .where('id', '=', claimed!.id)
+      .execute();
+    // Its job taken by the stopped process, whose lease has lapsed.
+    await t.app.db
+      .updateTable('timers')
+      .set({ attempts: 1, lease_until: t.clock.now() - 1, lease_token: 'the-stopped-process' })
+      .where('subject', '=', claimed!.id)
       .execute();
     expect(await alertSms(t.app.db, t.app.outbox)).toHaveLength(0);
 

@@ -80,6 +80,32 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     expect(await t.app.db.selectFrom('timers').select('id').where('kind', '=', kind).execute()).toEqual([]);
   });
 
+  it('claims within a second what falls due while a long run holds its sweep', async () => {
+    const clock = clockAhead();
+    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
+    const slow = newKind();
+    const quick = newKind();
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const ran: string[] = [];
+    engine.on(slow, async () => {
+      ran.push(slow);
+      await finished;
+    });
+    engine.on(quick, async () => void ran.push(quick));
+    await setTimer(t.app.db, { kind: slow, subject: 's', dueAt: clock.now(), now: clock.now() });
+    // The periodic sweep's call, which waits for the slow run (the next periodic call waits with it).
+    const sweep = engine.runDue();
+    await vi.waitFor(() => expect(ran).toEqual([slow]));
+    // Set by another process: nothing here is told.
+    await setTimer(t.app.db, { kind: quick, subject: 'q', dueAt: clock.now(), now: clock.now() });
+    const setAt = Date.now();
+    await vi.waitFor(() => expect(ran).toEqual([slow, quick]), { timeout: 3_000, interval: 20 });
+    expect(Date.now() - setAt).toBeLessThan(2_000);
+    finish();
+    await sweep;
+  });
+
   it('runs jobs written leased right after their commit, with what the transaction handed them, and no claim', async () => {
     const clock = clockAhead();
     const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });

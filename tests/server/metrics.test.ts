@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { uuidV7Time } from '../../server/features/metrics/instrument.js';
 import { orderedId } from '../../server/lib/ids.js';
 import { timerRow } from '../../server/lib/timers.js';
@@ -136,16 +136,21 @@ describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
           now: at,
         });
       const failed = { ...sms(now - 50_000, '+351910000003'), status: 'failed' as const };
+      const waiting = [
+        sms(now - 45_000, '+351910000001'),
+        sms(now - 5_000, '+351910000002'),
+        // Waiting for its retry: queued, its job not yet due.
+        sms(now + 30_000, '+351910000004'),
+        { ...sms(now - 1_000, '+351910000005'), kind: 'all_clear' as const },
+      ];
       await t.app.db
         .insertInto('deliveries')
-        .values([
-          sms(now - 45_000, '+351910000001'),
-          sms(now - 5_000, '+351910000002'),
-          // Waiting for its retry: queued, not yet due.
-          sms(now + 30_000, '+351910000004'),
-          failed,
-          { ...sms(now - 1_000, '+351910000005'), kind: 'all_clear' },
-        ])
+        .values([...waiting, failed])
+        .execute();
+      // Each SMS's job, due when its delivery was made (a retry's when it was set).
+      await t.app.db
+        .insertInto('timers')
+        .values(waiting.map((d) => timerRow(smsJob(d, d.created_at))))
         .execute();
       await t.app.db
         .insertInto('timers')

@@ -145,6 +145,8 @@ describe(`durable timers (${dbLabel})`, () => {
     await set(kind, 'orphan', 0);
     void dying.runDue();
     await running;
+    // It is gone: it takes nothing more (its engine would otherwise go on claiming beside its hung run).
+    await dying.stop(0);
     await t.app.timers.runDue();
     expect(seen).toEqual([]);
     // A lease is short (no renewal comes from a dead process): past it, the job is taken over.

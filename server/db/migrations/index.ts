@@ -21,6 +21,7 @@ import * as deviceKeyNames from './2026112804-device-key-names.js';
 import * as jobEngine from './2026112810-job-engine.js';
 import * as dailyCheckin from './2026112812-daily-checkin.js';
 import * as contactReplies from './2026112813-contact-replies.js';
+import * as smsJobs from './2026112820-sms-jobs.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026112810-job-engine': jobEngine,
   '2026112812-daily-checkin': dailyCheckin,
   '2026112813-contact-replies': contactReplies,
+  '2026112820-sms-jobs': smsJobs,
 };

@@ -1,19 +1,37 @@
-import { type Compilable, type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
-import { claimQuery } from '../../db/claim.js';
-import { compiledOnce } from '../../db/compiled-once.js';
-import type { Dialect } from '../../db/index.js';
 import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { orderedId } from '../../lib/ids.js';
+import { timerRow } from '../../lib/timers.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
 /** SMS parts a text is sent (and billed) as: at least one. */
 export const partsOf = (body: string) => Math.max(1, smsParts(body));
 
+/** The job engine's kind for one SMS: its subject is the delivery's id (server/lib/timers.ts). */
+export const SMS_JOB = 'sms';
+
 /**
- * The one way a delivery row is made: one SMS of `body` to one recipient, queued and due
- * now, for the dispatcher to claim, with the SMS parts it takes (what budgets and billing
- * count). `kind` tells the alert's own SMS from the all-clear.
+ * The `next_attempt_at` of every delivery the job engine sends (its due time is its job's): never
+ * due to the claim of a process of an older version, which claimed deliveries by that column, so
+ * that a process still running the old code during a rolling deploy sends none of them a second
+ * time. `claimed_until` stays null for the same reason: that older claim took back a `sending`
+ * delivery only once a lease written there had lapsed.
+ */
+export const NOT_FOR_OLDER_CLAIMS = Number.MAX_SAFE_INTEGER;
+
+/** The job of a delivery written queued, due now: for a transaction that writes it beside the delivery. */
+export const smsJob = (delivery: { id: string }, now: number) => ({
+  kind: SMS_JOB,
+  subject: delivery.id,
+  dueAt: now,
+  now,
+});
+
+/**
+ * The one way a delivery row is made: one SMS of `body` to one recipient, queued, with the SMS
+ * parts it takes (what budgets and billing count); its job (`smsJob`) is written with it, in the
+ * same transaction. `kind` tells the alert's own SMS from the all-clear.
  */
 export function queuedDelivery(input: {
   alertId: string;
@@ -33,7 +51,7 @@ export function queuedDelivery(input: {
     parts: partsOf(body),
     status: 'queued',
     attempts: 0,
-    next_attempt_at: now,
+    next_attempt_at: NOT_FOR_OLDER_CLAIMS,
     claimed_until: null,
     provider_message_id: null,
     last_error: null,
@@ -42,33 +60,24 @@ export function queuedDelivery(input: {
   };
 }
 
-/** A delivery taken by one dispatcher, with the alert's owner for billing. */
+/** A delivery being sent by this process, with the alert's owner for billing. */
 export type ClaimedDelivery = Delivery & { user_id: string };
 
 /**
- * The first `slots` of the deliveries still queued written already taken, as `claimDue` would
- * leave them (`sending` under a lease until `leaseUntil`, the attempt counted): the transaction
- * that stores them claims them, and its dispatcher sends them after the commit. The rest are as given.
+ * The first `slots` of the deliveries still queued written already being sent (`sending`, the
+ * attempt counted), as `takeDelivery` would leave them: their jobs are written leased to this
+ * process (`Reservation`), which sends them after the commit. The rest are as given.
  */
-export function claimedOnInsert(
-  rows: NewDelivery[],
-  taken: { slots: number; leaseUntil: number; now: number },
-): NewDelivery[] {
+export function claimedOnInsert(rows: NewDelivery[], taken: { slots: number; now: number }): NewDelivery[] {
   let left = taken.slots;
   return rows.map((row) => {
     if (left <= 0 || row.status !== 'queued') return row;
     left -= 1;
-    return {
-      ...row,
-      status: 'sending',
-      attempts: (row.attempts ?? 0) + 1,
-      claimed_until: taken.leaseUntil,
-      updated_at: taken.now,
-    };
+    return { ...row, status: 'sending', attempts: (row.attempts ?? 0) + 1, updated_at: taken.now };
   });
 }
 
-/** A delivery written by `claimedOnInsert` as the dispatcher sends it, with its alert's owner. */
+/** A delivery written by `claimedOnInsert` as its job's run sends it, with its alert's owner. */
 export const asClaimed = (row: NewDelivery, userId: string): ClaimedDelivery => ({
   kind: 'alert',
   parts: partsOf(row.body),
@@ -83,60 +92,91 @@ export const asClaimed = (row: NewDelivery, userId: string): ClaimedDelivery => 
 });
 
 /**
- * Atomically takes up to `limit` deliveries that are due (queued and due, or left
- * `sending` by a dispatcher whose lease ran out), marks them `sending` under a lease
- * and counts the attempt. A delivery taken over while `sending` had an attempt nobody saw
- * answered: it keeps when that attempt began (its claim) in `unanswered_since`. On PostgreSQL
- * rows another dispatcher holds are skipped (FOR UPDATE SKIP LOCKED); on SQLite the single
- * UPDATE ... RETURNING holds the write lock.
+ * Takes the delivery of an SMS job for its attempt: `sending`, the attempt counted, unless it is
+ * no longer to send (sent, opted out, failed) or a process of an older version holds it (its
+ * `claimed_until` not yet lapsed): then undefined. A delivery found `sending` had an attempt
+ * whose outcome nobody wrote (its process died, or its lease was taken over): it keeps when that
+ * attempt began in `unanswered_since`, and the provider is asked before it is sent again. One
+ * statement, which returns the row with its alert's owner (for billing): no read after it.
  */
-export async function claimDue(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  options: { now: number; leaseMs: number; limit: number },
-): Promise<ClaimedDelivery[]> {
-  const { now, leaseMs, limit } = options;
-  if (limit <= 0) return [];
-  return dueClaim(db, dialect, { now, claimedUntil: now + leaseMs, limit });
-}
-
-/**
- * The claim of `claimDue`, built once: the dispatcher claims whenever slots free up, and
- * building it each time cost the server more than PostgreSQL spent running it.
- */
-const dueClaim = compiledOnce<{ now: number; claimedUntil: number; limit: number }, ClaimedDelivery>(
-  (db, value, dialect) => {
-    const now = value('now');
-    // Queued and due, or left `sending` by a dispatcher whose lease ran out: each a range of
-    // deliveries_due_idx (status, next_attempt_at).
-    const due = [
-      (w: ExpressionBuilder<Database, 'deliveries'>) =>
-        w.and([w('deliveries.status', '=', 'queued'), w('deliveries.next_attempt_at', '<=', now)]),
-      (w: ExpressionBuilder<Database, 'deliveries'>) =>
-        w.and([w('deliveries.status', '=', 'sending'), w('deliveries.claimed_until', '<', now)]),
-    ];
-    const claim = {
-      status: 'sending' as const,
-      claimed_until: value('claimedUntil'),
+export async function takeDelivery(db: Db, id: string, now: number): Promise<ClaimedDelivery | undefined> {
+  const taken = await db
+    .updateTable('deliveries')
+    .set({
+      status: 'sending',
       attempts: sql<number>`attempts + 1`,
-      // The old row's values: a `sending` row was last updated by the claim that abandoned it.
+      next_attempt_at: NOT_FOR_OLDER_CLAIMS,
+      claimed_until: null,
+      // The old row's values: a `sending` row was last updated by the attempt that was never answered.
       unanswered_since: sql<
         number | null
       >`case when status = 'sending' then coalesce(unanswered_since, updated_at) else unanswered_since end`,
       updated_at: now,
-    };
-    // Each row comes back with its alert's owner, for billing: no read after the claim.
-    const owner = sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`;
-    const query = claimQuery(db, dialect, 'deliveries', {
-      due,
-      orderBy: 'next_attempt_at',
-      set: claim,
-      limit: value('limit'),
-      with: { user_id: owner },
-    });
-    return query as Compilable<ClaimedDelivery>;
-  },
-);
+    })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'queued'),
+        eb.and([eb('status', '=', 'sending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)])]),
+      ]),
+    )
+    .returningAll()
+    .returning(sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`.as('user_id'))
+    .executeTakeFirst();
+  return taken as ClaimedDelivery | undefined;
+}
+
+/**
+ * Gives their jobs to the deliveries a process of an older version queued (it claimed them by
+ * `next_attempt_at`, and wrote none), at most 500 a call: each due when that process would have
+ * taken it (a `sending` one when its lease lapses), and no longer due to its claim
+ * (`NOT_FOR_OLDER_CLAIMS`) once it has its job. One transaction. Returns how many got one.
+ */
+export async function adoptOlderDeliveries(db: Kysely<Database>, now: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const older = (eb: ExpressionBuilder<Database, 'deliveries'>) =>
+      eb.and([eb('status', 'in', ['queued', 'sending']), eb('next_attempt_at', '<', NOT_FOR_OLDER_CLAIMS)]);
+    const found = await trx
+      .selectFrom('deliveries')
+      .select(['id', 'status', 'next_attempt_at', 'claimed_until'])
+      .where(older)
+      .limit(500)
+      .execute();
+    if (found.length === 0) return 0;
+    await trx
+      .insertInto('timers')
+      .values(
+        found.map((d) =>
+          timerRow({
+            kind: SMS_JOB,
+            subject: d.id,
+            dueAt: Number(d.status === 'sending' ? (d.claimed_until ?? now) : d.next_attempt_at),
+            now,
+          }),
+        ),
+      )
+      .onConflict((oc) => oc.columns(['kind', 'subject']).doNothing())
+      .execute();
+    // Only those with a job: a row queued by the older process meanwhile waits for the next call.
+    await trx
+      .updateTable('deliveries')
+      .set({ next_attempt_at: NOT_FOR_OLDER_CLAIMS })
+      .where(
+        'id',
+        'in',
+        found.map((d) => d.id),
+      )
+      .where(older)
+      .execute();
+    return found.length;
+  });
+}
+
+/** Whether a delivery not taken is still to send: held by a process of an older version (its lease not lapsed). */
+export async function heldElsewhere(db: Db, id: string): Promise<boolean> {
+  const row = await db.selectFrom('deliveries').select('status').where('id', '=', id).executeTakeFirst();
+  return row?.status === 'queued' || row?.status === 'sending';
+}
 
 /** A delivery's status once the provider took it: a receipt may have moved it on already, and keeps it. */
 export const SENT_STATUS = sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`;
@@ -167,27 +207,36 @@ export function sentMarking(db: Db, sent: { id: string; providerMessageId: strin
 }
 
 /**
- * Puts a failed attempt back in the queue for `retryAt`, or fails it for good when `retryAt` is
- * null; `unansweredSince` when the provider never answered it (kept for every later attempt).
+ * Records a failed attempt: the delivery is `queued` again (its job is due again after the
+ * backoff, or parked, and then `markFailed`) with the reason; `unansweredSince` when the provider
+ * never answered it (kept for every later attempt).
  */
 export async function markAttemptFailed(
-  db: Kysely<Database>,
+  db: Db,
   id: string,
-  failure: { reason: string; retryAt: number | null; now: number; unansweredSince?: number },
+  failure: { reason: string; now: number; unansweredSince?: number | undefined },
 ) {
-  const { reason, retryAt, now, unansweredSince } = failure;
+  const { reason, now, unansweredSince } = failure;
   await db
     .updateTable('deliveries')
     .set({
-      status: retryAt === null ? 'failed' : 'queued',
-      next_attempt_at: retryAt ?? now,
-      claimed_until: null,
+      status: 'queued',
       last_error: reason.slice(0, 500),
       ...(unansweredSince === undefined ? {} : { unanswered_since: unansweredSince }),
       updated_at: now,
     })
     .where('id', '=', id)
     .where('status', '=', 'sending')
+    .execute();
+}
+
+/** A delivery whose job was parked (out of attempts, or refused for good): `failed`, as the page shows it. */
+export async function markFailed(db: Db, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'failed', updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'sending'])
     .execute();
 }
 

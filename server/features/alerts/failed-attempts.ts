@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { type ClaimedDelivery, markAttemptFailed } from './deliveries.js';
 import { isUnanswered, loggable } from './unanswered.js';
 
@@ -17,27 +16,22 @@ export function backoffMs(attempt: number, base: number, max: number, random: ()
 }
 
 /**
- * Records an attempt the provider refused or never answered: retried after `backoffMs`, or
- * failed for good after `maxAttempts` or a permanent refusal. An attempt without an answer may
- * have gone out: the next one asks the provider first (`unanswered_since`).
+ * Records an attempt the provider refused or never answered (the delivery `queued` again with
+ * the reason), then throws for the job engine, which retries the job after the SMS's backoff or
+ * parks it after its last attempt or a permanent refusal (the delivery then `failed`). An attempt
+ * without an answer may have gone out: the next one asks the provider first (`unanswered_since`).
+ * What it throws names no number: the engine logs it and keeps it on the job.
  */
 export async function recordFailure(
-  db: Kysely<Database>,
+  db: Db,
   delivery: ClaimedDelivery,
   error: unknown,
-  policy: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; random: () => number; now: number },
+  now: number,
   log?: Pick<FastifyBaseLogger, 'warn'>,
-): Promise<void> {
-  const { now } = policy;
+): Promise<never> {
   const reason = error instanceof Error ? error.message : String(error);
-  const final = delivery.attempts >= policy.maxAttempts || isPermanent(error);
-  const retryAt = final
-    ? null
-    : now + backoffMs(delivery.attempts, policy.baseDelayMs, policy.maxDelayMs, policy.random);
-  log?.warn(
-    { delivery: delivery.id, attempt: delivery.attempts, final, reason: loggable(error) },
-    'SMS attempt failed',
-  );
+  log?.warn({ delivery: delivery.id, attempt: delivery.attempts, reason: loggable(error) }, 'SMS attempt failed');
   const unansweredSince = isUnanswered(error) ? (delivery.unanswered_since ?? delivery.updated_at) : undefined;
-  await markAttemptFailed(db, delivery.id, { reason, retryAt, now, unansweredSince });
+  await markAttemptFailed(db, delivery.id, { reason, now, unansweredSince });
+  throw Object.assign(new Error(`SMS not sent: ${loggable(error)}`), { permanent: isPermanent(error) });
 }

@@ -4,10 +4,10 @@ import type { ClaimedDelivery } from './deliveries.js';
 import { heldByProvider, withTimeout } from './unanswered.js';
 
 /**
- * Hands one claimed delivery to the provider, unless an unanswered attempt already reached it,
- * and resolves as soon as the provider has answered with the writing of the outcome: `sent` with
- * the provider's id, or `failed` (retried later). The delivery stays leased until it is written,
- * so no claim takes it meanwhile.
+ * Hands one delivery being sent to the provider (the delivery's id its reference), unless an
+ * unanswered attempt already reached it, and resolves as soon as the provider has answered with
+ * the writing of the outcome: `sent` with the provider's id, or `failed` (retried later). Its job
+ * stays leased until the outcome is written, so no other process takes it meanwhile.
  */
 export async function handOver(
   delivery: ClaimedDelivery,

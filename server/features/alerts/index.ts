@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HOUR, SECOND } from '../../lib/time.js';
+import { HOUR, MINUTE } from '../../lib/time.js';
 import { MAIL_SUMMARY_TIMER } from '../accounts/mail-bursts.js';
 import { pruneMailBursts, summaryTimer } from '../accounts/mail-summaries.js';
 import { registrationSummary } from '../accounts/registration.js';
 import { reminderSummaryMail } from '../checkins/index.js';
-import { applyProviderStatus } from './deliveries.js';
+import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import { mailOwnerAboutAlert, OWNER_MAIL_JOB, ownerSummaryMail } from './owner-mail.js';
@@ -15,14 +15,15 @@ import smsStatusRoutes from './status-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends queued SMS deliveries; `drain()` and `runOnce()` let tests wait for it. */
+    /** The process's SMS, jobs of its engine; `drain()` and `runOnce()` let tests wait for them. */
     dispatcher: Dispatcher;
   }
 }
 
 /**
- * The alert pipeline: public alert routes, the owner's history, the SMS dispatcher
- * (started when the app is ready, stopped before it closes) and delivery receipts.
+ * The alert pipeline: public alert routes, the owner's history, the SMS (jobs of the process's
+ * engine, which stops taking jobs before the app closes and waits for the sends in flight) and
+ * delivery receipts.
  */
 export default fp(
   async function alerts(app: FastifyInstance) {
@@ -34,10 +35,11 @@ export default fp(
       clock: app.clock,
       log: app.log,
       concurrency: app.config.SMS_CONCURRENCY,
+      timers: app.timers,
     });
     app.decorate('dispatcher', dispatcher);
-    // Retries and deliveries whose sender died; a new alert's SMS go at once (kick after commit).
-    app.periodic.every('sms-dispatch', SECOND, () => dispatcher.sweep());
+    // During a rolling deploy a process of the older version still queues SMS without a job: they get theirs.
+    app.timers.every('sms-of-older-processes', MINUTE, () => adoptOlderDeliveries(app.db, app.clock.now()));
     // The summary e-mails that bursts of receipts, notices and reminders gathered, each on its timer.
     app.timers.on(
       MAIL_SUMMARY_TIMER,
@@ -62,7 +64,6 @@ export default fp(
         now: app.clock.now(),
       }).catch((error: unknown) => app.log.warn({ err: error }, 'SMS status report not recorded'));
     });
-    app.addHook('onReady', async () => dispatcher.start());
     app.addHook('preClose', async () => {
       closing = true;
       await dispatcher.stop();

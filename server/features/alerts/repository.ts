@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import { compiledInsert, compiledRows } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
-import { setTimer, timerRow, timersInsert } from '../../lib/timers.js';
+import { setTimers, type TimerInput, timerRow, timersInsert } from '../../lib/timers.js';
+import { smsJob } from './deliveries.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -67,7 +68,7 @@ const alertWithAlongside = compiledRows<
 });
 
 /**
- * Writes an alert, its deliveries and the jobs it sets (its escalation, the owner's e-mail). The service calls it
+ * Writes an alert, its deliveries and the jobs it sets (its SMS, its escalation, the owner's e-mail). The service calls it
  * in the transaction that applied the SMS budgets to them, so all are stored together or not
  * at all. On PostgreSQL (`dialect` given) it is one statement (one round trip): the deliveries
  * and the timer are written in its WITH, and the deliveries' reference to the alert is checked at
@@ -78,7 +79,7 @@ export async function insertAlert(
   db: Db,
   alert: NewAlert,
   deliveries: NewDelivery[],
-  also: { dialect?: Dialect; timers?: Parameters<typeof timerRow>[0][] } = {},
+  also: { dialect?: Dialect; timers?: TimerInput[] } = {},
 ): Promise<Alert> {
   const { dialect, timers = [] } = also;
   if (dialect === 'postgres' && (deliveries.length > 0 || timers.length > 0)) {
@@ -89,13 +90,18 @@ export async function insertAlert(
   const [row] = await alertInsert(db, [alert]);
   if (!row) throw new Error('the alert was not written');
   if (deliveries.length > 0) await deliveriesInsert(db, deliveries);
-  for (const timer of timers) await setTimer(db, timer);
+  await setTimers(db, timers);
   return row;
 }
 
-/** Stores deliveries made by `queuedDelivery` (deliveries.ts). */
+/** Stores deliveries made by `queuedDelivery` (deliveries.ts), each with its SMS job, due now: in the caller's transaction. */
 export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('deliveries').values(rows).execute();
+  if (rows.length === 0) return;
+  await db.insertInto('deliveries').values(rows).execute();
+  await setTimers(
+    db,
+    rows.map((row) => smsJob(row, row.created_at)),
+  );
 }
 
 /** An alert by its id, whoever's it is (a job names its alert by id). */

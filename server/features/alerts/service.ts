@@ -196,10 +196,11 @@ const mailsOwner = (row: NewAlert) => row.mode === 'real' && row.reason !== 'dur
 /**
  * Stores an alert and its deliveries in one transaction, the SMS budgets applied in it: a
  * delivery to a number over them is stored `withheld` with its reason (budgets are lifted
- * with the rate limits, for benchmarks and load tests only). As many of the rest as the
- * dispatcher has free slots are written already claimed by it and sent once the transaction has
+ * with the rate limits, for benchmarks and load tests only). Each of the rest is an SMS job of the
+ * job engine, written beside it: as many as the process has free sending places are written
+ * `sending`, their jobs leased to this process, and sent by it as soon as the transaction has
  * committed, with no claim to find them again (one statement and, on PostgreSQL, one round trip
- * less between the press and the SMS); any left queued are claimed by the dispatcher's kick.
+ * less between the press and the SMS); the jobs of any left queued are claimed as places free up.
  * When the same idempotency key won a concurrent race, the unique index refuses this one and the
  * winner's alert is answered, with `created: false`; when the account was deleted meanwhile, the
  * 404 of an unknown link. `alongside` runs first in the same
@@ -222,10 +223,12 @@ export async function storeAlert(
       const allowed = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      // The lease counted from now, as the rows are written: the wait for the commit takes none of it.
-      const rows = claimedOnInsert(allowed, { slots: taken.slots, leaseUntil: taken.leaseUntil(), now });
+      const rows = claimedOnInsert(allowed, { slots: taken.slots, now });
+      // Each SMS to send is a job, written with it: those written `sending` leased to this process.
+      const sending = rows.filter((d) => d.status === 'queued' || d.status === 'sending').map((d) => d.id);
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first; the owner mailed at once.
       const timers = [
+        ...taken.rows(sending, now),
         ...(row.escalation_at != null
           ? [{ kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }]
           : []),
@@ -243,10 +246,10 @@ export async function storeAlert(
     if (!existing) throw error;
     return { alert: existing, created: false as const };
   }
-  taken.start(
-    stored.deliveries.filter((d) => d.status === 'sending').map((d) => asClaimed(d, row.user_id)),
-    stored.deliveries.filter((d) => d.status === 'queued').length,
+  const claimed = new Map(
+    stored.deliveries.filter((d) => d.status === 'sending').map((d) => [d.id, asClaimed(d, row.user_id)]),
   );
+  taken.start((id) => claimed.get(id));
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
   if (mailsOwner(row)) deps.background.run(() => deps.timers.runDue());
   return stored;

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { SMS_JOB } from '../alerts/deliveries.js';
 
 /** Work waiting in the database, by kind (`sms:alert`, `timer:checkin-deadline`…). */
 export interface JobsReading {
@@ -13,21 +14,24 @@ export interface JobsReading {
 
 /**
  * Reads the work the server still has to do, as the metrics report it: an SMS is a `deliveries`
- * row (`queued`, or `sending` under a lease, until it is handed over; `failed` once no retry is
- * left) and every other job a `timers` row, removed when it has run, parked with `failed_at`
- * once out of attempts.
+ * row (`queued`, or `sending` while an attempt runs, until it is handed over; `failed` once no
+ * retry is left), due when its job of kind `sms` is, and every other job a `timers` row, removed
+ * when it has run, parked with `failed_at` once out of attempts.
  */
 export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsReading> {
   const [sms, timers] = await Promise.all([
     db
       .selectFrom('deliveries')
-      .select(['kind', 'status'])
+      .leftJoin('timers', (join) => join.on('timers.kind', '=', SMS_JOB).onRef('timers.subject', '=', 'deliveries.id'))
+      .select(['deliveries.kind', 'deliveries.status'])
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
-        sql<number | null>`min(case when next_attempt_at <= ${now} then next_attempt_at end)`.as('oldest_due'),
+        sql<
+          number | null
+        >`min(case when timers.due_at <= ${now} and timers.failed_at is null then timers.due_at end)`.as('oldest_due'),
       ])
-      .where('status', 'in', ['queued', 'sending', 'failed'])
-      .groupBy(['kind', 'status'])
+      .where('deliveries.status', 'in', ['queued', 'sending', 'failed'])
+      .groupBy(['deliveries.kind', 'deliveries.status'])
       .execute(),
     db
       .selectFrom('timers')
@@ -37,6 +41,8 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
         sql<number>`count(failed_at)`.as('failed'),
         sql<number | null>`min(case when due_at <= ${now} and failed_at is null then due_at end)`.as('oldest_due'),
       ])
+      // The SMS jobs are counted with their deliveries, by the deliveries' kinds.
+      .where('kind', '!=', SMS_JOB)
       .groupBy('kind')
       .execute(),
   ]);
