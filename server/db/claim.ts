@@ -3,7 +3,6 @@ import {
   type Expression,
   type ExpressionBuilder,
   type Kysely,
-  type RawBuilder,
   type Selectable,
   type SqlBool,
   sql,
@@ -12,8 +11,28 @@ import {
 import type { Dialect } from './index.js';
 import type { Database } from './schema.js';
 
-/** Tables of work a server does later, each row taken by one process under a lease. */
-type Claimable = 'deliveries' | 'timers';
+/** The table of work a server does later (the job engine's), each row taken by one process under a lease. */
+type Claimable = 'timers';
+
+/** One way a row can be due: a condition, or a condition with the most rows it may give (else the claim's `limit`). */
+export type ClaimArm<T extends Claimable> =
+  | ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)
+  | { where: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>; limit: number };
+
+/** What a claim takes: when a row is due, in which order, what the claim writes, how many. */
+interface ClaimOptions<T extends Claimable> {
+  /**
+   * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
+   * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
+   * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
+   * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim). An arm
+   * with a limit of its own gives at most that many (a kind's free places among the claim's).
+   */
+  due: ClaimArm<T>[];
+  orderBy: 'due_at';
+  set: UpdateObject<Database, T>;
+  limit: number;
+}
 
 /**
  * Atomically takes up to `limit` rows of `table` that one of `due` picks, oldest `orderBy` first,
@@ -25,40 +44,8 @@ type Claimable = 'deliveries' | 'timers';
  * due (READ COMMITTED's recheck of a locking read); the update then writes the rows it locked,
  * found by their ids. On SQLite the single UPDATE … RETURNING holds
  * the write lock from start to end. One statement is its own transaction: no lock is held across
- * an await (on SQLite, when run in a grouped transaction, the commit it shares).
+ * an await. Not run: a claim of one shape is built once (`compiledOnce`, the job engine's).
  */
-export async function claimRows<T extends Claimable>(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  table: T,
-  options: ClaimOptions<T>,
-): Promise<Selectable<Database[T]>[]> {
-  return (await claimQuery(db, dialect, table, options).execute()) as Selectable<Database[T]>[];
-}
-
-/** One way a row can be due: a condition, or a condition with the most rows it may give (else the claim's `limit`). */
-export type ClaimArm<T extends Claimable> =
-  | ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>)
-  | { where: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>; limit: number };
-
-/** What `claimRows` takes: when a row is due, in which order, what the claim writes, how many. */
-interface ClaimOptions<T extends Claimable> {
-  /**
-   * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
-   * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
-   * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
-   * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim). An arm
-   * with a limit of its own gives at most that many (a kind's free places among the claim's).
-   */
-  due: ClaimArm<T>[];
-  orderBy: 'next_attempt_at' | 'due_at';
-  set: UpdateObject<Database, T>;
-  limit: number;
-  /** Columns of other tables returned with each row, by correlated subqueries (saves a read after). */
-  with?: Record<string, RawBuilder<unknown>>;
-}
-
-/** The statement of `claimRows`, not run: for a claim of one shape, built once (`compiledOnce`). */
 export function claimQuery<T extends Claimable>(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -66,8 +53,7 @@ export function claimQuery<T extends Claimable>(
   options: ClaimOptions<T>,
 ): Compilable<Selectable<Database[T]>> & { execute(): Promise<unknown[]> } {
   const { orderBy, set, limit } = options;
-  const also = Object.entries(options.with ?? {}).map(([name, value]) => value.as(name));
-  // The table is one of the two above; Kysely cannot follow a table name through a type parameter.
+  // The table is the one above; Kysely cannot follow a table name through a type parameter.
   // biome-ignore lint/suspicious/noExplicitAny: the same conditions serve the plain and the CTE queries' builders.
   const any = db as Kysely<any>;
   const name: string = table;
@@ -107,13 +93,11 @@ export function claimQuery<T extends Claimable>(
       .updateTable(name)
       .set(set as never)
       .where('id', 'in', firstIds(arms.map((_, i) => sql.table(`due_${i}`))))
-      .returningAll()
-      .$if(also.length > 0, (qb) => qb.returning(also));
+      .returningAll();
   }
   return any
     .updateTable(name)
     .set(set as never)
     .where('id', 'in', firstIds(arms.map((arm) => sql`(${armRows(any, arm)})`)))
-    .returningAll()
-    .$if(also.length > 0, (qb) => qb.returning(also));
+    .returningAll();
 }

@@ -14,8 +14,6 @@ const SAVEPOINTS = Array.from({ length: MOST_PER_COMMIT }, (_, i) => ({
 
 interface Work<T = unknown> {
   run: (trx: Transaction<Database>) => Promise<T>;
-  /** Runs after the pieces without it in its commit (a claim that should see the alerts stored with it). */
-  last: boolean;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
 }
@@ -33,11 +31,7 @@ const queues = new WeakMap<Kysely<Database>, { waiting: Work[]; committing: bool
  * what one transaction of its own would have done, and must not wait on anything but the
  * database while it runs (the transaction holds the connection).
  */
-export function inGroupedTransaction<T>(
-  db: Kysely<Database>,
-  run: (trx: Transaction<Database>) => Promise<T>,
-  options: { last?: boolean } = {},
-) {
+export function inGroupedTransaction<T>(db: Kysely<Database>, run: (trx: Transaction<Database>) => Promise<T>) {
   return new Promise<T>((resolve, reject) => {
     let queue = queues.get(db);
     if (!queue) {
@@ -46,7 +40,7 @@ export function inGroupedTransaction<T>(
     }
     // A commit under way takes what was queued meanwhile when it ends.
     if (queue.waiting.length === 0 && !queue.committing) setImmediate(() => void commitQueued(db));
-    queue.waiting.push({ run, resolve, reject, last: options.last ?? false } as Work);
+    queue.waiting.push({ run, resolve, reject } as Work);
   });
 }
 
@@ -57,7 +51,7 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
   queue.committing = true;
   while (queue.waiting.length > 0) {
     const taken = queue.waiting.splice(0, MOST_PER_COMMIT);
-    const group = [...taken.filter((work) => !work.last), ...taken.filter((work) => work.last)];
+    const group = taken;
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     // A piece's error after which the savepoint could not be rolled back: SQLite has rolled back
     // the whole transaction itself (a full disk, an I/O error). Every piece is answered with it,

@@ -182,6 +182,12 @@ export interface DeliveriesTable {
   body: string;
   status: DeliveryStatus;
   attempts: number;
+  /**
+   * The SMS's due time and lease are its job's (a `timers` row of kind `sms`). These two columns
+   * were the queue of the version before: `NOT_FOR_OLDER_CLAIMS` and null on every delivery the
+   * job engine sends, so that a process of that version still running during a rolling deploy
+   * claims none of them (migration 2026112820-sms-jobs, features/alerts/deliveries.ts).
+   */
   next_attempt_at: number;
   claimed_until: number | null;
   provider_message_id: string | null;

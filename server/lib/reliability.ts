@@ -16,7 +16,7 @@ export const JOB_RETRY_MS = 5 * SECOND;
 export const JOB_MAX_RETRY_MS = 5 * MINUTE;
 /** Runs of a job before it is parked as failed, where operators see it (about 40 minutes of retries). */
 export const JOB_MAX_ATTEMPTS = 12;
-/** Jobs one process takes at once. */
+/** Jobs one process runs at once, of the kinds without a concurrency of their own (the SMS have theirs, `SMS_CONCURRENCY`). */
 export const JOB_BATCH = 20;
 /** How often each process sets its clock to the database's again (ms). */
 export const CLOCK_SYNC_MS = 30 * SECOND;

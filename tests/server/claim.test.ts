@@ -1,10 +1,10 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import type { Database, Db, Timer } from '../../server/db/schema.js';
 import { SMS_JOB } from '../../server/features/alerts/deliveries.js';
 import { newId } from '../../server/lib/ids.js';
 import { createTimers, type TimerInput, timerRow } from '../../server/lib/timers.js';
-import { dbKind, dbLabel, suiteApp } from './helper.js';
+import { dbKind, dbLabel, suiteApp, type TestApp } from './helper.js';
 import { countingBuilds, watchStatements } from './statements-seen.js';
 
 /** SMS jobs (their deliveries are not needed to claim them) due at the given times, written in one statement. */
@@ -22,13 +22,9 @@ async function dueJobs(db: Db, dueAts: number[], now: number, extra: Partial<Tim
 }
 
 /** An engine that runs SMS jobs `concurrency` at a time and records the subjects in the order it ran them. */
-function recordingEngine(
-  db: import('kysely').Kysely<Database>,
-  t: { app: { dialect: 'sqlite' | 'postgres' }; clock: { now(): number } },
-  concurrency: number,
-) {
+function recordingEngine(db: Kysely<Database>, t: TestApp, concurrency: number) {
   const ran: string[] = [];
-  const engine = createTimers({ db, dialect: t.app.dialect, clock: t.clock as never });
+  const engine = createTimers({ db, dialect: t.app.dialect, clock: t.clock });
   engine.on(SMS_JOB, async ({ subject }) => void ran.push(subject), { concurrency });
   return { engine, ran };
 }

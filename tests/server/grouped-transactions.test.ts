@@ -111,20 +111,6 @@ describe('writes queued in the same turn share one commit', () => {
     expect(await rows()).toEqual(['d']);
   });
 
-  it('runs the pieces asked to go last after the others of their commit', async () => {
-    const order: string[] = [];
-    const piece = (id: string) => async (trx: Transaction<Database>) => {
-      order.push(id);
-      return writes(id)(trx);
-    };
-    await Promise.all([
-      inGroupedTransaction(db, piece('claim'), { last: true }),
-      inGroupedTransaction(db, piece('alert-1')),
-      inGroupedTransaction(db, piece('alert-2')),
-    ]);
-    expect(order).toEqual(['alert-1', 'alert-2', 'claim']);
-  });
-
   it('commits what is queued while a commit is under way in the next one, and cuts a long queue', async () => {
     let late: Promise<Transaction<Database>> | undefined;
     const first = await inGroupedTransaction(db, async (trx) => {
