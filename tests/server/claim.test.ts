@@ -4,7 +4,7 @@ import type { Database, Db, Timer } from '../../server/db/schema.js';
 import { SMS_JOB } from '../../server/features/alerts/deliveries.js';
 import { newId } from '../../server/lib/ids.js';
 import { createTimers, type TimerInput, timerRow } from '../../server/lib/timers.js';
-import { dbKind, dbLabel, suiteApp, type TestApp } from './helper.js';
+import { dbKind, dbLabel, describeOn, suiteApp, type TestApp } from './helper.js';
 import { countingBuilds, watchStatements } from './statements-seen.js';
 
 /** SMS jobs (their deliveries are not needed to claim them) due at the given times, written in one statement. */
@@ -166,5 +166,44 @@ describeOnPostgres(`the claim's plan with a backlog the statistics have not seen
     release();
     await stopped;
     await running;
+  });
+});
+
+// SQLite's plan of the claim: each arm reads the due rows of its kind from the (kind, due_at)
+// index, in order. Without it SQLite took the (kind, subject) index for the kind and sorted every
+// waiting job of that kind at each claim (an alert's escalation job waits five minutes: a claim
+// cost as much as the waiting jobs were many).
+describeOn('sqlite')(`the claim's plan with many jobs waiting (${dbLabel})`, () => {
+  const t = suiteApp();
+
+  it('reads each kind’s due jobs from the (kind, due_at) index, in order, not every waiting job', async () => {
+    await t.app.dispatcher.stop();
+    const now = t.clock.now();
+    await dueJobs(
+      t.app.db,
+      Array.from({ length: 2000 }, (_, i) => now + 300_000 + i),
+      now,
+    );
+    const [due] = await dueJobs(t.app.db, [now - 1000], now);
+    const { engine, ran } = recordingEngine(t.app.db, t, 4);
+    const watched = watchStatements();
+    try {
+      expect(await engine.runDue()).toBe(1);
+    } finally {
+      watched.stop();
+    }
+    expect(ran).toEqual([due]);
+    const claim = watched.seen.find((statement) => /^update "timers"/i.test(statement.sql.trim()));
+    expect(claim).toBeDefined();
+    const plan = await t.app.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${claim?.sql}`, [...(claim?.parameters ?? [])]),
+    );
+    const details = plan.rows.map((row) => row.detail);
+    // The due jobs, by the arm's index range; then the rows to write, by their ids.
+    const arms = details.filter((detail) => /^(SEARCH|SCAN) timers\b/.test(detail) && !/\(id=\?\)$/.test(detail));
+    expect(arms.length).toBeGreaterThan(0);
+    for (const arm of arms) expect(arm).toBe('SEARCH timers USING INDEX timers_kind_due_idx (kind=? AND due_at<?)');
+    expect(details.filter((detail) => detail.includes('TEMP B-TREE'))).toEqual([]);
+    await engine.stop();
   });
 });

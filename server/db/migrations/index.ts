@@ -22,6 +22,7 @@ import * as jobEngine from './2026112810-job-engine.js';
 import * as dailyCheckin from './2026112812-daily-checkin.js';
 import * as contactReplies from './2026112813-contact-replies.js';
 import * as smsJobs from './2026112820-sms-jobs.js';
+import * as timersKindDue from './2026112821-timers-kind-due.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026112812-daily-checkin': dailyCheckin,
   '2026112813-contact-replies': contactReplies,
   '2026112820-sms-jobs': smsJobs,
+  '2026112821-timers-kind-due': timersKindDue,
 };
