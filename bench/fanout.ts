@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/index.js';
-import { queuedDelivery } from '../server/features/alerts/deliveries.js';
+import { queuedDelivery, smsJob } from '../server/features/alerts/deliveries.js';
 import { insertAlert } from '../server/features/alerts/repository.js';
 import type { SmsPort } from '../server/providers/sms/port.js';
 import { adminQuery, benchAlert, seedOwners } from './fixtures.js';
@@ -79,7 +79,7 @@ export async function measureFanOut(options: {
     distDir: path.join(dataDir, 'no-dist'),
   });
   try {
-    // The dispatcher starts when the app is ready; until then everything only queues.
+    // The app's job engine starts when the app is ready; until then everything only queues.
     const now = Date.now();
     const [owner] = await seedOwners(app.db, { owners: 1, contacts: 0, countdown: 0, language: 'en' });
     if (!owner) throw new Error('no owner seeded');
@@ -93,7 +93,7 @@ export async function measureFanOut(options: {
           now,
         }),
       );
-      await insertAlert(app.db, alert, deliveries);
+      await insertAlert(app.db, alert, deliveries, { timers: deliveries.map((d) => smsJob(d, now)) });
     }
     const total = options.alerts * options.contacts;
     const done = sms.until(total);

@@ -11,6 +11,7 @@ import type { PushPort } from '../providers/push/port.js';
 import type { VoicePort } from '../providers/voice/port.js';
 import type { Background } from './background.js';
 import type { Clock } from './clock.js';
+import type { Timers } from './timers.js';
 
 /**
  * Everything a service may depend on, each by its own type. A service names exactly what it
@@ -43,8 +44,12 @@ export interface Deps {
    * just queued, or giving a transaction sending places for the SMS it writes leased to this process.
    */
   dispatcher: Pick<Dispatcher, 'kick' | 'reserve'>;
-  /** Runs the jobs due now (lib/timers.ts), after a commit that set one due at once: in the background, or awaited. */
-  timers: { kick(): void; runDue(): Promise<number> };
+  /**
+   * Runs the jobs due now (lib/timers.ts), after a commit that set one due at once: in the
+   * background, or awaited; the process's engine also lends places for jobs a transaction writes
+   * leased to it (`reserve`), run right after its commit.
+   */
+  timers: { kick(): void; runDue(): Promise<number>; reserve?: Timers['reserve'] };
   /** Tells the open live streams (features/live/hub.ts) that an alert changed. */
   liveHub: { publish(alertId: string): void };
 }

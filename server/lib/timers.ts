@@ -183,11 +183,11 @@ export interface Reservation {
   /** The jobs for `subjects`, due now: the first `slots` leased to this process from now, the rest for any to claim. */
   rows(subjects: string[], now: number): TimerInput[];
   /**
-   * After the commit: runs the jobs written leased, each handed `given(subject)`, and wakes the
-   * engine for the rest. A commit so slow that a lease may lapse before its first renewal
-   * leaves those jobs to the claim that takes them over once it has.
+   * After the commit: runs the jobs written leased, each handed `given(subject)`, and claims the
+   * rest; resolves once those runs have ended. A commit so slow that a lease may lapse before its
+   * first renewal leaves those jobs to the claim that takes them over once it has.
    */
-  start(given?: (subject: string) => unknown): void;
+  start(given?: (subject: string) => unknown): Promise<void>;
   /** Nothing was written (rolled back): gives back the places. */
   release(): void;
 }
@@ -223,6 +223,9 @@ const MOST_PER_SWEEP = 1000;
 /** How often a sweep waiting for long runs claims again what fell due meanwhile (ms): the periodic sweep's second. */
 const LOOK_AGAIN_MS = 1000;
 
+/** How long the jobs done are gathered before they are removed together (ms). */
+const REMOVE_AFTER_MS = 20;
+
 /** The wait before a claim the database refused is tried again (ms). */
 const CLAIM_AGAIN_MS = 100;
 
@@ -234,6 +237,7 @@ type LeaseState = 'held' | 'released' | 'lost';
 
 /** A kind's handler and what it set, with its places in flight and lent in this process. */
 interface Kind {
+  name: string;
   handler: TimerHandler;
   maxAttempts: number;
   options: KindOptions;
@@ -241,6 +245,12 @@ interface Kind {
   concurrency: number | null;
   running: number;
   lent: number;
+  /**
+   * Whether more of its jobs may be due than it has taken: its last claim filled every place it
+   * had, or a transaction wrote some without a place. Only then does a place freed claim again
+   * (an alert's SMS sent right after its commit free theirs with nothing else waiting).
+   */
+  maybeMore: boolean;
 }
 
 /**
@@ -272,7 +282,7 @@ export function createTimers(options: TimersOptions): Timers {
   const recurring = new Set<string>();
   /** Runs in flight, claimed or started after their commit; and the shared places of the unbounded kinds. */
   const runs = new Set<Promise<void>>();
-  const shared = { running: 0 };
+  const shared = { running: 0, lent: 0 };
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
@@ -295,8 +305,8 @@ export function createTimers(options: TimersOptions): Timers {
   };
 
   const freeOf = (kind: Kind) =>
-    kind.concurrency === null ? batch - shared.running : kind.concurrency - kind.running - kind.lent;
-  const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, 0);
+    kind.concurrency === null ? batch - shared.running - shared.lent : kind.concurrency - kind.running - kind.lent;
+  const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, shared.lent);
 
   /** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
   function keepLease(timer: Timer, token: string, controller: AbortController): { stop(): LeaseState } {
@@ -365,14 +375,15 @@ export function createTimers(options: TimersOptions): Timers {
 
   /**
    * Removes a job whose run is done, unless it was set again meanwhile (its token cleared): the
-   * jobs done in one turn in one statement (the sends answered together), on SQLite in the commit
-   * of the turn's other writes.
+   * jobs done within `REMOVE_AFTER_MS` of each other in one statement (the sends of a burst), on
+   * SQLite in the commit of that turn's other writes. A commit per finished job was most of what
+   * the jobs cost SQLite under load.
    */
   function removeDone(id: string, token: string): Promise<void> {
     return new Promise((resolve, reject) => {
       done.push({ id, token, settle: (error) => (error === undefined ? resolve() : reject(error)) });
       if (done.length > 1) return;
-      setImmediate(() => {
+      setTimeout(() => {
         const batch = done;
         done = [];
         inWriteTransaction(db, dialect, (trx) =>
@@ -390,7 +401,7 @@ export function createTimers(options: TimersOptions): Timers {
             for (const job of batch) job.settle(error ?? new Error('jobs not removed'));
           },
         );
-      });
+      }, REMOVE_AFTER_MS);
     });
   }
 
@@ -404,7 +415,8 @@ export function createTimers(options: TimersOptions): Timers {
       placed = false;
       if (kind.concurrency === null) shared.running -= 1;
       else kind.running -= 1;
-      poke();
+      if (kind.concurrency === null || kind.maybeMore) poke();
+      else nudge();
     };
     try {
       await kind.handler({
@@ -427,7 +439,7 @@ export function createTimers(options: TimersOptions): Timers {
   }
 
   /** Runs a job this process holds, in a place of its kind taken by the caller. */
-  function launch(timer: Timer, kind: Kind, given?: unknown): void {
+  function launch(timer: Timer, kind: Kind, given?: unknown): Promise<void> {
     const run: Promise<void> = runOne(timer, kind, given)
       .catch((error: unknown) => log?.error({ err: error, kind: timer.kind }, 'job outcome not recorded'))
       .finally(() => {
@@ -435,6 +447,7 @@ export function createTimers(options: TimersOptions): Timers {
         nudge();
       });
     runs.add(run);
+    return run;
   }
 
   /** A recurring job's row, due now unless one is already waiting (another process made it). */
@@ -494,21 +507,29 @@ export function createTimers(options: TimersOptions): Timers {
    * Claims as many due jobs as there are free places, each kind within its own, and starts
    * them: one statement (an arm per bounded kind, one for the rest). Resolves with how many.
    */
-  async function claimAndStart(): Promise<number> {
+  async function claimAndStart(): Promise<{ started: number; full: boolean }> {
     const taking: { name: string | null; kind: Kind | null; places: number }[] = [];
-    const sharedFree = batch - shared.running;
+    const sharedFree = batch - shared.running - shared.lent;
     if (sharing().length > 0 && sharedFree > 0) taking.push({ name: null, kind: null, places: sharedFree });
     for (const [name, kind] of kinds) {
       const free = kind.concurrency === null ? 0 : freeOf(kind);
       if (free > 0) taking.push({ name, kind, places: free });
     }
-    if (taking.length === 0) return 0;
+    if (taking.length === 0) return { started: 0, full: false };
     const now = clock.now();
     const token = randomUUID();
     const values: Record<string, unknown> = { now, leaseUntil: now + leaseMs, token };
     for (const [i, { places }] of taking.entries()) values[`limit_${i}`] = places;
     values.total = taking.reduce((sum, { places }) => sum + places, 0);
     const claimed = await claimOf(taking.map(({ name }) => name))(db, dialect, values);
+    // An arm that filled its places may have left more due: claimed again at once (for a kind of
+    // its own, as its places free up); one that did not found all that was due.
+    let full = false;
+    for (const { kind, places } of taking) {
+      const taken = claimed.filter((timer) => (kind ? timer.kind === kind.name : !kinds.get(timer.kind)?.concurrency));
+      if (taken.length >= places) full = true;
+      if (kind) kind.maybeMore = taken.length >= places;
+    }
     // A transaction may have taken places meanwhile (its SMS written leased, sent as it commits):
     // the claim holds none while it waits, and gives back what no place is left for.
     const extra: string[] = [];
@@ -531,7 +552,7 @@ export function createTimers(options: TimersOptions): Timers {
         .execute();
       dirty = true;
     }
-    return claimed.length - extra.length;
+    return { started: claimed.length - extra.length, full };
   }
 
   /** Claims and runs until a claim finds nothing and nothing runs; waits for a place to free up meanwhile. */
@@ -550,8 +571,9 @@ export function createTimers(options: TimersOptions): Timers {
       // together in the next, one claim where there were one per place.
       if (woken) await nextTurn();
       let claimed = 0;
+      let full = false;
       try {
-        claimed = stopped || pass >= MOST_PER_SWEEP ? 0 : await claimAndStart();
+        if (!stopped && pass < MOST_PER_SWEEP) ({ started: claimed, full } = await claimAndStart());
         refused = 0;
       } catch (error) {
         // A claim the database refused (SQLite busy past its timeout): tried again once, shortly.
@@ -565,11 +587,12 @@ export function createTimers(options: TimersOptions): Timers {
       }
       ran += claimed;
       pass += claimed;
-      if (claimed > 0 || again) {
+      if ((claimed > 0 && full) || again) {
         woken = false;
         continue;
       }
-      // A job may set another due at once (a reminder with its mark), and a freed place takes the next.
+      // A job may set another due at once (a reminder with its mark): claimed as its run ends; and
+      // a freed place takes the next.
       while (!dirty && !again) {
         if (runs.size === 0 && lentAll() === 0) return ran;
         let later: NodeJS.Timeout | undefined;
@@ -614,6 +637,8 @@ export function createTimers(options: TimersOptions): Timers {
       concurrency: kindOptions.concurrency ?? null,
       running: 0,
       lent: 0,
+      maybeMore: true,
+      name: kind,
     });
   }
 
@@ -624,15 +649,17 @@ export function createTimers(options: TimersOptions): Timers {
   function reserve(name: string, count: number): Reservation {
     const kind = kinds.get(name);
     if (!kind) throw new Error(`no handler for timers of kind ${name}`);
-    const slots = stopped || kind.concurrency === null ? 0 : Math.max(0, Math.min(count, freeOf(kind)));
-    kind.lent += slots;
+    const slots = stopped ? 0 : Math.max(0, Math.min(count, freeOf(kind)));
+    const lending = kind.concurrency === null ? shared : kind;
+    lending.lent += slots;
     const token = randomUUID();
     let open = true;
     let leased: Timer[] = [];
+    let written = 0;
     const giveBack = () => {
       if (!open) return false;
       open = false;
-      kind.lent -= slots;
+      lending.lent -= slots;
       return true;
     };
     return {
@@ -648,20 +675,28 @@ export function createTimers(options: TimersOptions): Timers {
           ...(i < slots ? { id: orderedId(), lease: { until, token } } : {}),
         }));
         leased = rows.filter((row) => row.lease).map((row) => timerRow(row) as Timer);
+        written = rows.length;
         return rows;
       },
-      start(given) {
+      async start(given) {
         if (!giveBack()) return;
         // Run even when the engine was stopped meanwhile (a shutdown while the change committed):
         // `stop` waits for lent places as for runs in flight.
+        const started: Promise<unknown>[] = [];
         for (const timer of leased.filter((row) => Number(row.lease_until) - clock.now() > renewMs)) {
-          kind.running += 1;
-          launch(timer, kind, given?.(timer.subject));
+          if (kind.concurrency === null) shared.running += 1;
+          else kind.running += 1;
+          started.push(launch(timer, kind, given?.(timer.subject)));
         }
-        if (leased.length < count || runs.size > 0) {
-          if (!stopped) kick();
-          else poke();
+        if (written > leased.length) kind.maybeMore = true;
+        // What was written without a place is claimed now, and waited for with the rest.
+        if (written > leased.length && !stopped) {
+          started.push(runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run')));
+        } else {
+          // A sweep waiting for the places lent sees them running now.
+          nudge();
         }
+        await Promise.all(started);
       },
       release() {
         if (giveBack()) poke();

@@ -238,7 +238,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     const writer = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: heldSms().port, clock });
     const dying = (count: number): Reservation => {
       const taken = writer.reserve(count);
-      return { slots: taken.slots, rows: taken.rows, start: () => undefined, release: () => undefined };
+      return { slots: taken.slots, rows: taken.rows, start: async () => undefined, release: () => undefined };
     };
     const stored = await storeAlert(deps({ kick: () => undefined, reserve: dying }), a.alert, a.deliveries, a.now);
     expect(stored.created && stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending']);

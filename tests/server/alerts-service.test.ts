@@ -41,7 +41,7 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
                 ...(i === 0 ? { lease: { until: now + 60_000, token: 'this-test' } } : {}),
               }));
             },
-            start: (given) => {
+            start: async (given) => {
               const claimed = written.filter((subject) => given?.(subject) !== undefined).length;
               handed.push({ claimed, queued: written.length - claimed });
             },

@@ -16,7 +16,7 @@ import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
-import { ownerMailJob } from './owner-mail.js';
+import { OWNER_MAIL_JOB, ownerMailJob } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from './owners.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
@@ -215,6 +215,8 @@ export async function storeAlert(
   alongside?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
   const taken = deps.dispatcher.reserve(deliveries.length);
+  // The owner's e-mail, a job of its own, written leased to this process too when it has a place: no claim finds it.
+  const mailing = mailsOwner(row) ? deps.timers.reserve?.(OWNER_MAIL_JOB, 1) : undefined;
   let stored: { alert: Alert; created: true; deliveries: NewDelivery[] };
   try {
     stored = await inWriteTransaction(deps.db, deps.dialect, async (trx) => {
@@ -232,13 +234,14 @@ export async function storeAlert(
         ...(row.escalation_at != null
           ? [{ kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }]
           : []),
-        ...(mailsOwner(row) ? [ownerMailJob(row.id, now)] : []),
+        ...(mailing ? mailing.rows([row.id], now) : mailsOwner(row) ? [ownerMailJob(row.id, now)] : []),
       ];
       const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timers });
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {
     taken.release();
+    mailing?.release();
     // The account was deleted after its owner was read: its link is gone, as for any request after.
     if (isForeignKeyViolation(error)) throw unknownToken();
     if (!isUniqueViolation(error)) throw error;
@@ -249,8 +252,8 @@ export async function storeAlert(
   const claimed = new Map(
     stored.deliveries.filter((d) => d.status === 'sending').map((d) => [d.id, asClaimed(d, row.user_id)]),
   );
-  taken.start((id) => claimed.get(id));
+  void taken.start((id) => claimed.get(id));
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
-  if (mailsOwner(row)) deps.background.run(() => deps.timers.runDue());
+  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start() : deps.timers.runDue()));
   return stored;
 }
