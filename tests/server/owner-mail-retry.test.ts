@@ -4,6 +4,7 @@ import { JOB_RETRY_MS } from '../../server/lib/reliability.js';
 import { eventually, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 import { secondServer } from './second-process.js';
+import { watchStatements } from './statements-seen.js';
 
 // In a regional disaster the servers' pools had no connection free in time for hundreds of the
 // owners' e-mails about their alerts. The e-mail is a job set in the alert's own transaction: a
@@ -78,5 +79,40 @@ describe(`the owner's e-mail about an alert, with the database unavailable (${db
     } finally {
       await next.close();
     }
+  });
+});
+
+describe(`the owner's e-mail about an alert, run by the process that stored it (${dbLabel})`, () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('is written from the alert, the owner and the deliveries as the alert was stored, none read back', async () => {
+    t = await buildTestApp();
+    const app = t.app;
+    const owner = await ownerWithContacts(app);
+    const watched = watchStatements();
+    try {
+      expect((await postAlert(app, owner.token)).statusCode).toBe(201);
+      await eventually(
+        async () => app.outbox.emails.filter((mail) => mail.to === owner.user.email).length,
+        (count) => count === 1,
+      );
+      await app.background.idle();
+    } finally {
+      watched.stop();
+    }
+    const mail = app.outbox.emails.find((sent) => sent.to === owner.user.email);
+    expect(mail?.text).toContain('/api/users/not-me/');
+    expect(mail?.text).toContain('Ana Silva');
+    // The alert, its owner and its deliveries are read by id only by a run that was not handed them.
+    const readBack = watched.seen.filter((statement) =>
+      /^select \* from "(alerts|users)" where "id" = |from "deliveries" where "alert_id" in/i.test(
+        statement.sql.trim(),
+      ),
+    );
+    expect(readBack.map((statement) => statement.sql)).toEqual([]);
   });
 });

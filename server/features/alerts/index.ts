@@ -8,7 +8,7 @@ import { reminderSummaryMail } from '../checkins/index.js';
 import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
-import { mailOwnerAboutAlert, OWNER_MAIL_JOB, ownerSummaryMail } from './owner-mail.js';
+import { mailOwnerAboutAlert, OWNER_MAIL_JOB, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
 import deviceKeyRoutes from './owner-proof-routes.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
@@ -50,7 +50,9 @@ export default fp(
       }),
     );
     // The owner's e-mail about each real alert, set in the alert's own transaction.
-    app.timers.on(OWNER_MAIL_JOB, ({ subject, attempt }) => mailOwnerAboutAlert(app, subject, attempt));
+    app.timers.on(OWNER_MAIL_JOB, ({ subject, attempt, given }) =>
+      mailOwnerAboutAlert(app, subject, attempt, given as OwnerMailGiven | undefined),
+    );
     app.timers.every('mail-bursts-prune', HOUR, () => pruneMailBursts(app.db, app.clock.now()));
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
     // Once closing starts the database may go at any moment: late receipts are dropped.

@@ -1,5 +1,5 @@
 import type { Language } from '../../../common/constants.js';
-import type { Alert, User } from '../../db/schema.js';
+import type { Alert, Delivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
@@ -175,6 +175,16 @@ export const ownerMailJob = (alertId: string, now: number) => ({
 });
 
 /**
+ * What the process that stored an alert hands its e-mail's run, written leased to it (`reserve`):
+ * the alert, its owner as read for it, and its deliveries as written, none read back.
+ */
+export interface OwnerMailGiven {
+  alert: Alert;
+  user: User;
+  deliveries: Pick<Delivery, 'contact_name' | 'status'>[];
+}
+
+/**
  * Mails the owner about a real alert, with the "this wasn't me" link: the first alert of a burst
  * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). A job of the
  * job engine, so a database or mail server that is briefly unavailable, or a process that dies,
@@ -184,9 +194,10 @@ export async function mailOwnerAboutAlert(
   deps: OwnerMailDeps & Pick<Deps, 'mail'>,
   alertId: string,
   attempt = 1,
+  given?: OwnerMailGiven,
 ): Promise<void> {
-  const alert = await alertById(deps.db, alertId);
-  const user = alert ? await findById(deps.db, alert.user_id) : undefined;
+  const alert = given?.alert ?? (await alertById(deps.db, alertId));
+  const user = given?.user ?? (alert ? await findById(deps.db, alert.user_id) : undefined);
   if (!alert || !user) return;
   const address = user.email;
   if (!address || !user.email_verified) return;
@@ -195,7 +206,7 @@ export async function mailOwnerAboutAlert(
     const event = { kind: 'alert_receipt' as const, address, userId: user.id, now: deps.clock.now() };
     if ((await noteMailEvent(deps.db, deps.dialect, event)) !== 'send') return;
   }
-  const sent = (await deliveriesOf(deps.db, [alert.id])).map((d) => ({
+  const sent = (given?.deliveries ?? (await deliveriesOf(deps.db, [alert.id]))).map((d) => ({
     contact_name: d.contact_name,
     withheld: d.status === 'withheld',
   }));

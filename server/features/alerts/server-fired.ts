@@ -66,7 +66,7 @@ export async function sendServerAlert(
   };
   const deliveries = contactDeliveries(appUrl, row, contacts, alert.sms, now);
   try {
-    const result = await storeAlert(deps, row, deliveries, now, mark ? (trx) => mark(trx, row.id) : undefined);
+    const result = await storeAlert(deps, row, deliveries, now, mark ? (trx) => mark(trx, row.id) : undefined, user);
     return result.created ? result.alert : null;
   } catch (error) {
     if (error instanceof AlertMoved) return null;

@@ -16,7 +16,7 @@ import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
-import { OWNER_MAIL_JOB, ownerMailJob } from './owner-mail.js';
+import { OWNER_MAIL_JOB, type OwnerMailGiven, ownerMailJob } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from './owners.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
@@ -181,7 +181,7 @@ export async function sendAlert(
   const { row, sms } = newAlert(deps.config, owner, { key, body, proven }, now);
   // Sent from Alerta's number, whose replies are read: each says "reply 1 if you are on your way".
   const deliveries = contactDeliveries(appUrl, row, recipients, (liveUrl) => sms(liveUrl, true), now);
-  const result = await storeAlert(deps, row, deliveries, now);
+  const result = await storeAlert(deps, row, deliveries, now, undefined, owner.user);
   // A new alert is answered as it was stored (its deliveries as written, no call placed yet).
   const alert = result.created ? alertView(result.alert, result.deliveries, []) : await viewOf(deps.db, result.alert);
   return { created: result.created, alert };
@@ -205,7 +205,8 @@ const mailsOwner = (row: NewAlert) => row.mode === 'real' && row.reason !== 'dur
  * winner's alert is answered, with `created: false`; when the account was deleted meanwhile, the
  * 404 of an unknown link. `alongside` runs first in the same
  * transaction. A stored alert comes back with its deliveries as written (`queued` or `sending`,
- * or `withheld` with its reason).
+ * or `withheld` with its reason). `owner`: the alert's owner as read for it, handed with the alert
+ * and its deliveries to the owner's e-mail's run, which then reads none of them back.
  */
 export async function storeAlert(
   deps: Pick<Deps, 'db' | 'dialect' | 'config' | 'dispatcher' | 'background' | 'timers'>,
@@ -213,6 +214,7 @@ export async function storeAlert(
   deliveries: NewDelivery[],
   now: number,
   alongside?: (trx: Transaction<Database>) => Promise<void>,
+  owner?: User,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
   const taken = deps.dispatcher.reserve(deliveries.length);
   // The owner's e-mail, a job of its own, written leased to this process too when it has a place: no claim finds it.
@@ -254,6 +256,8 @@ export async function storeAlert(
   );
   void taken.start((id) => claimed.get(id));
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
-  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start() : deps.timers.runDue()));
+  // Its run is handed what it would read back (the alert, the owner as read for it, the deliveries as written).
+  const mail: OwnerMailGiven | undefined = owner && { alert: stored.alert, user: owner, deliveries: stored.deliveries };
+  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start(() => mail) : deps.timers.runDue()));
   return stored;
 }
