@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Compilable, ExpressionBuilder, InsertQueryBuilder, InsertResult, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { type ClaimArm, claimQuery } from '../db/claim.js';
-import { compiledInsert, compiledOnce } from '../db/compiled-once.js';
-import { inWriteTransaction } from '../db/grouped-transactions.js';
-import type { Dialect } from '../db/index.js';
-import type { Database, Db, Timer } from '../db/schema.js';
+import type { Timer } from '../db/schema.js';
 import { nextTurn } from './background.js';
-import type { Clock } from './clock.js';
 import { orderedId } from './ids.js';
+import { jobClaims } from './job-claims.js';
+import { doneRemover, keepLease, recordFailedRun } from './job-runs.js';
 import {
   JOB_BATCH,
   JOB_LEASE_MS,
@@ -18,204 +13,11 @@ import {
   JOB_MAX_RETRY_MS,
   JOB_RETRY_MS,
 } from './reliability.js';
+import { setTimer, type TimerInput, timerRow } from './timer-rows.js';
+import type { Kind, KindOptions, Reservation, TimerHandler, Timers, TimersOptions } from './timer-types.js';
 
-/** What a handler is told about the timer it runs. */
-export interface DueTimer {
-  subject: string;
-  /** When it was due: a run late after a restart still knows the real time. */
-  dueAt: number;
-  /** 1 on the first run, more after failures or a takeover. */
-  attempt: number;
-  /** Aborted when another process has taken the job over (this run's lease lapsed): stop, leave the effect to it. */
-  signal: AbortSignal;
-  /**
-   * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is
-   * handed over (the provider answered) and what is left is bookkeeping, which holds back no
-   * other job of the kind. The lease is held until the handler ends all the same.
-   */
-  free?(): void;
-  /**
-   * What the transaction that wrote this job leased to this process handed its run (`reserve`),
-   * so the run reads nothing back; undefined when the job was claimed.
-   */
-  given?: unknown;
-}
-
-/**
- * Runs one kind of timer. It may run again for the same due time (a failure, a process that
- * died mid-run): it makes its effect conditional on its own rows (a status moved in the same
- * transaction as the work), so the effect happens once. A throw retries it with backoff.
- */
-export type TimerHandler = (timer: DueTimer) => Promise<void>;
-
-/** The timer row `setTimer` writes. */
-export const timerRow = ({ id, kind, subject, dueAt, now, lease }: TimerInput) => ({
-  id: id ?? orderedId(),
-  kind,
-  subject,
-  due_at: dueAt,
-  // Written leased, the run it was written for is its first.
-  attempts: lease ? 1 : 0,
-  lease_until: lease?.until ?? null,
-  lease_token: lease?.token ?? null,
-  failed_at: null,
-  last_error: null,
-  created_at: now,
-});
-
-/** A job to write: its kind, subject and due time, and the lease of a process that runs it once written (`reserve`). */
-export interface TimerInput {
-  /** Given by `reserve` for a job written leased, which its process runs by that id. */
-  id?: string;
-  kind: string;
-  subject: string;
-  dueAt: number;
-  now: number;
-  lease?: { until: number; token: string } | undefined;
-}
-
-/** What a timer already set for (kind, subject) becomes: due at the new time, unless `keep` finds it waiting. */
-const onTimerConflict = (mode: 'replace' | 'keep') => (query: InsertQueryBuilder<Database, 'timers', InsertResult>) =>
-  query.onConflict((oc) => {
-    const update = oc.columns(['kind', 'subject']).doUpdateSet({
-      due_at: (eb) => eb.ref('excluded.due_at'),
-      attempts: 0,
-      lease_until: null,
-      lease_token: null,
-      failed_at: null,
-      last_error: null,
-    });
-    // A failed job set again starts afresh; `keep` leaves only a waiting one's due time alone.
-    return mode === 'replace'
-      ? update
-      : update.where((eb) => eb.or([eb('timers.lease_token', 'is not', null), eb('timers.failed_at', 'is not', null)]));
-  });
-
-/** `setTimer`'s statement for timer rows, for a caller that runs it inside one of its own (a WITH). */
-export const timersInsert = (db: Db, rows: ReturnType<typeof timerRow>[], mode: 'replace' | 'keep' = 'replace') =>
-  onTimerConflict(mode)(db.insertInto('timers').values(rows));
-
-/** `setTimer`'s statement in each mode, built once (`compiledInsert`). */
-const settingTimer = {
-  replace: compiledInsert('timers', onTimerConflict('replace')),
-  keep: compiledInsert('timers', onTimerConflict('keep')),
-};
-
-/**
- * Sets the (kind, subject) timer to `dueAt`, in `db` (a transaction sets it with the change
- * that needs it). `replace` moves a timer already set (an extended check-in); `keep` leaves a
- * waiting timer's due time alone (a summary already due sooner) but still sets a timer whose
- * run is in progress, so what that run could not see gets its own turn.
- */
-export async function setTimer(
-  db: Db,
-  timer: { kind: string; subject: string; dueAt: number; now: number },
-  mode: 'replace' | 'keep' = 'replace',
-): Promise<void> {
-  await settingTimer[mode](db, [timerRow(timer)]);
-}
-
-/** Writes several new jobs in one statement (`setTimer`'s, replacing any set for the same kind and subject). */
-export async function setTimers(db: Db, timers: TimerInput[]): Promise<void> {
-  if (timers.length > 0) await settingTimer.replace(db, timers.map(timerRow));
-}
-
-/** Removes the (kind, subject) timer: it will not run (a run in progress finishes). */
-export async function cancelTimer(db: Db, kind: string, subject: string): Promise<void> {
-  await db.deleteFrom('timers').where('kind', '=', kind).where('subject', '=', subject).execute();
-}
-
-/** When the (kind, subject) timer is due, or null when none is set. */
-export async function timerDueAt(db: Db, kind: string, subject: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('timers')
-    .select('due_at')
-    .where('kind', '=', kind)
-    .where('subject', '=', subject)
-    .executeTakeFirst();
-  return row ? Number(row.due_at) : null;
-}
-
-export interface TimersOptions {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** The server's clock, set to the database's (`DatabaseClock`): due times and leases mean the same to every process. */
-  clock: Clock;
-  log?: Pick<FastifyBaseLogger, 'error' | 'warn'>;
-  /** How long a claim holds a job without renewal before another process may take it over (ms). */
-  leaseMs?: number;
-  /** How often a running job's lease is renewed (ms); below `leaseMs`. */
-  renewMs?: number;
-  /** Jobs of the kinds without a `concurrency` of their own run at once, per process. */
-  batch?: number;
-  /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms). */
-  retryMs?: number;
-  maxRetryMs?: number;
-  /** Runs before a job is parked as failed (a kind may set its own). */
-  maxAttempts?: number;
-}
-
-/** What a kind may set for its own jobs. */
-export interface KindOptions {
-  /** Runs before a job of this kind is parked as failed. */
-  maxAttempts?: number;
-  /**
-   * Runs of this kind in flight at once in this process (a provider's bound), apart from the
-   * other kinds, which share `batch`; a claim takes no more of the kind than it has free places.
-   */
-  concurrency?: number;
-  /** The wait before the next run once `attempts` runs have failed (ms); the engine's doubling otherwise. */
-  retryMs?: (attempts: number) => number;
-  /** A failure no retry can mend (a number the provider refuses for good): the job is parked at once. */
-  permanent?: (error: unknown) => boolean;
-  /** What the kind's own rows show of a job given up on, written in the transaction that parks it. */
-  parked?: (db: Db, subject: string, error: unknown) => Promise<void>;
-}
-
-/**
- * Places of one kind a transaction takes before it writes jobs of that kind: that many of them
- * are written already leased to this process (`rows`), and run by it right after the commit
- * (`start`), with no claim to find them again.
- */
-export interface Reservation {
-  /** Places taken: at most this many of the jobs are written leased. */
-  readonly slots: number;
-  /** The jobs for `subjects`, due now: the first `slots` leased to this process from now, the rest for any to claim. */
-  rows(subjects: string[], now: number): TimerInput[];
-  /**
-   * After the commit: runs the jobs written leased, each handed `given(subject)`, and claims the
-   * rest; resolves once those runs have ended. A commit so slow that a lease may lapse before its
-   * first renewal leaves those jobs to the claim that takes them over once it has.
-   */
-  start(given?: (subject: string) => unknown): Promise<void>;
-  /** Nothing was written (rolled back): gives back the places. */
-  release(): void;
-}
-
-export interface Timers {
-  /** Registers the handler of `kind`; this process takes no job of a kind it has no handler for. */
-  on(kind: string, handler: TimerHandler, options?: KindOptions): void;
-  /**
-   * A recurring job (a report, a cleanup): `run` once every `everyMs` across all processes, not
-   * once per process, the first as soon as a server sweeps; a run that fails is retried as any job.
-   */
-  every(kind: string, everyMs: number, run: () => Promise<unknown>): void;
-  /**
-   * Runs every job due now, until none is and none is running (jobs run right after their
-   * commit too); resolves with how many it claimed (the sweep, and tests).
-   */
-  runDue(): Promise<number>;
-  /** Runs what is due now in the background (after a commit that set a job due at once). */
-  kick(): void;
-  /** Takes up to `count` free places of `kind` for jobs a transaction is about to write (none once stopped). */
-  reserve(kind: string, count: number): Reservation;
-  /** Takes jobs again after `stop`, and runs what is due. */
-  start(): void;
-  /** Takes no more jobs and lends no places; waits (at most `waitMs`) for the runs in flight and the places lent. */
-  stop(waitMs?: number): Promise<void>;
-  /** Jobs parked as failed since this process started, by kind (the operator's count). */
-  readonly failedCounts: ReadonlyMap<string, number>;
-}
+export { cancelTimer, setTimer, setTimers, type TimerInput, timerDueAt, timerRow, timersInsert } from './timer-rows.js';
+export type { DueTimer, KindOptions, Reservation, TimerHandler, Timers, TimersOptions } from './timer-types.js';
 
 /** Jobs one sweep of a process claims at most before it leaves the rest to the next (a second later). */
 const MOST_PER_SWEEP = 1000;
@@ -231,27 +33,6 @@ const CLAIM_AGAIN_MS = 100;
 
 /** The subject of a recurring job's one row. */
 const RECURRING = 'recurring';
-
-/** How a run's lease ended: still ours, re-set by a change while it ran, or taken by another process. */
-type LeaseState = 'held' | 'released' | 'lost';
-
-/** A kind's handler and what it set, with its places in flight and lent in this process. */
-interface Kind {
-  name: string;
-  handler: TimerHandler;
-  maxAttempts: number;
-  options: KindOptions;
-  /** Its own places, or null for a kind that shares `batch` with the others. */
-  concurrency: number | null;
-  running: number;
-  lent: number;
-  /**
-   * Whether more of its jobs may be due than it has taken: its last claim filled every place it
-   * had, or a transaction wrote some without a place. Only then does a place freed claim again
-   * (an alert's SMS sent right after its commit free theirs with nothing else waiting).
-   */
-  maybeMore: boolean;
-}
 
 /**
  * The job engine every piece of later work runs on. A job is a `timers` row (kind, subject, due
@@ -308,107 +89,12 @@ export function createTimers(options: TimersOptions): Timers {
     kind.concurrency === null ? batch - shared.running - shared.lent : kind.concurrency - kind.running - kind.lent;
   const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, shared.lent);
 
-  /** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
-  function keepLease(timer: Timer, token: string, controller: AbortController): { stop(): LeaseState } {
-    let state: LeaseState = 'held';
-    const renew = async () => {
-      const now = clock.now();
-      const renewed = await db
-        .updateTable('timers')
-        .set({ lease_until: now + leaseMs })
-        .where('id', '=', timer.id)
-        .where('lease_token', '=', token)
-        .executeTakeFirst();
-      if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return;
-      const row = await db.selectFrom('timers').select('lease_token').where('id', '=', timer.id).executeTakeFirst();
-      // Set again or cancelled by a change while it ran: the run goes on; the row is no longer its to remove.
-      if (!row || row.lease_token === null) state = 'released';
-      else {
-        state = 'lost';
-        controller.abort(new Error('the job was taken over by another process'));
-      }
-    };
-    const interval = setInterval(() => {
-      renew().catch((error: unknown) => log?.warn({ err: error, kind: timer.kind }, 'job lease not renewed'));
-    }, renewMs);
-    interval.unref();
-    return {
-      stop() {
-        clearInterval(interval);
-        return state;
-      },
-    };
-  }
-
-  /** Records a failed run: due again after its backoff, or parked as failed. */
-  async function failed(timer: Timer, token: string, kind: Kind, error: unknown): Promise<void> {
-    const attempts = Number(timer.attempts);
-    const now = clock.now();
-    const lastError = String(error).slice(0, 500);
-    const ours = (on: Db) => on.updateTable('timers').where('id', '=', timer.id).where('lease_token', '=', token);
-    if (attempts >= kind.maxAttempts || kind.options.permanent?.(error)) {
-      const parked = await db.transaction().execute(async (trx) => {
-        const updated = await ours(trx)
-          .set({ lease_until: null, lease_token: null, failed_at: now, last_error: lastError })
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) return false;
-        await kind.options.parked?.(trx, timer.subject, error);
-        return true;
-      });
-      if (!parked) return;
-      failedCounts.set(timer.kind, (failedCounts.get(timer.kind) ?? 0) + 1);
-      log?.error(
-        { err: error, kind: timer.kind, subject: timer.subject, attempts },
-        'job failed for good: parked as failed',
-      );
-      return;
-    }
-    const wait = kind.options.retryMs?.(attempts) ?? Math.min(retryMs * 2 ** (attempts - 1), maxRetryMs);
-    log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
-    await ours(db)
-      .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })
-      .execute();
-  }
-
-  /** Jobs done in this turn, waiting to be removed together. */
-  let done: { id: string; token: string; settle: (error?: unknown) => void }[] = [];
-
-  /**
-   * Removes a job whose run is done, unless it was set again meanwhile (its token cleared): the
-   * jobs done within `REMOVE_AFTER_MS` of each other in one statement (the sends of a burst), on
-   * SQLite in the commit of that turn's other writes. A commit per finished job was most of what
-   * the jobs cost SQLite under load.
-   */
-  function removeDone(id: string, token: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      done.push({ id, token, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (done.length > 1) return;
-      setTimeout(() => {
-        const batch = done;
-        done = [];
-        inWriteTransaction(db, dialect, (trx) =>
-          trx
-            .deleteFrom('timers')
-            .where((eb) =>
-              eb.or(batch.map((job) => eb.and([eb('id', '=', job.id), eb('lease_token', '=', job.token)]))),
-            )
-            .execute(),
-        ).then(
-          () => {
-            for (const job of batch) job.settle();
-          },
-          (error: unknown) => {
-            for (const job of batch) job.settle(error ?? new Error('jobs not removed'));
-          },
-        );
-      }, REMOVE_AFTER_MS);
-    });
-  }
-
+  const runDeps = { db, dialect, clock, log, leaseMs, renewMs, retryMs, maxRetryMs, failedCounts };
+  const removeDone = doneRemover(runDeps, REMOVE_AFTER_MS);
   async function runOne(timer: Timer, kind: Kind, given: unknown): Promise<void> {
     const token = timer.lease_token as string;
     const controller = new AbortController();
-    const lease = keepLease(timer, token, controller);
+    const lease = keepLease(runDeps, timer, token, controller);
     let placed = true;
     const free = () => {
       if (!placed) return;
@@ -432,7 +118,7 @@ export function createTimers(options: TimersOptions): Timers {
       await removeDone(timer.id, token);
     } catch (error) {
       if (lease.stop() !== 'held') return;
-      await failed(timer, token, kind, error);
+      await recordFailedRun(runDeps, timer, token, kind, error);
     } finally {
       free();
     }
@@ -461,47 +147,8 @@ export function createTimers(options: TimersOptions): Timers {
   /** The kinds this process knows that share `batch` (only these: a process of an older version leaves new kinds alone). */
   const sharing = () => [...kinds].filter(([, kind]) => kind.concurrency === null).map(([name]) => name);
 
-  /**
-   * The claim for arms of one shape (null: the kinds that share `batch`; else one kind), built
-   * once (`compiledOnce`): each claim brings only its time, lease, token and limits. A claim
-   * built at every call cost the server more than the database spent running it.
-   */
-  const claims = new Map<
-    string,
-    (db: Kysely<Database>, dialect: Dialect, values: Record<string, unknown>) => Promise<Timer[]>
-  >();
-  function claimOf(shape: (string | null)[]) {
-    const key = JSON.stringify([shape, sharing()]);
-    let claim = claims.get(key);
-    if (!claim) {
-      const shared = sharing();
-      claim = compiledOnce<Record<string, unknown>, Timer>((qdb, value, qdialect) => {
-        const now = value('now');
-        const due = (eb: ExpressionBuilder<Database, 'timers'>) =>
-          eb.and([
-            eb('due_at', '<=', now as number),
-            eb('failed_at', 'is', null),
-            eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now as number)]),
-          ]);
-        const arms: ClaimArm<'timers'>[] = shape.map((name, i) => ({
-          where: (eb) => eb.and([name === null ? eb('kind', 'in', shared) : eb('kind', '=', name), due(eb)]),
-          limit: value(`limit_${i}`) as number,
-        }));
-        return claimQuery(qdb, qdialect, 'timers', {
-          due: arms,
-          orderBy: 'due_at',
-          set: {
-            lease_until: value('leaseUntil') as number,
-            lease_token: value('token') as string,
-            attempts: sql<number>`attempts + 1`,
-          },
-          limit: value('total') as number,
-        }) as Compilable<Timer>;
-      });
-      claims.set(key, claim);
-    }
-    return claim;
-  }
+  const claimFor = jobClaims();
+  const claimOf = (shape: (string | null)[]) => claimFor(shape, sharing());
 
   /**
    * Claims as many due jobs as there are free places, each kind within its own, and starts

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
 import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { orderedId } from '../../lib/ids.js';
-import { timerRow } from '../../lib/timers.js';
+import { setTimers, timerRow } from '../../lib/timers.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
 /** SMS parts a text is sent (and billed) as: at least one. */
@@ -27,6 +27,16 @@ export const smsJob = (delivery: { id: string }, now: number) => ({
   dueAt: now,
   now,
 });
+
+/** Stores deliveries made by `queuedDelivery`, each with its SMS job, due now: in the caller's transaction. */
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('deliveries').values(rows).execute();
+  await setTimers(
+    db,
+    rows.map((row) => smsJob(row, row.created_at)),
+  );
+}
 
 /**
  * The one way a delivery row is made: one SMS of `body` to one recipient, queued, with the SMS

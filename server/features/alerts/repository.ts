@@ -3,7 +3,6 @@ import { compiledInsert, compiledRows } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { setTimers, type TimerInput, timerRow, timersInsert } from '../../lib/timers.js';
-import { smsJob } from './deliveries.js';
 
 /** The owner of a personal alert token; undefined for an unknown or rotated token. */
 export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
@@ -92,16 +91,6 @@ export async function insertAlert(
   if (deliveries.length > 0) await deliveriesInsert(db, deliveries);
   await setTimers(db, timers);
   return row;
-}
-
-/** Stores deliveries made by `queuedDelivery` (deliveries.ts), each with its SMS job, due now: in the caller's transaction. */
-export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('deliveries').values(rows).execute();
-  await setTimers(
-    db,
-    rows.map((row) => smsJob(row, row.created_at)),
-  );
 }
 
 /** An alert by its id, whoever's it is (a job names its alert by id). */

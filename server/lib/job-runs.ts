@@ -1,0 +1,139 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { inWriteTransaction } from '../db/grouped-transactions.js';
+import type { Dialect } from '../db/index.js';
+import type { Database, Db, Timer } from '../db/schema.js';
+import type { Clock } from './clock.js';
+import type { Kind } from './timer-types.js';
+
+// The job engine's (server/lib/timers.ts) bookkeeping of one run: its lease kept while it runs,
+// its failure recorded, its row removed once it is done.
+
+/** How a run's lease ended: still ours, re-set by a change while it ran, or taken by another process. */
+export type LeaseState = 'held' | 'released' | 'lost';
+
+/** What a run's bookkeeping needs of its engine: the database, the clock, the log and the engine's numbers (ms). */
+export interface RunDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+  log?: Pick<FastifyBaseLogger, 'error' | 'warn'> | undefined;
+  leaseMs: number;
+  renewMs: number;
+  retryMs: number;
+  maxRetryMs: number;
+}
+
+/** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
+export function keepLease(
+  deps: RunDeps,
+  timer: Timer,
+  token: string,
+  controller: AbortController,
+): { stop(): LeaseState } {
+  const { db, clock, leaseMs, renewMs, log } = deps;
+  let state: LeaseState = 'held';
+  const renew = async () => {
+    const now = clock.now();
+    const renewed = await db
+      .updateTable('timers')
+      .set({ lease_until: now + leaseMs })
+      .where('id', '=', timer.id)
+      .where('lease_token', '=', token)
+      .executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return;
+    const row = await db.selectFrom('timers').select('lease_token').where('id', '=', timer.id).executeTakeFirst();
+    // Set again or cancelled by a change while it ran: the run goes on; the row is no longer its to remove.
+    if (!row || row.lease_token === null) state = 'released';
+    else {
+      state = 'lost';
+      controller.abort(new Error('the job was taken over by another process'));
+    }
+  };
+  const interval = setInterval(() => {
+    renew().catch((error: unknown) => log?.warn({ err: error, kind: timer.kind }, 'job lease not renewed'));
+  }, renewMs);
+  interval.unref();
+  return {
+    stop() {
+      clearInterval(interval);
+      return state;
+    },
+  };
+}
+
+/** Records a failed run: due again after its backoff, or parked as failed (counted in `failedCounts`). */
+export async function recordFailedRun(
+  deps: RunDeps & { failedCounts: Map<string, number> },
+  timer: Timer,
+  token: string,
+  kind: Pick<Kind, 'maxAttempts' | 'options'>,
+  error: unknown,
+): Promise<void> {
+  const { db, clock, log, retryMs, maxRetryMs, failedCounts } = deps;
+  const attempts = Number(timer.attempts);
+  const now = clock.now();
+  const lastError = String(error).slice(0, 500);
+  const ours = (on: Db) => on.updateTable('timers').where('id', '=', timer.id).where('lease_token', '=', token);
+  if (attempts >= kind.maxAttempts || kind.options.permanent?.(error)) {
+    const parked = await db.transaction().execute(async (trx) => {
+      const updated = await ours(trx)
+        .set({ lease_until: null, lease_token: null, failed_at: now, last_error: lastError })
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await kind.options.parked?.(trx, timer.subject, error);
+      return true;
+    });
+    if (!parked) return;
+    failedCounts.set(timer.kind, (failedCounts.get(timer.kind) ?? 0) + 1);
+    log?.error(
+      { err: error, kind: timer.kind, subject: timer.subject, attempts },
+      'job failed for good: parked as failed',
+    );
+    return;
+  }
+  const wait = kind.options.retryMs?.(attempts) ?? Math.min(retryMs * 2 ** (attempts - 1), maxRetryMs);
+  log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
+  await ours(db)
+    .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })
+    .execute();
+}
+
+/**
+ * What removes a job whose run is done, unless it was set again meanwhile (its token cleared): the
+ * jobs done within `afterMs` of each other in one statement (the sends of a burst), on
+ * SQLite in the commit of that turn's other writes. A commit per finished job was most of what
+ * the jobs cost SQLite under load.
+ */
+export function doneRemover(
+  deps: Pick<RunDeps, 'db' | 'dialect'>,
+  afterMs: number,
+): (id: string, token: string) => Promise<void> {
+  const { db, dialect } = deps;
+  /** Jobs done in this turn, waiting to be removed together. */
+  let done: { id: string; token: string; settle: (error?: unknown) => void }[] = [];
+  return (id, token) =>
+    new Promise((resolve, reject) => {
+      done.push({ id, token, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (done.length > 1) return;
+      setTimeout(() => {
+        const batch = done;
+        done = [];
+        inWriteTransaction(db, dialect, (trx) =>
+          trx
+            .deleteFrom('timers')
+            .where((eb) =>
+              eb.or(batch.map((job) => eb.and([eb('id', '=', job.id), eb('lease_token', '=', job.token)]))),
+            )
+            .execute(),
+        ).then(
+          () => {
+            for (const job of batch) job.settle();
+          },
+          (error: unknown) => {
+            for (const job of batch) job.settle(error ?? new Error('jobs not removed'));
+          },
+        );
+      }, afterMs);
+    });
+}

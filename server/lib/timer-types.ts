@@ -1,0 +1,137 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/index.js';
+import type { Database, Db } from '../db/schema.js';
+import type { Clock } from './clock.js';
+import type { TimerInput } from './timer-rows.js';
+
+// The job engine's (server/lib/timers.ts) types: what a handler is told, what a kind may set,
+// what the engine offers.
+
+/** What a handler is told about the timer it runs. */
+export interface DueTimer {
+  subject: string;
+  /** When it was due: a run late after a restart still knows the real time. */
+  dueAt: number;
+  /** 1 on the first run, more after failures or a takeover. */
+  attempt: number;
+  /** Aborted when another process has taken the job over (this run's lease lapsed): stop, leave the effect to it. */
+  signal: AbortSignal;
+  /**
+   * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is
+   * handed over (the provider answered) and what is left is bookkeeping, which holds back no
+   * other job of the kind. The lease is held until the handler ends all the same.
+   */
+  free?(): void;
+  /**
+   * What the transaction that wrote this job leased to this process handed its run (`reserve`),
+   * so the run reads nothing back; undefined when the job was claimed.
+   */
+  given?: unknown;
+}
+
+/**
+ * Runs one kind of timer. It may run again for the same due time (a failure, a process that
+ * died mid-run): it makes its effect conditional on its own rows (a status moved in the same
+ * transaction as the work), so the effect happens once. A throw retries it with backoff.
+ */
+export type TimerHandler = (timer: DueTimer) => Promise<void>;
+
+export interface TimersOptions {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** The server's clock, set to the database's (`DatabaseClock`): due times and leases mean the same to every process. */
+  clock: Clock;
+  log?: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+  /** How long a claim holds a job without renewal before another process may take it over (ms). */
+  leaseMs?: number;
+  /** How often a running job's lease is renewed (ms); below `leaseMs`. */
+  renewMs?: number;
+  /** Jobs of the kinds without a `concurrency` of their own run at once, per process. */
+  batch?: number;
+  /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms). */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Runs before a job is parked as failed (a kind may set its own). */
+  maxAttempts?: number;
+}
+
+/** What a kind may set for its own jobs. */
+export interface KindOptions {
+  /** Runs before a job of this kind is parked as failed. */
+  maxAttempts?: number;
+  /**
+   * Runs of this kind in flight at once in this process (a provider's bound), apart from the
+   * other kinds, which share `batch`; a claim takes no more of the kind than it has free places.
+   */
+  concurrency?: number;
+  /** The wait before the next run once `attempts` runs have failed (ms); the engine's doubling otherwise. */
+  retryMs?: (attempts: number) => number;
+  /** A failure no retry can mend (a number the provider refuses for good): the job is parked at once. */
+  permanent?: (error: unknown) => boolean;
+  /** What the kind's own rows show of a job given up on, written in the transaction that parks it. */
+  parked?: (db: Db, subject: string, error: unknown) => Promise<void>;
+}
+
+/**
+ * Places of one kind a transaction takes before it writes jobs of that kind: that many of them
+ * are written already leased to this process (`rows`), and run by it right after the commit
+ * (`start`), with no claim to find them again.
+ */
+export interface Reservation {
+  /** Places taken: at most this many of the jobs are written leased. */
+  readonly slots: number;
+  /** The jobs for `subjects`, due now: the first `slots` leased to this process from now, the rest for any to claim. */
+  rows(subjects: string[], now: number): TimerInput[];
+  /**
+   * After the commit: runs the jobs written leased, each handed `given(subject)`, and claims the
+   * rest; resolves once those runs have ended. A commit so slow that a lease may lapse before its
+   * first renewal leaves those jobs to the claim that takes them over once it has.
+   */
+  start(given?: (subject: string) => unknown): Promise<void>;
+  /** Nothing was written (rolled back): gives back the places. */
+  release(): void;
+}
+
+export interface Timers {
+  /** Registers the handler of `kind`; this process takes no job of a kind it has no handler for. */
+  on(kind: string, handler: TimerHandler, options?: KindOptions): void;
+  /**
+   * A recurring job (a report, a cleanup): `run` once every `everyMs` across all processes, not
+   * once per process, the first as soon as a server sweeps; a run that fails is retried as any job.
+   */
+  every(kind: string, everyMs: number, run: () => Promise<unknown>): void;
+  /**
+   * Runs every job due now, until none is and none is running (jobs run right after their
+   * commit too); resolves with how many it claimed (the sweep, and tests).
+   */
+  runDue(): Promise<number>;
+  /** Runs what is due now in the background (after a commit that set a job due at once). */
+  kick(): void;
+  /** Takes up to `count` free places of `kind` for jobs a transaction is about to write (none once stopped). */
+  reserve(kind: string, count: number): Reservation;
+  /** Takes jobs again after `stop`, and runs what is due. */
+  start(): void;
+  /** Takes no more jobs and lends no places; waits (at most `waitMs`) for the runs in flight and the places lent. */
+  stop(waitMs?: number): Promise<void>;
+  /** Jobs parked as failed since this process started, by kind (the operator's count). */
+  readonly failedCounts: ReadonlyMap<string, number>;
+}
+
+/** A kind's handler and what it set, with its places in flight and lent in this process. */
+export interface Kind {
+  name: string;
+  handler: TimerHandler;
+  maxAttempts: number;
+  options: KindOptions;
+  /** Its own places, or null for a kind that shares `batch` with the others. */
+  concurrency: number | null;
+  running: number;
+  lent: number;
+  /**
+   * Whether more of its jobs may be due than it has taken: its last claim filled every place it
+   * had, or a transaction wrote some without a place. Only then does a place freed claim again
+   * (an alert's SMS sent right after its commit free theirs with nothing else waiting).
+   */
+  maybeMore: boolean;
+}
