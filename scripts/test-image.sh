@@ -70,9 +70,11 @@ podman image prune --force --filter until=24h >/dev/null 2>&1 || true
 started=$SECONDS
 mkdir -p "$HOME/.npm"
 # npm's download cache of this machine, lent to the build (never part of the image); the
-# docker format keeps the HEALTHCHECK (OCI images have none).
+# docker format keeps the HEALTHCHECK (OCI images have none). A build step may open 1,024 files
+# here unless told otherwise, and `npm ci` of the whole tree sometimes opens more (EMFILE).
 build_log="$(mktemp)"
 if ! podman build --isolation chroot --pull=never --layers --format docker \
+  --ulimit nofile=16384:16384 \
   --volume "$HOME/.npm:/root/.npm" \
   --build-arg BASE="$base" \
   --build-arg NPM_REGISTRY="$(npm config get registry)" \
