@@ -1,9 +1,10 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { voiceApi } from '../../../common/api/escalation.js';
 import { served } from '../../../common/api/shared.js';
-import { detailError, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
+import { providerCallback } from '../../lib/provider-callback.js';
 import { pressKeys, reportCall } from './calls.js';
 
 /**
@@ -17,18 +18,7 @@ export default async function voiceRoutes(fastify: FastifyInstance) {
   const callbacks = app.voice.callbacks;
   // Form bodies only inside this plugin: the rest of the API stays JSON.
   await app.register(formbody);
-  const signed = {
-    onRequest: async () => {
-      if (!callbacks) throw notFound();
-    },
-    preValidation: async (request: FastifyRequest) => {
-      const url = `${app.config.APP_URL}${request.url}`;
-      const form = (request.body ?? {}) as Record<string, string>;
-      if (!callbacks?.verify({ url, headers: request.headers, form })) {
-        throw detailError(403, 'Invalid Twilio signature.', 'invalid_signature');
-      }
-    },
-  };
+  const signed = providerCallback(app, callbacks);
 
   app.route({
     ...served(voiceApi.gather),

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { served } from '../../../common/api/shared.js';
 import { smsRepliesApi } from '../../../common/api/sms-replies.js';
-import { providerCallback } from '../alerts/status-routes.js';
+import { providerCallback } from '../../lib/provider-callback.js';
 import { handleReply } from './replies.js';
 
 /**
@@ -18,7 +18,7 @@ export default async function smsInboundRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...served(smsRepliesApi.inbound),
-    ...providerCallback(app),
+    ...providerCallback(app, app.sms.statusCallbacks),
     handler: async (request, reply) => {
       const { From, Body } = request.body;
       if (From) {
