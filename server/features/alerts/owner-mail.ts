@@ -1,4 +1,3 @@
-import type { Language } from '../../../common/constants.js';
 import type { Alert, Delivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
@@ -6,6 +5,7 @@ import { DAY } from '../../lib/time.js';
 import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
 import { noteMailEvent } from '../accounts/mail-bursts.js';
 import { findById, hashSecret } from '../accounts/repository.js';
+import { ownerLanguage } from './owners.js';
 import { alertById, deliveriesOf } from './repository.js';
 
 /** The "this wasn't me" link of an alert e-mail works once, for 7 days, and not after the links were replaced. */
@@ -67,7 +67,7 @@ const approx = (value: number) => value.toFixed(2);
 
 /** The owner's e-mail about a real alert: when, roughly where, which contacts, and the "this wasn't me" button. */
 export function alertMail(user: User, alert: Alert, sent: Sent[], link: string) {
-  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  const language = ownerLanguage(user);
   const t = TEXTS[language];
   const place =
     alert.latitude !== null && alert.longitude !== null
@@ -93,7 +93,7 @@ export function alertMail(user: User, alert: Alert, sent: Sent[], link: string) 
 
 /** The summary of `count` more real alerts since `since`: how many, and the same "this wasn't me" button. */
 export function alertSummaryMail(user: User, count: number, since: number, link: string) {
-  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  const language = ownerLanguage(user);
   const t = TEXTS[language];
   return render(
     {

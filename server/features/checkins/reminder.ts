@@ -5,6 +5,7 @@ import type { Checkin, User } from '../../db/schema.js';
 import type { MailMessage } from '../../providers/mail/port.js';
 import type { PushMessage } from '../../providers/push/port.js';
 import { mailTime, render, SPACING_NOTE, type Template } from '../accounts/mail.js';
+import { ownerLanguage } from '../alerts/owners.js';
 
 const REMINDER: Record<Language, (firesAt: string) => Template> = {
   pt: (firesAt) => ({
@@ -55,7 +56,6 @@ const PIN_LOCK: Record<Language, (until: string) => Template> = {
   }),
 };
 
-const languageOf = (user: User): Language => (user.language === 'en' ? 'en' : 'pt');
 /** The emergency page opened to say "I'm safe": without the alert countdown. */
 export const reminderPage = (appUrl: string, token: string) => `${appUrl}/public/${token}/${CHECKIN_REMINDER_HASH}`;
 
@@ -65,7 +65,7 @@ const firesAtClock = (user: User, checkin: Checkin) =>
 
 /** The overdue check-in's reminder e-mail: the time the alert goes out, and the emergency page to end it. */
 export function reminderMail(user: User, checkin: Checkin, pageUrl: string): MailMessage {
-  const language = languageOf(user);
+  const language = ownerLanguage(user);
   return render(REMINDER[language](firesAtClock(user, checkin)), language, user.email ?? '', user.username, pageUrl);
 }
 
@@ -75,7 +75,7 @@ export function reminderMail(user: User, checkin: Checkin, pageUrl: string): Mai
  */
 export function reminderSummaryMail(appUrl: string, user: User, count: number, since: number): MailMessage | null {
   if (!user.email || !user.email_verified || !user.token) return null;
-  const language = languageOf(user);
+  const language = ownerLanguage(user);
   const again = REMINDERS_AGAIN[language];
   const template = REMINDER[language]('?');
   return render(
@@ -94,7 +94,7 @@ export function reminderSummaryMail(appUrl: string, user: User, count: number, s
 
 /** The owner's mail when five wrong PINs within the hour lock PIN answers until `until`. */
 export function pinLockMail(user: User, until: number, setupUrl: string): MailMessage {
-  const language = languageOf(user);
+  const language = ownerLanguage(user);
   const template = PIN_LOCK[language](mailTime(until, language, user.time_zone));
   return render(template, language, user.email ?? '', user.username, setupUrl);
 }
@@ -104,7 +104,7 @@ export function pinLockMail(user: User, until: number, setupUrl: string): MailMe
  * both opening the emergency page on its check-in (`data`, common/push.ts).
  */
 export function reminderPush(user: User, checkin: Checkin, pageUrl: string): PushMessage {
-  const template = REMINDER[languageOf(user)](firesAtClock(user, checkin));
+  const template = REMINDER[ownerLanguage(user)](firesAtClock(user, checkin));
   return {
     title: template.subject.replace(/^Alerta: /, ''),
     body: template.intro,
@@ -112,7 +112,7 @@ export function reminderPush(user: User, checkin: Checkin, pageUrl: string): Pus
       kind: 'checkin-reminder',
       checkin_id: checkin.id,
       url: pageUrl,
-      language: languageOf(user),
+      language: ownerLanguage(user),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { MailMessage } from '../../providers/mail/port.js';
 import type { PushMessage } from '../../providers/push/port.js';
 import { render } from '../accounts/mail.js';
 import { hashSecret } from '../accounts/repository.js';
+import { ownerLanguage } from '../alerts/owners.js';
 import { pushToOwner } from '../checkins/push.js';
 import type { DailyFireDeps } from './fire.js';
 
@@ -25,8 +26,6 @@ const TEXTS: Record<Language, (alarm: string) => { subject: string; intro: strin
     outro: 'The link works once, until then. If you need help, do nothing: the alert goes out by itself.',
   }),
 };
-
-const languageOf = (user: User): Language => (user.language === 'en' ? 'en' : 'pt');
 
 /**
  * The owner as the notification's tag names them (common/push.ts `owner`): the same for every
@@ -48,7 +47,7 @@ export const mailLinkUrl = (appUrl: string, secret: string) => `${appUrl}/api/da
  * by construction, and a burst would turn the one e-mail that carries the link into a summary.
  */
 export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: number, attempt = 1): Promise<void> {
-  const language = languageOf(user);
+  const language = ownerLanguage(user);
   const texts = TEXTS[language](clockIn(alarmAt, user.time_zone) ?? '?');
   // Opened as a reminder opens it: no countdown, the page is opened on "I'm OK today", not to press.
   const page = `${deps.config.APP_URL}/public/${user.token}/${DAILY_REMINDER_HASH}`;
@@ -72,7 +71,7 @@ export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: numb
 }
 
 function dailyMail(user: User, texts: ReturnType<(typeof TEXTS)['en']>, link: string): MailMessage {
-  const language = languageOf(user);
+  const language = ownerLanguage(user);
   const template = {
     subject: texts.subject,
     greeting: (name: string) => (language === 'pt' ? `Olá ${name},` : `Hello ${name},`),

@@ -168,6 +168,5 @@ export async function providerIdsOfOtherCalls(db: Db, callId: string, providerCa
   return new Set(rows.map((row) => row.provider_call_id as string));
 }
 
-export function alertById(db: Db, id: string) {
-  return db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst();
-}
+/** An alert by its id (the alerts' own read). */
+export { alertById } from '../alerts/repository.js';
