@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher, type Reservation } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { storeAlert } from '../../server/features/alerts/service.js';
-import { ManualClock } from '../../server/lib/clock.js';
+import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
-import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { alertRow, appWithClockAhead, eventually, ownerWithContacts } from './alerts-fixtures.js';
+import { dbLabel, type TestApp } from './helper.js';
 import { secondConnection } from './second-process.js';
 import { watchStatements } from './statements-seen.js';
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 // An alert's transaction writes as many of its SMS already claimed as its dispatcher has free
 // slots (storeAlert, Dispatcher.reserve): sent after the commit with no claim to find them, the
@@ -25,12 +24,8 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
   // nothing of these alerts due, and never takes over their leases.
   let clock: ManualClock;
   let phone = 0;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    clock = new ManualClock(t.clock.now() + HOUR);
-  });
-  afterAll(async () => {
-    await t.close();
+  appWithClockAhead((ahead) => {
+    ({ t, clock } = ahead);
   });
 
   /** An SMS port whose sends wait until the test lets them go (`hold`); `find` answers from what it took. */

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
-import type { NewAlert, PlanName } from '../../server/db/schema.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { DeliveryKind, NewAlert, PlanName } from '../../server/db/schema.js';
+import { contactDeliveries } from '../../server/features/alerts/compose.js';
+import { smsJob } from '../../server/features/alerts/deliveries.js';
+import { insertAlert } from '../../server/features/alerts/repository.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
+import { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
-import { createUser, type TestUser } from './helper.js';
+import { buildTestApp, createUser, type TestApp, type TestUser } from './helper.js';
 
 export interface Owner extends TestUser {
   token: string;
@@ -92,6 +96,46 @@ export const alertRow = (userId: string, fields: Partial<NewAlert> = {}): NewAle
   resolved_at: null,
   ...fields,
 });
+
+/**
+ * Builds the app before the describe's tests and closes it after them, and gives `use` the app and a
+ * clock an hour ahead of the app's, for the test's own dispatchers and job engines: the app's own
+ * find nothing due that was written on that clock, and never take over its leases.
+ */
+export function appWithClockAhead(use: (ahead: { t: TestApp; clock: ManualClock }) => void) {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    use({ t, clock: new ManualClock(t.clock.now() + 3600_000) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+}
+
+/**
+ * A real alert's SMS to `to` (its text carries the contact's live-link key), or a delivery of `kind`
+ * with a shared text, inserted with its alert and its job due at `now`; `read` reads the delivery.
+ */
+export async function queuedSms(
+  app: FastifyInstance,
+  { appUrl, to, now, kind = 'alert' }: { appUrl: string; to: string; now: number; kind?: DeliveryKind },
+) {
+  const owner = await ownerWithContacts(app, { contacts: [] });
+  const alert = alertRow(owner.user.id, { created_at: now });
+  const [delivery] = contactDeliveries(
+    appUrl,
+    alert,
+    [{ name: 'Ana', phone_number: to }],
+    (url) => `Help: ${url}`,
+    now,
+  );
+  if (!delivery) throw new Error('no delivery');
+  const row = kind === 'alert' ? delivery : { ...delivery, kind, body: 'Ana is safe now.', contact_key_hash: null };
+  await insertAlert(app.db, alert, [row], { timers: [smsJob(row, now)] });
+  const read = () => app.db.selectFrom('deliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+  return { id: row.id, read };
+}
 
 /** The ids of the alerts stored for a user. */
 export const alertsOf = (app: FastifyInstance, userId: string) =>

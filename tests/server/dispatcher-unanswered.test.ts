@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryKind } from '../../server/db/schema.js';
-import { contactDeliveries } from '../../server/features/alerts/compose.js';
-import { smsJob } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher, type DispatcherOptions } from '../../server/features/alerts/dispatcher.js';
-import { insertAlert } from '../../server/features/alerts/repository.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
-import { alertRow, eventually, ownerWithContacts } from './alerts-fixtures.js';
+import { eventually, queuedSms } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, type TestApp } from './helper.js';
 import { secondConnection } from './second-process.js';
 import { APP_URL, AUTH_TOKEN, type FakeTwilio, fakeTwilio, LoopbackClient, SID } from './twilio-fake.js';
@@ -51,22 +48,10 @@ describe(`Unanswered SMS sends (${dbLabel})`, () => {
 
   /** A real alert's SMS (its own live-link key in the text), or a delivery of `kind` with a shared text, due now. */
   async function queued(kind: DeliveryKind = 'alert') {
-    const owner = await ownerWithContacts(t.app, { contacts: [] });
     phone += 1;
     const to = `+3519700${String(phone).padStart(5, '0')}`;
-    const alert = alertRow(owner.user.id, { created_at: clock.now() });
-    const [delivery] = contactDeliveries(
-      APP_URL,
-      alert,
-      [{ name: 'Ana', phone_number: to }],
-      (url) => `Help: ${url}`,
-      clock.now(),
-    );
-    if (!delivery) throw new Error('no delivery');
-    const row = kind === 'alert' ? delivery : { ...delivery, kind, body: 'Ana is safe now.', contact_key_hash: null };
-    await insertAlert(t.app.db, alert, [row], { timers: [smsJob(row, clock.now())] });
-    const read = () => t.app.db.selectFrom('deliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-    const usage = () => t.app.db.selectFrom('usage_records').select('id').where('delivery_id', '=', row.id).execute();
+    const { id, read } = await queuedSms(t.app, { appUrl: APP_URL, to, now: clock.now(), kind });
+    const usage = () => t.app.db.selectFrom('usage_records').select('id').where('delivery_id', '=', id).execute();
     const lookups = () => fake.requests.filter((r) => r.method === 'GET' && r.path.includes(encodeURIComponent(to)));
     return { to, read, usage, lookups, sent: () => fake.messages.filter((m) => m.to === to) };
   }

@@ -2,23 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate, migrateToLatest } from '../../server/db/index.js';
-import { contactDeliveries } from '../../server/features/alerts/compose.js';
-import {
-  adoptOlderDeliveries,
-  NOT_FOR_OLDER_CLAIMS,
-  SMS_JOB,
-  smsJob,
-} from '../../server/features/alerts/deliveries.js';
+import { adoptOlderDeliveries, NOT_FOR_OLDER_CLAIMS, SMS_JOB } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
-import { insertAlert } from '../../server/features/alerts/repository.js';
-import { ManualClock } from '../../server/lib/clock.js';
+import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import { createTimers } from '../../server/lib/timers.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
-import { alertRow, ownerWithContacts } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, freshDatabase, type TestApp } from './helper.js';
+import { appWithClockAhead, queuedSms } from './alerts-fixtures.js';
+import { dbLabel, freshDatabase, type TestApp } from './helper.js';
 import { secondConnection } from './second-process.js';
 
 const SECOND = 1000;
@@ -54,39 +47,23 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
   // An hour ahead of the app's clock: the app's own engine finds none of these jobs due.
   let clock: ManualClock;
   let phone = 0;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    clock = new ManualClock(t.clock.now() + HOUR);
-  });
-  afterAll(async () => {
-    await t.close();
+  appWithClockAhead((ahead) => {
+    ({ t, clock } = ahead);
   });
 
   /** A real alert's SMS to a number of its own (its text carries the contact's key), queued with its job due now. */
   async function queued() {
-    const owner = await ownerWithContacts(t.app, { contacts: [] });
     phone += 1;
     const to = `+3519690${String(phone).padStart(5, '0')}`;
-    const alert = alertRow(owner.user.id, { created_at: clock.now() });
-    const [delivery] = contactDeliveries(
-      APP_URL,
-      alert,
-      [{ name: 'Ana', phone_number: to }],
-      (url) => `Help: ${url}`,
-      clock.now(),
-    );
-    if (!delivery) throw new Error('no delivery');
-    await insertAlert(t.app.db, alert, [delivery], { timers: [smsJob(delivery, clock.now())] });
-    const read = () =>
-      t.app.db.selectFrom('deliveries').selectAll().where('id', '=', delivery.id).executeTakeFirstOrThrow();
+    const { id, read } = await queuedSms(t.app, { appUrl: APP_URL, to, now: clock.now() });
     const job = () =>
       t.app.db
         .selectFrom('timers')
         .selectAll()
         .where('kind', '=', SMS_JOB)
-        .where('subject', '=', delivery.id)
+        .where('subject', '=', id)
         .executeTakeFirst();
-    return { id: delivery.id, to, read, job };
+    return { id, to, read, job };
   }
 
   it('parks an SMS job out of attempts as failed in `timers`, counted, and its delivery shows failed', async () => {
