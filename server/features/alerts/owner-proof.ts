@@ -31,12 +31,21 @@ export type ProofDeps = Pick<Deps, 'db' | 'clock' | 'liveSession'>;
 /** Whether any proof was sent at all: without one nothing is looked up. */
 export const sentProof = (proof: OwnerProof) => Boolean(proof.authorization || proof.deviceKey);
 
+/** The device key row a request's key names (its id and the user it was issued to); undefined for anything else. */
+export function deviceKeyRow(db: Deps['db'], key: unknown): Promise<{ id: string; user_id: string } | undefined> {
+  if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH) return Promise.resolve(undefined);
+  return db
+    .selectFrom('device_keys')
+    .select(['id', 'user_id'])
+    .where('key_hash', '=', hashSecret(key))
+    .executeTakeFirst();
+}
+
 /** The user a device key was issued to, else null; stamps its last use. */
 async function deviceKeyUser(deps: Pick<Deps, 'db' | 'clock'>, key: string | undefined): Promise<string | null> {
-  if (!key || key.length > MAX_KEY_LENGTH) return null;
-  const hash = hashSecret(key);
-  const row = await deps.db.selectFrom('device_keys').select('user_id').where('key_hash', '=', hash).executeTakeFirst();
+  const row = await deviceKeyRow(deps.db, key);
   if (!row) return null;
+  const hash = hashSecret(key as string);
   await deps.db
     .updateTable('device_keys')
     .set({ last_used_at: deps.clock.now() })

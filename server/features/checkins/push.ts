@@ -5,7 +5,7 @@ import { detailError, fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { outboundUrlProblem } from '../../lib/outbound.js';
 import type { PushMessage } from '../../providers/push/port.js';
-import { hashSecret } from '../accounts/repository.js';
+import { deviceKeyRow } from '../alerts/owner-proof.js';
 import { lockUser } from '../contacts/repository.js';
 
 /** Devices an owner gets reminders on: a fifth is refused (never one of theirs dropped). */
@@ -14,8 +14,6 @@ export const PUSH_SUBSCRIPTIONS_MAX = 4;
 const FULL = `Check-in reminders go to ${PUSH_SUBSCRIPTIONS_MAX} devices at most: remove one of your devices in setup first.`;
 const DEVICE_KEY_REQUIRED =
   "Reminders go to a device: send this device's key (X-Alerta-Device-Key), which a signed-in session issues at POST /api/users/me/device-keys/.";
-/** A device key is 43 characters: anything far longer is not one (owner-proof.ts). */
-const MAX_KEY_LENGTH = 128;
 
 /**
  * The id of the owner's device key a request carries (`X-Alerta-Device-Key`); 403
@@ -23,16 +21,8 @@ const MAX_KEY_LENGTH = 128;
  * remove, so a session alone makes none.
  */
 export async function deviceKeyOf(deps: Pick<Deps, 'db'>, userId: string, key: unknown): Promise<string> {
-  const row =
-    typeof key === 'string' && key && key.length <= MAX_KEY_LENGTH
-      ? await deps.db
-          .selectFrom('device_keys')
-          .select('id')
-          .where('key_hash', '=', hashSecret(key))
-          .where('user_id', '=', userId)
-          .executeTakeFirst()
-      : undefined;
-  if (!row) throw detailError(403, DEVICE_KEY_REQUIRED, 'device_key_required');
+  const row = await deviceKeyRow(deps.db, key);
+  if (row?.user_id !== userId) throw detailError(403, DEVICE_KEY_REQUIRED, 'device_key_required');
   return row.id;
 }
 
