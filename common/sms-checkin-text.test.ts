@@ -10,6 +10,18 @@ const FIX = { latitude: 38.7223, longitude: -9.1393, accuracy: 18.4, captured_at
 const base = { ownerName: 'Ana Sousa', timeZone: 'Europe/Lisbon', dueAt: DUE, now: NOW, liveUrl: LIVE } as const;
 
 describe('check-in alert SMS', () => {
+  it('of a check-in started with the link alone: says so, and gives the note as whoever started it wrote it', () => {
+    const input = { ...base, reason: 'missed_checkin', note: 'Gone fishing', location: FIX, linkOnly: true } as const;
+    expect(checkinMessage({ ...input, language: 'en' })).toBe(
+      'ALERT: a check-in started with the link of Ana Sousa was not ended at 21:30. Note from whoever started it: "Gone fishing". ' +
+        `Last location: https://maps.google.com/?q=38.72230,-9.13930 (accuracy 18 m, 12 min ago) Follow: ${LIVE}`,
+    );
+    const pt = checkinMessage({ ...input, language: 'pt' });
+    expect(pt).toMatch(/^ALERTA: um check-in iniciado com a liga(ç|c)ao de Ana Sousa nao foi terminado às 21:30\. /);
+    expect(pt).toContain('Nota de quem o iniciou: "Gone fishing".');
+    expect(pt).not.toContain('como tinha combinado');
+  });
+
   it('says the owner did not check in at the due time, the note and the last position with accuracy and age', () => {
     expect(
       checkinMessage({

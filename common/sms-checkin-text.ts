@@ -17,8 +17,13 @@ export interface CheckinMessageInput {
   reason: 'missed_checkin' | 'duress';
   /** When the check-in was due (epoch ms): the time it names, whenever the SMS goes. */
   dueAt: number;
-  /** The owner's note when they started it. */
+  /** The note given when it was started. */
   note?: string | null;
+  /**
+   * Started with the link alone, not with the owner's proof: whoever held the link may have
+   * started it, so the SMS says so and gives the note as theirs, never as the owner's words.
+   */
+  linkOnly?: boolean;
   /** The last position the page sent, if any. */
   location?: AlertLocation | null;
   /** When the SMS is written (epoch ms): the position's age is counted to it. */
@@ -33,7 +38,12 @@ const TEXTS = {
       'EMERGÊNCIA: ',
       ' pode estar a agir sob coação. Não lhe ligue nem responda abertamente; peça ajuda às autoridades.',
     ] as Headline,
+    missedLinkOnly: (time: string): Headline => [
+      'ALERTA: um check-in iniciado com a ligação de ',
+      ` não foi terminado às ${time}.`,
+    ],
     note: (note: string) => ` Nota: "${note}".`,
+    linkNote: (note: string) => ` Nota de quem o iniciou: "${note}".`,
     at: (url: string, accuracy: number, age: string) => `Última localização: ${url} (precisão ${accuracy} m, ${age})`,
     place: (url: string) => `Última localização: ${url}`,
     unavailable: 'Localização indisponível.',
@@ -47,7 +57,12 @@ const TEXTS = {
       'EMERGENCY: ',
       ' may be acting under duress. Do not call or reply to them openly; contact the authorities.',
     ] as Headline,
+    missedLinkOnly: (time: string): Headline => [
+      'ALERT: a check-in started with the link of ',
+      ` was not ended at ${time}.`,
+    ],
     note: (note: string) => ` Note: "${note}".`,
+    linkNote: (note: string) => ` Note from whoever started it: "${note}".`,
     at: (url: string, accuracy: number, age: string) => `Last location: ${url} (accuracy ${accuracy} m, ${age})`,
     place: (url: string) => `Last location: ${url}`,
     unavailable: 'Location unavailable.',
@@ -59,14 +74,18 @@ const TEXTS = {
 
 /**
  * The SMS of a check-in's alert in the owner's language and time zone: what happened (and,
- * for a missed check-in, the time it was due), the note, and the last known position with
+ * for a missed check-in, the time it was due, and whether it was started with the link alone),
+ * the note (the link holder's, when so), and the last known position with
  * its accuracy and age, or that none is known. What gives way first: the note, then the
  * position's accuracy and age; the live link never.
  */
 export function checkinMessage(input: CheckinMessageInput): string {
   const texts = TEXTS[input.language] ?? TEXTS.en;
-  const headline = input.reason === 'duress' ? texts.duress : texts.missed(clockIn(input.dueAt, input.timeZone) ?? '?');
-  const note = input.note?.trim() ? texts.note(input.note.trim().replace(/\s+/g, ' ')) : '';
+  const due = clockIn(input.dueAt, input.timeZone) ?? '?';
+  const missed = input.linkOnly ? texts.missedLinkOnly(due) : texts.missed(due);
+  const headline = input.reason === 'duress' ? texts.duress : missed;
+  const noted = input.linkOnly ? texts.linkNote : texts.note;
+  const note = input.note?.trim() ? noted(input.note.trim().replace(/\s+/g, ' ')) : '';
   const { location } = input;
   const places: string[] = [];
   if (location) {

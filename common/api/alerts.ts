@@ -203,9 +203,10 @@ export const alertsApi = {
     ...alertsRoutes.get,
     ...operation('getAlert', 'Get an alert and its deliveries', SECURITY.link),
     ...emergency,
-    description: 'An alert with the current status of each delivery, readable by its link even after the plan ends.',
+    description:
+      'An alert with the current status of each delivery, readable even after the plan ends: by its link when the link sent it; an alert the owner proved or the server fired for them (a check-in, the daily check-in, the duress PIN) only with the owner’s proof, else 403 `owner_proof_required` (its public id opens the owner’s position).',
     params: tokenAlertParams,
-    response: { 200: alertView, ...errorResponses(404, 429) },
+    response: { 200: alertView, ...errorResponses(403, 404, 429) },
   },
   deviceKey: {
     ...alertsRoutes.deviceKey,

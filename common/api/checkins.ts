@@ -32,13 +32,18 @@ export const checkinView = z
     due_at: z.string().describe('When it is due (ISO 8601).'),
     grace_seconds: z.number().int().describe('How long after the due time the alert waits for "I’m safe".'),
     fires_at: z.string().describe('When the alert goes out unless ended: the due time and the grace.'),
-    note: z.string().nullable(),
+    note: z
+      .string()
+      .nullable()
+      .describe('The note it was started with; null to the link alone once it fired, or when the owner started it.'),
     created_at: z.string(),
     ended_at: z.string().nullable(),
     alert_id: z
       .string()
       .nullable()
-      .describe('The alert it sent (fired), with its live page at `/a/{alert_public_id}`.'),
+      .describe(
+        'The alert it sent (fired), with its live page at `/a/{alert_public_id}`; only with the owner’s proof (null to the link alone, which never follows the owner).',
+      ),
     alert_public_id: z.string().nullable(),
   })
   .meta({ id: 'Checkin' });

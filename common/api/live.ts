@@ -157,8 +157,9 @@ export const liveApi = {
     ...liveRoutes.sender,
     ...operation('getSenderLive', 'Get an alert’s live state for its sender', SECURITY.link),
     ...sender,
-    description: 'The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking.',
-    response: { 200: senderLive, ...errorResponses(404, 429) },
+    description:
+      'The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking. Of an alert the owner proved or the server fired, only with the owner’s proof (else 403 `owner_proof_required`).',
+    response: { 200: senderLive, ...errorResponses(403, 404, 429) },
   },
   resolve: {
     ...liveRoutes.resolve,

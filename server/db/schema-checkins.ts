@@ -15,11 +15,15 @@ export interface CheckinsTable {
   note: string | null;
   due_at: number;
   grace_seconds: number;
+  /** 1 when it was started with the owner's proof; 0 when with the link alone (it fires as a link-only alert). */
+  proven: number;
   /** The last position the page sent. */
   latitude: number | null;
   longitude: number | null;
   accuracy: number | null;
   captured_at: number | null;
+  /** 1 when that position was sent with the owner's proof (a link-only start's position is not). */
+  fix_proven: number;
   /**
    * Wrong PINs given to it; at the fifth, or at the owner's fifth within the hour on any of
    * their check-ins (then set to five), its timer fires it.

@@ -45,26 +45,35 @@ describe(`only the owner lowers an alert (${dbLabel})`, () => {
       payload: { notify },
       remoteAddress: ip,
     });
-  const status = (o: Owner, alertId: string) => t.app.inject({ method: 'GET', url: sender(o, alertId) });
+  /** The owner's device keys, issued before time moves past their session's. */
+  const keys = new Map<string, Record<string, string>>();
+  const keyOf = async (o: Owner) => {
+    const key = keys.get(o.token) ?? (await ownerProofOf(t.app, o.token));
+    keys.set(o.token, key);
+    return key;
+  };
+  /** The alert's statuses as the owner reads them (an owner's alert answers only to their proof). */
+  const status = async (o: Owner, alertId: string) =>
+    t.app.inject({ method: 'GET', url: sender(o, alertId), headers: await keyOf(o) });
   const settle = async () => {
     await t.app.timers.runDue();
     await t.app.dispatcher.drain();
     await t.app.background.idle();
   };
   const checkins = (o: Owner) => `/api/emergency/public/${o.token}/checkins/`;
-  /** A check-in started from the link (raising needs nothing more), its id. */
+  /** The owner's check-in (started with their proof), its id. */
   const startCheckin = async (o: Owner) => {
     const res = await t.app.inject({
       method: 'POST',
       url: checkins(o),
-      headers: { 'idempotency-key': randomUUID() },
+      headers: { 'idempotency-key': randomUUID(), ...(await keyOf(o)) },
       payload: { duration_seconds: 600 },
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id as string;
   };
   const firedAlert = async (o: Owner) => {
-    const current = await t.app.inject({ method: 'GET', url: `${checkins(o)}current/` });
+    const current = await t.app.inject({ method: 'GET', url: `${checkins(o)}current/`, headers: await keyOf(o) });
     expect(current.json().alert_id, current.body).toEqual(expect.any(String));
     return current.json() as { alert_id: string; alert_public_id: string };
   };

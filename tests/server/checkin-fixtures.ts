@@ -23,16 +23,16 @@ export async function deviceProof(app: FastifyInstance, owner: Owner): Promise<D
 
 export const checkinsPath = (token: string) => `/api/emergency/public/${token}/checkins/`;
 
-/** Starts a check-in with the link alone (raising needs no proof). */
+/** Starts a check-in, with the link alone (raising needs no proof) or the owner's `proof`. */
 export const startCheckin = (
   app: FastifyInstance,
   token: string,
-  options: { body?: object; ip?: string; key?: string } = {},
+  options: { body?: object; ip?: string; key?: string; proof?: object } = {},
 ) =>
   app.inject({
     method: 'POST',
     url: checkinsPath(token),
-    headers: { 'idempotency-key': options.key ?? randomUUID() },
+    headers: { 'idempotency-key': options.key ?? randomUUID(), ...(options.proof ?? {}) },
     payload: options.body ?? { duration_seconds: 1800 },
     ...(options.ip ? { remoteAddress: options.ip } : {}),
   });

@@ -27,12 +27,18 @@ describe(`check-ins (${dbLabel})`, () => {
     const o = await ownerWithContacts(t.app, { contacts: phones.map((p, i) => [`Contact ${i}`, p]) });
     return Object.assign(o, { phones, proof: await deviceProof(t.app, o) });
   };
-  const start = (o: Owner, body: object = { duration_seconds: 1800 }, key = randomUUID(), app = t.app) =>
-    app.inject({ method: 'POST', url: base(o.token), headers: { 'idempotency-key': key }, payload: body });
+  // The owner's own check-ins: started and read with the device key their page sends.
+  const start = (
+    o: Owner & { proof?: DeviceProof },
+    body: object = { duration_seconds: 1800 },
+    key = randomUUID(),
+    app = t.app,
+  ) =>
+    app.inject({ method: 'POST', url: base(o.token), headers: { 'idempotency-key': key, ...o.proof }, payload: body });
   // Ending, extending and moving a check-in are the owner's: these calls carry the owner's device key.
   const call = (o: Holder, id: string, action: 'done' | 'extend' | 'location', payload: object = {}) =>
     checkinCall(t.app, o.token, id, action, { payload, proof: o.proof });
-  const current = (o: Holder) => t.app.inject({ method: 'GET', url: `${base(o.token)}current/` });
+  const current = (o: Holder) => t.app.inject({ method: 'GET', url: `${base(o.token)}current/`, headers: o.proof });
   const smsTo = (o: Holder, app: FastifyInstance = t.app) =>
     app.outbox.sms.filter((sms) => o.phones.includes(sms.to)).map((sms) => sms.body);
   const settle = async (app: FastifyInstance = t.app) => {
@@ -109,6 +115,7 @@ describe(`check-ins (${dbLabel})`, () => {
     const status = await t.app.inject({
       method: 'GET',
       url: `/api/emergency/public/${o.token}/alerts/${fired.alert_id}/`,
+      headers: o.proof,
     });
     expect(status.json().reason).toBe('missed_checkin');
     // "I'm safe" after the alert went out: the page is told, and pointed to the all-clear.

@@ -43,7 +43,9 @@ describe(`escalation calls of link-only alerts (${dbLabel})`, () => {
       remoteAddress: ip,
     });
   const escalationOf = async (o: Holder, id: string) =>
-    (await t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/alerts/${id}/` })).json().escalation;
+    (
+      await t.app.inject({ method: 'GET', url: `/api/emergency/public/${o.token}/alerts/${id}/`, headers: o.headers })
+    ).json().escalation;
 
   it('rings each contact once for 15 link-only alerts sent within a minute, and the owner’s proven alert still rings them', async () => {
     const o = await owner();

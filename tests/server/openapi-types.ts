@@ -542,7 +542,7 @@ export interface paths {
     };
     /**
      * Get an alert and its deliveries
-     * @description An alert with the current status of each delivery, readable by its link even after the plan ends.
+     * @description An alert with the current status of each delivery, readable even after the plan ends: by its link when the link sent it; an alert the owner proved or the server fired for them (a check-in, the daily check-in, the duress PIN) only with the owner’s proof, else 403 `owner_proof_required` (its public id opens the owner’s position).
      */
     get: operations['getAlert'];
     put?: never;
@@ -866,7 +866,7 @@ export interface paths {
     };
     /**
      * Get an alert’s live state for its sender
-     * @description The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking.
+     * @description The alert’s live state for its sender: the live link, who is on the way, whether to keep tracking. Of an alert the owner proved or the server fired, only with the owner’s proof (else 403 `owner_proof_required`).
      */
     get: operations['getSenderLive'];
     put?: never;
@@ -1498,10 +1498,11 @@ export interface components {
       grace_seconds: number;
       /** @description When the alert goes out unless ended: the due time and the grace. */
       fires_at: string;
+      /** @description The note it was started with; null to the link alone once it fired, or when the owner started it. */
       note: string | null;
       created_at: string;
       ended_at: string | null;
-      /** @description The alert it sent (fired), with its live page at `/a/{alert_public_id}`. */
+      /** @description The alert it sent (fired), with its live page at `/a/{alert_public_id}`; only with the owner’s proof (null to the link alone, which never follows the owner). */
       alert_id: string | null;
       alert_public_id: string | null;
     };
@@ -3305,6 +3306,15 @@ export interface operations {
           'application/json': components['schemas']['Alert'];
         };
       };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found. */
       404: {
         headers: {
@@ -4399,6 +4409,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SenderLive'];
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Not found. */

@@ -5,7 +5,7 @@ import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
 import { type AlertingOwner, alertingOwner } from './alerting-owner.js';
 import { perTokenCharge } from './limits.js';
-import { carriesOwnerProof, perTokenClient, provenForPathToken } from './owner-proof-routes.js';
+import { carriesOwnerProof, perTokenClient, provenForPathToken, requireOwnerProof } from './owner-proof-routes.js';
 import { emergencyPage } from './page.js';
 import { alertStatus, type SendAlertDeps, sendAlert } from './service.js';
 
@@ -74,6 +74,11 @@ export default async function alertRoutes(fastify: FastifyInstance) {
       rateLimit: perTokenClient(app, 'status', 60, MINUTE),
       passesCeiling: (request) => provenForPathToken(app, request),
     },
-    handler: async (request, reply) => reply.send(await alertStatus(app, request.params.token, request.params.id)),
+    handler: async (request, reply) =>
+      reply.send(
+        await alertStatus(app, request.params.token, request.params.id, (userId) =>
+          requireOwnerProof(app, request, userId),
+        ),
+      ),
   });
 }

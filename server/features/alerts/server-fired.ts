@@ -24,6 +24,12 @@ export interface ServerAlert {
   location: AlertLocation | null;
   contactLimit: number;
   sms: (liveUrl: string) => string;
+  /**
+   * False for the alarm of a check-in started with the link alone: it is a link-only alert
+   * (the link's budgets, its calls at most once an hour per number). Otherwise the server fired
+   * it for the owner, and it is theirs.
+   */
+  proven?: boolean;
 }
 
 /**
@@ -60,8 +66,8 @@ export async function sendServerAlert(
     resolved_at: null,
     last_update_at: null,
     request_hash: null,
-    // The server fired it for the owner: only the owner's proof may end it, move it or quiet it.
-    proven: 1,
+    // Fired for the owner: only the owner's proof may end it, move it, quiet it or read it.
+    proven: alert.proven === false ? 0 : 1,
     escalation_at: escalationAt(user, deps.config, now),
   };
   const deliveries = contactDeliveries(appUrl, row, contacts, alert.sms, now);

@@ -32,11 +32,22 @@ const TEST_CONTACT_ONLY = 'A contact can only be chosen for a test alert.';
 /** How many alerts the owner's history shows. */
 const HISTORY_LIMIT = 100;
 
-/** An alert of the token's owner with its statuses, readable by its link even if the plan has since ended. */
-export async function alertStatus(deps: Pick<Deps, 'db'>, token: string, id: string): Promise<AlertView> {
+/**
+ * An alert of the token's owner with its statuses, readable even if the plan has since ended:
+ * by its link when the link sent it, and only with the owner's proof (`requireProof`, which
+ * refuses) when the owner proved it or the server fired it, since its public id opens the
+ * owner's position on the live page.
+ */
+export async function alertStatus(
+  deps: Pick<Deps, 'db'>,
+  token: string,
+  id: string,
+  requireProof: (userId: string) => Promise<void>,
+): Promise<AlertView> {
   const user = await ownerOf(deps, token);
   const alert = await alertOfUser(deps.db, user.id, id);
   if (!alert) throw notFound();
+  if (alert.proven === 1) await requireProof(user.id);
   return viewOf(deps.db, alert);
 }
 

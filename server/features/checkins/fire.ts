@@ -18,8 +18,11 @@ export class CheckinMoved extends AlertMoved {}
  * last position; `duress` warns the contacts. One per check-in and reason (the alert's
  * idempotency key). `mark` commits with the alert (the check-in marked fired) or throws
  * `CheckinMoved` to send nothing. The owner is mailed about a missed check-in, never about a
- * duress alert (someone may be watching their mail). Both are stored as the owner's proven
- * alerts: a link alone cannot end or move them. Null when nothing was sent now.
+ * duress alert (someone may be watching their mail). A check-in the owner started with their
+ * proof, and any duress alert (the duress PIN comes with the proof), is the owner's proven
+ * alert: a link alone cannot end, move or read it. One started with the link alone fires as
+ * the link's alert: its budgets, its calls, and its note given as the link holder's. Null
+ * when nothing was sent now.
  */
 export async function sendCheckinAlert(
   deps: FireDeps,
@@ -41,8 +44,10 @@ export async function sendCheckinAlert(
         captured_at: Number(checkin.captured_at ?? now),
       }
     : null;
+  const proven = reason === 'duress' || Number(checkin.proven) === 1;
   const sms = (liveUrl: string) =>
     checkinMessage({
+      linkOnly: !proven,
       language: ownerLanguage(user),
       ownerName: shownName(user),
       timeZone: user.time_zone,
@@ -59,6 +64,7 @@ export async function sendCheckinAlert(
     location,
     contactLimit: profile.contact_limit,
     sms,
+    proven,
   };
   return sendServerAlert(deps, user, now, alert, mark);
 }

@@ -48,6 +48,22 @@ export async function updateActive(db: Db, id: string, set: Partial<CheckinsTabl
 }
 
 /**
+ * Ends the owner's active check-ins that were started with the link alone (`done`, as "I'm
+ * safe" would): the owner's own start replaces them. Their ids, for their timers.
+ */
+export async function endLinkOnly(db: Db, userId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('checkins')
+    .set({ status: 'done', ended_at: now })
+    .where('user_id', '=', userId)
+    .where('status', 'in', ACTIVE)
+    .where('proven', '=', 0)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
  * Counts a wrong PIN; with `fires` (the owner's fifth within the hour) at least CHECKIN_WRONG_PINS,
  * so its timer fires it. The count after it, or null when the check-in is no longer active.
  */

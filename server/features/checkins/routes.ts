@@ -4,7 +4,12 @@ import { checkinsApi } from '../../../common/api/checkins.js';
 import { served } from '../../../common/api/shared.js';
 import { DEVICE_KEY_HEADER } from '../../../common/constants.js';
 import { MINUTE } from '../../lib/time.js';
-import { perTokenClient, provenForPathToken, requireOwnerProof } from '../alerts/owner-proof-routes.js';
+import {
+  carriesOwnerProof,
+  perTokenClient,
+  provenForPathToken,
+  requireOwnerProof,
+} from '../alerts/owner-proof-routes.js';
 import { ownerOf, ownerWithPlan, requestingOwner, type TokenOwner } from '../alerts/owners.js';
 import { deviceKeyOf, subscribePush } from './push.js';
 import { checkinByKey } from './repository.js';
@@ -14,7 +19,8 @@ import { checkinPosition, currentOf, endCheckin, extendCheckin, startCheckin } f
  * The check-in endpoints of the emergency page, limited per token and client address like the
  * live calls; the owner's proof passes the per-address ceiling a flooder filled. A link can
  * raise the alarm, only the owner can lower it: starting and reading the current check-in take
- * the link alone; its position, an extension, "I'm safe" and push subscriptions need the owner's
+ * the link alone (which never reads the owner's note or the ids of the alert a check-in fired:
+ * checkinView), and a start with the owner's proof is theirs; its position, an extension, "I'm safe" and push subscriptions need the owner's
  * proof (403 `owner_proof_required`), and a PIN when one is set. Only starting needs an active
  * plan and a confirmed e-mail: a check-in that runs is followed, moved and ended whatever
  * happens to the plan.
@@ -39,9 +45,11 @@ export default async function checkinRoutes(fastify: FastifyInstance) {
       request.setDecorator('checkinOwner', owner);
     },
     handler: async (request, reply) => {
-      const { created, checkin } = await startCheckin(app, request.getDecorator<TokenOwner>('checkinOwner'), {
+      const owner = request.getDecorator<TokenOwner>('checkinOwner');
+      const { created, checkin } = await startCheckin(app, owner, {
         key: request.headers['idempotency-key'],
         body: request.body,
+        proven: await carriesOwnerProof(app, request, owner.user.id),
       });
       return reply.code(created ? 201 : 200).send(checkin);
     },
@@ -50,7 +58,10 @@ export default async function checkinRoutes(fastify: FastifyInstance) {
   app.route({
     ...served(checkinsApi.current),
     config: { rateLimit: perTokenClient(app, 'checkin-current', 60, MINUTE), passesCeiling },
-    handler: async (request, reply) => reply.send(await currentOf(app, await ownerOf(app, request.params.token))),
+    handler: async (request, reply) =>
+      reply.send(
+        await currentOf(app, await ownerOf(app, request.params.token), !(await provenForPathToken(app, request))),
+      ),
   });
 
   app.route({

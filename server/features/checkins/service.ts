@@ -13,7 +13,15 @@ import type { TokenOwner } from '../alerts/owners.js';
 import { alertOfUser } from '../alerts/repository.js';
 import { digestOf } from '../alerts/request-hash.js';
 import { checkPin } from './pins.js';
-import { checkinByKey, checkinOfUser, currentCheckin, insertCheckin, isActive, updateActive } from './repository.js';
+import {
+  checkinByKey,
+  checkinOfUser,
+  currentCheckin,
+  endLinkOnly,
+  insertCheckin,
+  isActive,
+  updateActive,
+} from './repository.js';
 import { CHECKIN_TIMER } from './timer.js';
 import { checkinView } from './views.js';
 
@@ -28,9 +36,11 @@ export type CheckinDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
 
 const requestHash = (body: CheckinStart) => digestOf([body.duration_seconds, body.note ?? null, body.location ?? null]);
 
-const viewOf = async (deps: Pick<Deps, 'db'>, checkin: Checkin): Promise<CheckinView> => {
-  const alert = checkin.alert_id ? await alertOfUser(deps.db, checkin.user_id, checkin.alert_id) : undefined;
-  return checkinView(checkin, alert?.public_id ?? null);
+/** The check-in as answered: `linkOnly` when the request carried no proof of the owner's (checkinView). */
+const viewOf = async (deps: Pick<Deps, 'db'>, checkin: Checkin, linkOnly: boolean): Promise<CheckinView> => {
+  const alert =
+    checkin.alert_id && !linkOnly ? await alertOfUser(deps.db, checkin.user_id, checkin.alert_id) : undefined;
+  return checkinView(checkin, alert?.public_id ?? null, linkOnly);
 };
 
 /** The check-in of the token's owner by id (404 otherwise). */
@@ -62,21 +72,23 @@ function keptFix(fix: Fix, now: number, field: 'location' | 'captured_at'): Fix 
 
 /**
  * Starts a check-in and its timer in one transaction. The same key answers the same check-in
- * (422 with another body); a second one while one runs is 409. Without GPS in the plan no
- * position is kept.
+ * (422 with another body); a second one while one runs is 409, except that the owner's own
+ * start (`proven`: it carried their proof) ends a running check-in started with the link alone
+ * and takes its place: a link holder's check-in never keeps the owner from theirs. Without GPS
+ * in the plan no position is kept.
  */
 export async function startCheckin(
   deps: CheckinDeps,
   owner: TokenOwner,
-  request: { key: string; body: CheckinStart },
+  request: { key: string; body: CheckinStart; proven: boolean },
 ): Promise<{ created: boolean; checkin: CheckinView }> {
   const { user, profile } = owner;
-  const { key, body } = request;
+  const { key, body, proven } = request;
   const replay = async () => {
     const existing = await checkinByKey(deps.db, user.id, key);
     if (!existing) return null;
     if (existing.request_hash !== requestHash(body)) throw detailError(422, KEY_REUSED, 'idempotency_key_reused');
-    return { created: false, checkin: await viewOf(deps, existing) };
+    return { created: false, checkin: await viewOf(deps, existing, !proven) };
   };
   const replayed = await replay();
   if (replayed) return replayed;
@@ -96,6 +108,8 @@ export async function startCheckin(
     longitude: fix?.longitude ?? null,
     accuracy: fix?.accuracy ?? null,
     captured_at: fix?.captured_at ?? null,
+    proven: proven ? 1 : 0,
+    fix_proven: fix && proven ? 1 : 0,
     wrong_pins: 0,
     duress: 0,
     alert_id: null,
@@ -103,10 +117,14 @@ export async function startCheckin(
     ended_at: null,
   };
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    const replaced = await deps.db.transaction().execute(async (trx) => {
+      const ended = proven ? await endLinkOnly(trx, user.id, now) : [];
+      for (const id of ended) await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
       await insertCheckin(trx, row);
       await setTimer(trx, { kind: CHECKIN_TIMER, subject: row.id, dueAt: row.due_at, now });
+      return ended.length;
     });
+    if (replaced > 0) deps.timers.kick();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // The same key won a concurrent start, or another check-in is running.
@@ -114,14 +132,17 @@ export async function startCheckin(
     if (raced) return raced;
     throw detailError(409, RUNNING, 'checkin_running');
   }
-  return { created: true, checkin: checkinView(row, null) };
+  return { created: true, checkin: checkinView(row, null, !proven) };
 }
 
-/** The owner's check-in that is running or overdue, or ended within the hour (404 when none). */
-export async function currentOf(deps: Pick<Deps, 'db' | 'clock'>, user: User): Promise<CheckinView> {
+/**
+ * The owner's check-in that is running or overdue, or ended within the hour (404 when none), as
+ * the owner sees it or, `linkOnly`, as the link alone may (checkinView).
+ */
+export async function currentOf(deps: Pick<Deps, 'db' | 'clock'>, user: User, linkOnly: boolean): Promise<CheckinView> {
   const checkin = await currentCheckin(deps.db, user.id, deps.clock.now() - HOUR);
   if (!checkin) throw detailError(404, NONE, 'not_found');
-  return viewOf(deps, checkin);
+  return viewOf(deps, checkin, linkOnly);
 }
 
 /** The last known position of a running or overdue check-in (without GPS in the plan, none is kept). */
@@ -137,7 +158,9 @@ export async function checkinPosition(
   const { latitude, longitude, accuracy, captured_at } = fix;
   // An older fix arriving late never replaces a newer one.
   if (checkin.captured_at !== null && Number(checkin.captured_at) > captured_at) return;
-  if (!(await updateActive(deps.db, id, { latitude, longitude, accuracy, captured_at }))) throw settled(checkin);
+  // Only the owner's proof reaches here: the position kept is theirs.
+  const kept = { latitude, longitude, accuracy, captured_at, fix_proven: 1 };
+  if (!(await updateActive(deps.db, id, kept))) throw settled(checkin);
 }
 
 /** The check-in's duress mark after a PIN: once given, the duress PIN's mark stays (its alert goes once). */
@@ -171,7 +194,7 @@ export async function extendCheckin(
   });
   if (!moved) throw await settledNow(deps, checkin);
   deps.timers.kick();
-  return viewOf(deps, { ...checkin, status: 'running', due_at: dueAt });
+  return viewOf(deps, { ...checkin, status: 'running', due_at: dueAt }, false);
 }
 
 /**

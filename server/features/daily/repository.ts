@@ -34,13 +34,18 @@ export async function signOfLifeAfter(db: Db, userId: string, since: number): Pr
   return times.length > 0 ? Math.max(...times) : null;
 }
 
-/** The owner's last known position: the newest fix of any of their alerts or check-ins. */
+/**
+ * The owner's last known position: the newest fix sent with their proof, of their proven alerts
+ * (pressed with proof, or fired by the server from such a fix) or of their check-ins. A position
+ * that came with the link alone may be anyone's, planted to mislead, and is never given as theirs.
+ */
 export async function lastKnownPosition(db: Db, userId: string): Promise<AlertLocation | null> {
   const [alert, checkin] = await Promise.all([
     db
       .selectFrom('alerts')
       .select(['latitude', 'longitude', 'accuracy', 'captured_at'])
       .where('user_id', '=', userId)
+      .where('proven', '=', 1)
       .where('latitude', 'is not', null)
       .where('captured_at', 'is not', null)
       .orderBy('captured_at', 'desc')
@@ -50,6 +55,7 @@ export async function lastKnownPosition(db: Db, userId: string): Promise<AlertLo
       .selectFrom('checkins')
       .select(['latitude', 'longitude', 'accuracy', 'captured_at'])
       .where('user_id', '=', userId)
+      .where('fix_proven', '=', 1)
       .where('latitude', 'is not', null)
       .where('captured_at', 'is not', null)
       .orderBy('captured_at', 'desc')

@@ -43,9 +43,12 @@ export default async function liveSenderRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...served(liveApi.sender),
+    // The sender's view hands out the public id, which opens the live page: of the owner's
+    // proven alert (pressed with proof, or fired by the server) only to the owner.
+    preValidation: senderThen((alert) => alert.proven === 1),
     config: { rateLimit: perTokenClient(app, 'live-sender', 120, MINUTE), passesCeiling },
     handler: async (request, reply) =>
-      reply.send(await senderLive(app, await senderAlert(app, request.params.token, request.params.id))),
+      reply.send(await senderLive(app, request.getDecorator<OwnedAlert>('senderAlert'))),
   });
 
   app.route({

@@ -150,6 +150,16 @@ describe('check-in on the emergency page', () => {
     expect(screen.getByRole('button', { name: /I’m safe|I'm safe/ })).toBeInTheDocument();
   });
 
+  it('when it fired and the answer names no alert (no proof on this phone), asks for the sign-in and offers no all-clear', async () => {
+    serve(() => json(200, view({ status: 'fired', ended_at: new Date().toISOString(), alert_id: null })));
+    show();
+    expect(await screen.findByTestId('checkin-fired')).toHaveTextContent(
+      'To see the alert and say you are safe, sign in on this phone.',
+    );
+    expect(screen.queryByRole('button', { name: /I’m safe|I'm safe/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'See the live alert' })).toBeNull();
+  });
+
   it('"I\'m safe" after the alert went out shows the fired state, with the live page and the all-clear', async () => {
     const fired = view({ status: 'fired', alert_id: 'a1', alert_public_id: 'p1' });
     let ended = false;

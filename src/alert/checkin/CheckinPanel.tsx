@@ -223,6 +223,8 @@ export function CheckinPanel({
         <div role="alert" data-testid="checkin-fired">
           <p className="big">{s.fired}</p>
           {view.alert_public_id && <a href={liveUrlOf(view.alert_public_id)}>{s.livePage}</a>}
+          {/* Without the owner's proof the answer names no alert: the link alone never follows the owner. */}
+          {!view.alert_id && <p className="hint">{s.firedSignIn}</p>}
           {view.alert_id && (
             <>
               <p className="hint">{s.allClear}</p>

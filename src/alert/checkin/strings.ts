@@ -24,6 +24,7 @@ const pt = {
   fired: 'O check-in não foi terminado a tempo: os seus contactos foram alertados.',
   allClear: 'Se está bem, avise-os:',
   livePage: 'Ver o alerta em direto',
+  firedSignIn: 'Para ver o alerta e dizer que está em segurança, inicie sessão neste telemóvel.',
   homeScreen:
     'No iPhone, os lembretes só chegam com o Alerta aberto a partir do ícone no ecrã principal (iOS 16.4 ou mais recente).',
   errors: {
@@ -64,6 +65,7 @@ const en: typeof pt = {
   fired: 'The check-in was not ended in time: your contacts were alerted.',
   allClear: 'If you are safe, tell them:',
   livePage: 'See the live alert',
+  firedSignIn: 'To see the alert and say you are safe, sign in on this phone.',
   homeScreen: 'On iPhone, reminders only arrive with Alerta opened from its home-screen icon (iOS 16.4 or later).',
   errors: {
     offline:
