@@ -1,9 +1,15 @@
 # Alerta's container image (docs/DEPLOY.md):
 #   docker build -t alerta .
 #   docker run -d -p 127.0.0.1:8080:8080 -v alerta-data:/data --env-file .env alerta
-# The base is a build argument: the official Node 24 image by default. CI builds on a base it
-# makes itself, with no registry of images (scripts/test-image.sh).
+# The bases are build arguments: the official Node 24 slim image by default. BASE builds (CI's
+# has compilers, for a native module with no prebuilt binary); RUNTIME_BASE runs, and holds Node
+# and nothing that compiles. CI makes both itself, with no registry of images
+# (scripts/test-image.sh, which also bounds the image's size).
+# Backups: `npm run backup` works in the image for SQLite; it has no PostgreSQL client (pg_dump
+# must match the server's version), so PostgreSQL backups go through the database's own
+# container (docs/OPERATIONS.md).
 ARG BASE=node:24-slim
+ARG RUNTIME_BASE=node:24-slim
 
 # npm's registry and certificate authorities, when the build must use others than npm's own
 # (CI passes the machine's); never part of the final image, whose stages run no npm install.
@@ -22,11 +28,17 @@ COPY . .
 RUN npm run build
 
 # The runtime dependencies alone: what `npm ci --omit=dev` installs from the same lock, without
-# building the native modules a second time.
+# building the native modules a second time. Then what this Node never loads: SQLite's sources
+# (each module is built already), better-sqlite3's binaries for other systems, and on Node 22 and
+# later the Node 20 build of better-sqlite3 (server/db/sqlite-driver.ts picks by Node's version).
 FROM build AS runtime-deps
-RUN npm prune --omit=dev --no-audit --no-fund
+RUN npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
+      node_modules/better-sqlite3-node20/deps node_modules/better-sqlite3-node20/src \
+ && find node_modules/better-sqlite3/prebuilds -type f ! -name "$(node -p process.platform)*-$(node -p process.arch).node" -delete \
+ && if [ "$(node -p 'Number(process.versions.node.split(".")[0]) >= 22')" = true ]; then rm -rf node_modules/better-sqlite3-node20; fi
 
-FROM ${BASE}
+FROM ${RUNTIME_BASE}
 WORKDIR /app
 # DATA_DIR holds the SQLite database and the secrets the server generates when none is set;
 # with DATABASE_URL, only those secrets.
@@ -41,7 +53,7 @@ COPY --from=build /app/dist dist
 COPY --from=build /app/build build
 # `npm start`, `npm run backup` and `npm run restore` work inside the container too.
 COPY package.json package-lock.json ./
-COPY scripts/start.mjs scripts/backup.mjs scripts/restore.mjs scripts/data-store.mjs scripts/
+COPY scripts/start.mjs scripts/backup.mjs scripts/restore.mjs scripts/restore-checks.mjs scripts/data-store.mjs scripts/
 USER alerta
 VOLUME /data
 EXPOSE 8080

@@ -40,17 +40,28 @@ export function openSqlite(file, options) {
   return new SQLite(file, options);
 }
 
-/** Runs a PostgreSQL client tool (pg_dump, pg_restore), its output passed through; rejects when it fails. */
-export function runTool(command, args) {
+/**
+ * Runs a PostgreSQL client tool (pg_dump, pg_restore), its output passed through, or with
+ * `capture` collected and resolved with; rejects when it fails.
+ */
+export function runTool(command, args, { capture = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(command, args, { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    const chunks = [];
+    child.stdout?.on('data', (chunk) => chunks.push(chunk));
     child.on('error', (error) =>
       reject(
         error.code === 'ENOENT'
-          ? new Error(`${command} is not installed (Debian: apt-get install postgresql-client)`)
+          ? new Error(
+              `${command} is not installed (Debian: apt-get install postgresql-client; the container image has none: run it in the database's own container, docs/OPERATIONS.md)`,
+            )
           : error,
       ),
     );
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with code ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(Buffer.concat(chunks).toString('utf8'))
+        : reject(new Error(`${command} exited with code ${code}`)),
+    );
   });
 }

@@ -1,78 +1,20 @@
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SeededUser, seedUser } from '../e2e/seed.js';
 import { type RunningServer, startServer } from '../e2e/server.js';
+import { closeAdmin, newStore, npmRun, type Store, sendAlert } from './backup-fixtures.js';
 import { dbKind, dbLabel } from './helper.js';
 
 // `npm run backup` copies the database of a server that keeps storing alerts, `npm run restore`
 // puts the copy into a new DATA_DIR (SQLite) or an empty database (PostgreSQL), and a server
 // started on it answers every alert the first one had acknowledged before the backup began.
 
-const root = path.resolve(import.meta.dirname, '../..');
 /** Clients sending alerts at once while the backup runs. */
 const SENDERS = 3;
 /** Alerts acknowledged before the backup starts: enough that the copy has real content. */
 const BEFORE_BACKUP = 30;
-
-/** Runs `npm run <script> -- <args>` with the store's environment; resolves with its exit code and output. */
-function npmRun(script: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: '', DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
-
-/** A place for one copy of the data: a DATA_DIR, and on PostgreSQL an empty database of its own. */
-interface Store {
-  env: Record<string, string>;
-  dataDir: string;
-  drop(): Promise<void>;
-}
-
-let admin: pg.Client | undefined;
-async function newStore(): Promise<Store> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-backup-'));
-  if (dbKind === 'sqlite') {
-    return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  if (!admin) {
-    admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-  }
-  const name = `alerta_backup_${randomBytes(5).toString('hex')}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.href },
-    dataDir,
-    async drop() {
-      await admin?.query(`drop database if exists ${name} with (force)`);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-const sendAlert = (base: string, token: string) =>
-  fetch(`${base}/api/emergency/public/${token}/alerts/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ mode: 'real', location: null, location_error: 'unavailable' }),
-  });
 
 describe(`npm run backup and npm run restore (${dbLabel})`, () => {
   const stores: Store[] = [];
@@ -95,7 +37,7 @@ describe(`npm run backup and npm run restore (${dbLabel})`, () => {
   afterAll(async () => {
     for (const running of servers) await running.stop({ keepData: true });
     for (const store of stores) await store.drop();
-    await admin?.end();
+    await closeAdmin();
     rmSync(work, { recursive: true, force: true });
   });
 
