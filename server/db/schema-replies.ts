@@ -30,3 +30,9 @@ export interface SmsReplyQuestionsTable {
   alert_ids: string;
   created_at: number;
 }
+
+/** An inbound SMS already taken (Twilio's MessageSid): a replay of it is answered, not acted on. */
+export interface SmsInboundSeenTable {
+  message_sid: string;
+  created_at: number;
+}
