@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HOUR } from '../../lib/time.js';
-import { NOTICE_JOB, noticeJob } from './notices.js';
+import { NOTICE_JOB, noticeJob, noticeKind } from './notices.js';
 import { forgetOldInbound } from './replays.js';
 import smsInboundRoutes from './routes.js';
 
@@ -13,7 +13,7 @@ import smsInboundRoutes from './routes.js';
  */
 export default fp(
   async function smsReplies(app: FastifyInstance) {
-    app.timers.on(NOTICE_JOB, noticeJob(app));
+    app.timers.on(NOTICE_JOB, noticeJob(app), noticeKind(app));
     app.timers.every('sms-inbound-prune', HOUR, () => forgetOldInbound(app.db, app.clock.now()));
     await app.register(smsInboundRoutes);
   },

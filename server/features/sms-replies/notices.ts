@@ -3,7 +3,7 @@ import type { SmsNoticeKind } from '../../db/schema-replies.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { SMS_LOOKUP_TIMEOUT_MS, SMS_SEND_TIMEOUT_MS } from '../../lib/reliability.js';
-import { setTimer, type TimerHandler } from '../../lib/timers.js';
+import { type KindOptions, setTimer, type TimerHandler } from '../../lib/timers.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { isPermanent } from '../alerts/failed-attempts.js';
 import { withTimeout } from '../alerts/unanswered.js';
@@ -91,6 +91,14 @@ async function settle(db: Db, id: string, status: 'sent' | 'failed' | 'opted_out
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The notices' kind on the job engine: a notice whose job is parked (out of attempts) is marked
+ * `failed` with the last reason, in the transaction that parks it, never left `queued`.
+ */
+export function noticeKind(deps: Pick<Deps, 'clock'>): KindOptions {
+  return { parked: (trx, subject, error) => settle(trx, subject, 'failed', deps.clock.now(), reasonOf(error)) };
+}
 
 /**
  * Whether the provider already holds this notice: a run that sent it and then died, timed out or
