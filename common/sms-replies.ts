@@ -1,7 +1,7 @@
 /**
  * What a contact's SMS reply means. Pure: replies are read in Portuguese and English whatever
  * the owner's language, in any case, with or without accents and punctuation ("Sim!", "vou.",
- * "On my way").
+ * "On my way"), and in the compatibility forms of their letters and digits ("ＳＴＯＰ", "１").
  */
 
 /** What a reply asks for; `ok` confirms outside an alert and says "on my way" during one. */
@@ -19,9 +19,13 @@ const START = new Set(['START', 'UNSTOP', 'INICIAR']);
 const YES = new Set(['YES', 'SIM']);
 const ON_MY_WAY = new Set(['1', 'VOU', 'ON MY WAY', 'ONMYWAY']);
 
-/** Upper case, accents and punctuation dropped, spaces collapsed. */
+/**
+ * Upper case, accents and punctuation dropped, spaces collapsed. Compatibility forms first
+ * (NFKC: full-width, circled, ligatures), so a phone's full-width STOP is still a STOP.
+ */
 export function normalizeReply(text: string): string {
   return text
+    .normalize('NFKC')
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()

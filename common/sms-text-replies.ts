@@ -64,3 +64,13 @@ export function whichMessage(language: AlertLanguage, names: string[]): string {
   }
   return transliterate(text);
 }
+
+const ENDED = {
+  pt: (choice: number) => `Alerta: o alerta que escolheu (${choice}) já terminou. Nada foi registado.`,
+  en: (choice: number) => `Alerta: the alert you chose (${choice}) has already ended. Nothing was recorded.`,
+} as const;
+
+/** The answer to a "which alert?" digit whose alert has ended since: one part, in the question's language. */
+export function endedMessage(language: AlertLanguage, choice: number): string {
+  return (ENDED[language] ?? ENDED.en)(choice);
+}

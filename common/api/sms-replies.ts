@@ -8,6 +8,11 @@ export const inboundSmsForm = z
   .looseObject({
     From: z.string().optional().describe('The sender’s number, E.164.'),
     Body: z.string().optional(),
+    MessageSid: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('Twilio’s id of the message: a replay of a request already taken is answered and not acted on again.'),
   })
   .meta({ id: 'TwilioInboundSms' });
 

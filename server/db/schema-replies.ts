@@ -8,8 +8,8 @@ export interface SmsOptOutsTable {
   created_at: number;
 }
 
-/** What a notice is: an invitation to be a contact, the help text, or "which alert?". */
-export type SmsNoticeKind = 'invitation' | 'help' | 'which';
+/** What a notice is: an invitation to be a contact, the help text, "which alert?", or "that alert has ended". */
+export type SmsNoticeKind = 'invitation' | 'help' | 'which' | 'ended';
 
 /** One SMS Alerta sends outside an alert, sent by its job (`sms-notice`); `user_id` for an invitation. */
 export interface SmsNoticesTable {
@@ -28,5 +28,13 @@ export interface SmsNoticesTable {
 export interface SmsReplyQuestionsTable {
   phone_number: string;
   alert_ids: string;
+  /** The language it was asked in: the answer's own notice speaks it. */
+  language: 'pt' | 'en';
+  created_at: number;
+}
+
+/** An inbound SMS already taken (Twilio's MessageSid): a replay of it is answered, not acted on. */
+export interface SmsInboundSeenTable {
+  message_sid: string;
   created_at: number;
 }

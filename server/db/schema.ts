@@ -5,7 +5,12 @@ import type { CheckinPinTriesTable, CheckinsTable, PushSubscriptionsTable } from
 import type { DailyCheckinsTable } from './schema-daily.js';
 import type { EscalationCallsTable, EscalationOutcome } from './schema-escalation.js';
 import type { AlertLocationsTable, AlertRespondersTable } from './schema-live.js';
-import type { SmsNoticesTable, SmsOptOutsTable, SmsReplyQuestionsTable } from './schema-replies.js';
+import type {
+  SmsInboundSeenTable,
+  SmsNoticesTable,
+  SmsOptOutsTable,
+  SmsReplyQuestionsTable,
+} from './schema-replies.js';
 import type { MailBurstsTable, TimersTable } from './schema-work.js';
 
 export type { CallStatus, EscalationCall, EscalationOutcome } from './schema-escalation.js';
@@ -259,6 +264,7 @@ export interface Database {
   sms_opt_outs: SmsOptOutsTable;
   sms_notices: SmsNoticesTable;
   sms_reply_questions: SmsReplyQuestionsTable;
+  sms_inbound_seen: SmsInboundSeenTable;
 }
 
 /** The database, or a transaction on it: what a repository function runs its queries on. */

@@ -1118,6 +1118,8 @@ export interface components {
       /** @description The sender’s number, E.164. */
       From?: string;
       Body?: string;
+      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
+      MessageSid?: string;
     } & {
       [key: string]: unknown;
     };

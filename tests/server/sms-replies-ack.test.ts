@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { endedMessage } from '../../common/sms-text-replies.js';
 import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
-import { sendRealAlert } from './live-fixtures.js';
+import { postResolve, sendRealAlert } from './live-fixtures.js';
 import { secondServer } from './second-process.js';
 import { replySms, smsTo } from './sms-replies-fixtures.js';
 
@@ -21,6 +22,24 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
   };
   const named = async (owner: Owner, name: string) => {
     await t.app.db.updateTable('users').set({ display_name: name }).where('id', '=', owner.user.id).execute();
+  };
+  /**
+   * A contact of two owners, each with a real alert open (the second's a second newer, so asked
+   * first): the owners named `names`, the second in `language`.
+   */
+  const twoOwnersAlerting = async (names: [string, string], language: 'pt' | 'en' = 'en') => {
+    const phone = fresh();
+    const owners = [
+      await ownerWithContacts(t.app, { contacts: [['Ana', phone]] }),
+      await ownerWithContacts(t.app, { contacts: [['Ana', phone]], language }),
+    ] as const;
+    await named(owners[0], names[0]);
+    await named(owners[1], names[1]);
+    const first = await sendRealAlert(t.app, owners[0].token);
+    t.clock.advance(1000);
+    const second = await sendRealAlert(t.app, owners[1].token);
+    await settle();
+    return { phone, owners, alerts: [first, second] as const };
   };
   /** What the owner's page shows of an alert: its escalation, and who is on the way. */
   const ownerView = async (owner: Owner, alertId: string) => {
@@ -78,15 +97,11 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
   });
 
   it('a contact of two owners with open alerts is asked which, by name, and the next reply decides', async () => {
-    const phone = fresh();
-    const joana = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
-    const pedro = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
-    await named(joana, 'Joana');
-    await named(pedro, 'Pedro');
-    const first = await sendRealAlert(t.app, joana.token);
-    t.clock.advance(1000);
-    const second = await sendRealAlert(t.app, pedro.token);
-    await settle();
+    const {
+      phone,
+      owners: [joana, pedro],
+      alerts: [first, second],
+    } = await twoOwnersAlerting(['Joana', 'Pedro']);
 
     expect(await replySms(t.app, phone, 'vou')).toBe('asked_which');
     const question = (await smsTo(t.app, phone)).at(-1);
@@ -107,15 +122,11 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
   });
 
   it('an auto-responder answering OK to a contact of two owners gets one "which alert?" an hour, not one per reply', async () => {
-    const phone = fresh();
-    const rita = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
-    const luis = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
-    await named(rita, 'Rita');
-    await named(luis, 'Luis');
-    const first = await sendRealAlert(t.app, rita.token);
-    t.clock.advance(1000);
-    await sendRealAlert(t.app, luis.token);
-    await settle();
+    const {
+      phone,
+      owners: [rita],
+      alerts: [first],
+    } = await twoOwnersAlerting(['Rita', 'Luis']);
     const questions = async () =>
       (await smsTo(t.app, phone)).filter((body) => body.includes('Who are you on your way to?'));
 
@@ -127,6 +138,37 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     // The question asked still stands: its digit decides.
     expect(await replySms(t.app, phone, '2')).toBe('on_the_way');
     expect((await ownerView(rita, first.id)).responders).toEqual([
+      { name: 'Ana', created_at: expect.any(String), contact: true },
+    ]);
+  });
+
+  it('a digit answers only the question asked: its alert ended since, the contact is told so and the other owner’s alert is untouched', async () => {
+    const {
+      phone,
+      owners: [joana, pedro],
+      alerts: [first, second],
+    } = await twoOwnersAlerting(['Joana', 'Pedro'], 'pt');
+    expect(await replySms(t.app, phone, 'vou')).toBe('asked_which');
+    // Asked in Pedro's language (his alert is first): 1 for Pedro, 2 for Joana.
+    expect((await smsTo(t.app, phone)).at(-1)).toContain('Responda 1 para Pedro, 2 para Joana.');
+    expect((await postResolve(t.app, pedro.token, second.id, { notify: false })).statusCode).toBe(200);
+
+    const before = (await smsTo(t.app, phone)).length;
+    expect(await replySms(t.app, phone, '1')).toBe('told_ended');
+    expect((await smsTo(t.app, phone)).slice(before)).toEqual([endedMessage('pt', 1)]);
+    // Sent again, the same digit is told once.
+    expect(await replySms(t.app, phone, '1')).toBe('ignored');
+    expect((await smsTo(t.app, phone)).slice(before)).toEqual([endedMessage('pt', 1)]);
+    expect(await ownerView(joana, first.id)).toEqual({ escalation: 'waiting', responders: [] });
+    expect((await ownerView(pedro, second.id)).responders).toEqual([]);
+    // Joana's contact is still phoned.
+    moveTime(t, ESCALATION_MS + 1000);
+    await settle();
+    expect(t.app.outbox.calls.filter((call) => call.to === phone)).toHaveLength(1);
+
+    // The question still stands for its other choice.
+    expect(await replySms(t.app, phone, '2')).toBe('on_the_way');
+    expect((await ownerView(joana, first.id)).responders).toEqual([
       { name: 'Ana', created_at: expect.any(String), contact: true },
     ]);
   });

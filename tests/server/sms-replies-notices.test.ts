@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
-import { noticeJob } from '../../server/features/sms-replies/notices.js';
+import { NOTICE_JOB, noticeJob } from '../../server/features/sms-replies/notices.js';
+import { JOB_MAX_ATTEMPTS, JOB_MAX_RETRY_MS } from '../../server/lib/reliability.js';
 import type { TimerHandler } from '../../server/lib/timers.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, dbLabel, moveTime, type TestApp } from './helper.js';
+import { replySms } from './sms-replies-fixtures.js';
 import { APP_URL, AUTH_TOKEN, fakeTwilio, LoopbackClient, SID } from './twilio-fake.js';
 
 /** How long these tests' notice job waits for Twilio's answer to a send (ms). */
@@ -85,5 +87,35 @@ describe(`an SMS notice sent through Twilio (${dbLabel})`, () => {
     await run(id, 2);
     expect(sentTo(phone).map((m) => m.body)).toEqual([HELP_MESSAGE]);
     expect(await statusOf(id)).toBe('sent');
+  });
+
+  it('marks a notice whose job the app parked (out of attempts) failed, with its reason, not queued for ever', async () => {
+    next += 1;
+    const phone = `+35196400${String(next).padStart(4, '0')}`;
+    // The app's own engine and notice job, on its embedded adapter, which refuses every send.
+    t.sms.failNext(JOB_MAX_ATTEMPTS + 5, 'carrier unreachable');
+    try {
+      expect(await replySms(t.app, phone, 'hello?')).toBe('helped');
+      for (let run = 0; run <= JOB_MAX_ATTEMPTS; run += 1) {
+        await t.app.timers.runDue();
+        moveTime(t, JOB_MAX_RETRY_MS);
+      }
+    } finally {
+      t.sms.failNext(0);
+    }
+    const notice = await t.app.db
+      .selectFrom('sms_notices')
+      .select(['id', 'status', 'last_error'])
+      .where('phone_number', '=', phone)
+      .executeTakeFirstOrThrow();
+    expect(notice).toMatchObject({ status: 'failed', last_error: expect.stringContaining('carrier unreachable') });
+    const job = await t.app.db
+      .selectFrom('timers')
+      .select(['attempts', 'failed_at'])
+      .where('kind', '=', NOTICE_JOB)
+      .where('subject', '=', notice.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(job.attempts)).toBe(JOB_MAX_ATTEMPTS);
+    expect(job.failed_at).not.toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activateSubscription } from '../../server/features/billing/subscriptions.js';
+import { forgetOldInbound, REPLAY_WINDOW_MS } from '../../server/features/sms-replies/replays.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
-import { buildTestApp, dbLabel, type TestApp } from './helper.js';
+import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';
+import { addContact, contactStates } from './sms-replies-fixtures.js';
 import { APP_URL, AUTH_TOKEN, fakeTwilio, LoopbackClient, SID, UNSUBSCRIBED_NUMBER } from './twilio-fake.js';
 
 const URL_ = '/api/sms/inbound/';
@@ -100,5 +103,45 @@ describe(`SMS replies through Twilio (${dbLabel})`, () => {
     await app.dispatcher.drain();
     expect(next.deliveries).toEqual([{ contact_name: 'Ana', status: 'failed', opted_out: true }]);
     expect(fake.requests.filter((r) => r.form.To === UNSUBSCRIBED_NUMBER)).toHaveLength(tried);
+  });
+
+  it('acts once on the same signed inbound SMS posted twice, and answers Twilio 200 both times', async () => {
+    const phone = '+351963333333';
+    const subscriber = async () => {
+      const owner = await createUser(app);
+      await activateSubscription(app.db, { userId: owner.user.id, plan: 'premium', now: t.clock.now() });
+      return owner;
+    };
+    const earlier = await subscriber();
+    const later = await subscriber();
+    await addContact(app, earlier.headers, 'Ana', phone);
+    t.clock.advance(1000);
+    await addContact(app, later.headers, 'Ana', phone);
+    const form = { From: phone, Body: 'YES', MessageSid: 'SMreplayed0000000000000000000001' };
+    for (let i = 0; i < 2; i += 1) {
+      const res = await inbound(form);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<Response></Response>');
+    }
+    // One YES confirms one invitation (the latest): the replay did not confirm the earlier one.
+    expect(await contactStates(app, later.headers)).toEqual({ [phone]: 'confirmed' });
+    expect(await contactStates(app, earlier.headers)).toEqual({ [phone]: 'invited' });
+    // Another message with the same text is another reply.
+    expect((await inbound({ ...form, MessageSid: 'SMreplayed0000000000000000000002' })).statusCode).toBe(200);
+    expect(await contactStates(app, earlier.headers)).toEqual({ [phone]: 'confirmed' });
+  });
+
+  it('forgets the inbound SMS it took once they are a day old', async () => {
+    const seen = () =>
+      app.db.selectFrom('sms_inbound_seen').select('message_sid').where('message_sid', 'like', 'SMold%').execute();
+    await app.db
+      .insertInto('sms_inbound_seen')
+      .values([
+        { message_sid: 'SMold-kept', created_at: t.clock.now() - REPLAY_WINDOW_MS + 1000 },
+        { message_sid: 'SMold-gone', created_at: t.clock.now() - REPLAY_WINDOW_MS - 1000 },
+      ])
+      .execute();
+    await forgetOldInbound(app.db, t.clock.now());
+    expect(await seen()).toEqual([{ message_sid: 'SMold-kept' }]);
   });
 });

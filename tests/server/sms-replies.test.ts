@@ -119,6 +119,18 @@ describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
     expect((await smsTo(t.app, phone)).filter((body) => body.startsWith('EMERGENCY:'))).toHaveLength(1);
   });
 
+  it('takes the full-width and other compatibility forms of the keywords as the words: ＳＴＯＰ opts out, ＳＴＡＲＴ restarts', async () => {
+    const phone = fresh();
+    const opted = () =>
+      t.app.db.selectFrom('sms_opt_outs').select('source').where('phone_number', '=', phone).execute();
+    expect(await replySms(t.app, phone, 'ＳＴＯＰ')).toBe('opted_out');
+    expect(await opted()).toEqual([{ source: 'reply' }]);
+    expect(await replySms(t.app, phone, 'ｓｔａｒｔ')).toBe('opted_in');
+    expect(await opted()).toEqual([]);
+    expect(await replySms(t.app, phone, 'ＰＡＲＡＲ！')).toBe('opted_out');
+    expect(await smsTo(t.app, phone)).toEqual([]);
+  });
+
   it('answers a reply it does not understand with one short help SMS at most once an hour', async () => {
     const phone = fresh();
     expect(await replySms(t.app, phone, 'who is this?')).toBe('helped');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smsParts } from '../../common/sms-encoding.js';
 import { alertMessage } from '../../common/sms-text.js';
-import { HELP_MESSAGE, invitationMessage, whichMessage } from '../../common/sms-text-replies.js';
+import { endedMessage, HELP_MESSAGE, invitationMessage, whichMessage } from '../../common/sms-text-replies.js';
 
 const LINK = 'https://alerta.example.org/a/AbCdEfGhIjKlMnOpQrStUv?c=AbCdEfGhIjK';
 const LONG_NAME = 'Maria da Conceição Gonçalves de Albuquerque e Vasconcelos Ñúñez';
@@ -66,5 +66,11 @@ describe('the SMS texts of contacts’ replies', () => {
     );
     expect(smsParts(whichMessage('en', [LONG_NAME, LONG_NAME, LONG_NAME]))).toBeLessThanOrEqual(2);
     expect(smsParts(HELP_MESSAGE)).toBeLessThanOrEqual(2);
+  });
+
+  it('says in one part, in the question’s language, that the alert a digit chose has ended', () => {
+    expect(endedMessage('pt', 1)).toBe('Alerta: o alerta que escolheu (1) já terminou. Nada foi registado.');
+    expect(endedMessage('en', 2)).toBe('Alerta: the alert you chose (2) has already ended. Nothing was recorded.');
+    for (const language of ['pt', 'en'] as const) expect(smsParts(endedMessage(language, 9))).toBe(1);
   });
 });

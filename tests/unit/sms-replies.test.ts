@@ -32,6 +32,22 @@ describe('SMS replies', () => {
     expect(parseReply('').word).toBe('unknown');
   });
 
+  it('reads the compatibility forms of the keywords and digits as the words themselves', () => {
+    for (const [text, word] of [
+      ['ＳＴＯＰ', 'stop'],
+      ['ｐａｒａｒ', 'stop'],
+      ['ＳＴＡＲＴ', 'start'],
+      ['ＳＩＭ', 'yes'],
+      ['ＹＥＳ！', 'yes'],
+      ['ＯＫ', 'ok'],
+      ['ＶＯＵ', 'on_my_way'],
+    ] as const) {
+      expect(parseReply(text).word, text).toBe(word);
+    }
+    expect(parseReply('２')).toEqual({ word: 'unknown', choice: 2 });
+    expect(parseReply('①').choice).toBe(1);
+  });
+
   it('normalizes accents, case and punctuation', () => {
     expect(normalizeReply('  Já  vou!! ')).toBe('JA VOU');
   });

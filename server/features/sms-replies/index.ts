@@ -1,16 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { NOTICE_JOB, noticeJob } from './notices.js';
+import { HOUR } from '../../lib/time.js';
+import { NOTICE_JOB, noticeJob, noticeKind } from './notices.js';
+import { forgetOldInbound } from './replays.js';
 import smsInboundRoutes from './routes.js';
 
 /**
  * Contacts who agree and answer by SMS: the notices' job (invitations, help, "which alert?")
- * and the provider's inbound webhook. Opt-outs are read where SMS are queued (alerts' budgets,
- * invitations) and sent (the dispatcher, the notices' job).
+ * and the provider's inbound webhook, whose replays' keys are forgotten after a day. Opt-outs
+ * are read where SMS are queued (alerts' budgets, invitations) and sent (the dispatcher, the
+ * notices' job).
  */
 export default fp(
   async function smsReplies(app: FastifyInstance) {
-    app.timers.on(NOTICE_JOB, noticeJob(app));
+    app.timers.on(NOTICE_JOB, noticeJob(app), noticeKind(app));
+    app.timers.every('sms-inbound-prune', HOUR, () => forgetOldInbound(app.db, app.clock.now()));
     await app.register(smsInboundRoutes);
   },
   { name: 'sms-replies', dependencies: ['database', 'alerts', 'live'] },

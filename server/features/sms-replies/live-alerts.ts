@@ -14,10 +14,11 @@ export interface OpenAlert {
 
 /**
  * The open real alerts (active on their live page) that sent their own SMS, with its contact
- * link, to `phone`: one per owner, the newest, newest owners first.
+ * link, to `phone`: one per owner, the newest, newest owners first; with `only`, that alert
+ * alone if it is one of them.
  */
-export async function openAlertsOf(db: Db, phone: string, now: number): Promise<OpenAlert[]> {
-  const rows = await db
+export async function openAlertsOf(db: Db, phone: string, now: number, only?: string): Promise<OpenAlert[]> {
+  let query = db
     .selectFrom('deliveries')
     .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
     .innerJoin('users', 'users.id', 'alerts.user_id')
@@ -36,8 +37,9 @@ export async function openAlertsOf(db: Db, phone: string, now: number): Promise<
     .where('alerts.resolved_at', 'is', null)
     .where('alerts.created_at', '>', now - LIVE_PAGE_TTL_MS)
     .orderBy('alerts.created_at', 'desc')
-    .orderBy('alerts.id', 'desc')
-    .execute();
+    .orderBy('alerts.id', 'desc');
+  if (only !== undefined) query = query.where('alerts.id', '=', only);
+  const rows = await query.execute();
   const byOwner = new Map<string, OpenAlert>();
   for (const row of rows) {
     if (byOwner.has(row.user_id) || liveState(row, now) !== 'active') continue;

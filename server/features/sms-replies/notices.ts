@@ -3,11 +3,11 @@ import type { SmsNoticeKind } from '../../db/schema-replies.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { SMS_LOOKUP_TIMEOUT_MS, SMS_SEND_TIMEOUT_MS } from '../../lib/reliability.js';
-import { setTimer, type TimerHandler } from '../../lib/timers.js';
+import { type KindOptions, setTimer, type TimerHandler } from '../../lib/timers.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { isPermanent } from '../alerts/failed-attempts.js';
 import { withTimeout } from '../alerts/unanswered.js';
-import { optedOutAmong, optOut } from './opt-outs.js';
+import { lockNumber, optedOutAmong, optOut } from './opt-outs.js';
 
 /** The job that sends one notice (its id is the subject). */
 export const NOTICE_JOB = 'sms-notice';
@@ -39,16 +39,46 @@ export async function queueNotice(
   await setTimer(db, { kind: NOTICE_JOB, subject: id, dueAt: now, now });
 }
 
-/** How many notices of `kind` went (or are going) to `phone` since `since`. */
-export async function noticesSince(db: Db, phone: string, kind: SmsNoticeKind, since: number): Promise<number> {
-  const row = await db
+/** How many notices of `kind` (with `body`, when given) went (or are going) to `phone` since `since`. */
+export async function noticesSince(
+  db: Db,
+  phone: string,
+  kind: SmsNoticeKind,
+  since: number,
+  body?: string,
+): Promise<number> {
+  let query = db
     .selectFrom('sms_notices')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('phone_number', '=', phone)
     .where('kind', '=', kind)
-    .where('created_at', '>', since)
-    .executeTakeFirst();
+    .where('created_at', '>', since);
+  if (body !== undefined) query = query.where('body', '=', body);
+  const row = await query.executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Queues a reply's own notice unless one like it (of its kind, or with its very text when
+ * `sameText`) went to the number since `since`, counted under the number's lock so two replies
+ * at once queue one; `alsoWrite` runs in that transaction when it is queued. Kicks the timers
+ * after commit; false when it was not queued.
+ */
+export async function queueNoticeOnce(
+  deps: Pick<Deps, 'db' | 'dialect' | 'timers'>,
+  notice: { phone: string; kind: SmsNoticeKind; body: string; now: number; since: number; sameText?: boolean },
+  alsoWrite?: (trx: Db) => Promise<void>,
+): Promise<boolean> {
+  const { phone, kind, body, now, since } = notice;
+  const queued = await deps.db.transaction().execute(async (trx) => {
+    await lockNumber(trx, deps.dialect, phone);
+    if ((await noticesSince(trx, phone, kind, since, notice.sameText ? body : undefined)) > 0) return false;
+    await alsoWrite?.(trx);
+    await queueNotice(trx, { phone, kind, body, now });
+    return true;
+  });
+  if (queued) deps.timers.kick();
+  return queued;
 }
 
 async function settle(db: Db, id: string, status: 'sent' | 'failed' | 'opted_out', now: number, error?: string) {
@@ -58,6 +88,16 @@ async function settle(db: Db, id: string, status: 'sent' | 'failed' | 'opted_out
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .execute();
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The notices' kind on the job engine: a notice whose job is parked (out of attempts) is marked
+ * `failed` with the last reason, in the transaction that parks it, never left `queued`.
+ */
+export function noticeKind(deps: Pick<Deps, 'clock'>): KindOptions {
+  return { parked: (trx, subject, error) => settle(trx, subject, 'failed', deps.clock.now(), reasonOf(error)) };
 }
 
 /**
@@ -112,7 +152,7 @@ export function noticeJob(
       const message = { to: notice.phone_number, body: notice.body, reference: `notice-${notice.id}` };
       await withTimeout(deps.sms.send(message), sendTimeoutMs);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = reasonOf(error);
       if (isOptedOutError(error)) {
         await optOut(deps.db, notice.phone_number, 'provider', deps.clock.now());
         await settle(deps.db, notice.id, 'opted_out', deps.clock.now(), reason);

@@ -1,28 +1,33 @@
 import { parseReply } from '../../../common/sms-replies.js';
-import { HELP_MESSAGE, whichMessage } from '../../../common/sms-text-replies.js';
-import type { Db } from '../../db/schema.js';
+import { HELP_MESSAGE } from '../../../common/sms-text-replies.js';
 import type { Deps } from '../../lib/deps.js';
 import { HOUR } from '../../lib/time.js';
 import { contactOnTheWay } from '../live/service.js';
 import { confirmNumber } from './invitations.js';
 import { type OpenAlert, openAlertsOf } from './live-alerts.js';
-import { noticesSince, queueNotice } from './notices.js';
-import { lockNumber, optedOutAmong, optIn, optOut } from './opt-outs.js';
-
-/** How long "which alert?" waits for its answer. */
-export const QUESTION_TTL_MS = HOUR;
+import { queueNoticeOnce } from './notices.js';
+import { optedOutAmong, optIn, optOut } from './opt-outs.js';
+import { askWhich, forgetQuestion, pendingQuestion, type Question, tellEnded } from './questions.js';
 
 /** What a reply did, for the route's log and the tests. */
-export type ReplyOutcome = 'opted_out' | 'opted_in' | 'confirmed' | 'on_the_way' | 'asked_which' | 'helped' | 'ignored';
+export type ReplyOutcome =
+  | 'opted_out'
+  | 'opted_in'
+  | 'confirmed'
+  | 'on_the_way'
+  | 'asked_which'
+  | 'told_ended'
+  | 'helped'
+  | 'ignored';
 
 type ReplyDeps = Pick<Deps, 'db' | 'dialect' | 'clock' | 'liveHub' | 'timers'>;
 
 /**
  * One SMS a number sent to Alerta (Twilio's inbound webhook, or the dev outbox's reply box):
  * STOP and START for every account; during an alert "on my way" for the owner whose alert it
- * is (or, with several, a question by name whose next reply decides); YES confirms the
- * latest invitation; anything else gets the help text, at most once an hour. It never lowers an
- * alert: a spoofed number can at most say it is on its way.
+ * is (or, with several, a question by name whose next digit answers it and nothing else); YES
+ * confirms the latest invitation; anything else gets the help text, at most once an hour. It
+ * never lowers an alert: a spoofed number can at most say it is on its way.
  */
 export async function handleReply(deps: ReplyDeps, from: string, text: string): Promise<ReplyOutcome> {
   const phone = from.trim();
@@ -30,7 +35,7 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
   const now = deps.clock.now();
   if (word === 'stop') {
     await optOut(deps.db, phone, 'reply', now);
-    await deps.db.deleteFrom('sms_reply_questions').where('phone_number', '=', phone).execute();
+    await forgetQuestion(deps.db, phone);
     return 'opted_out';
   }
   if (word === 'start') {
@@ -39,32 +44,31 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
   }
   // A number that said STOP gets nothing back, whatever it sends, until START.
   if ((await optedOutAmong(deps.db, [phone])).size > 0) return 'ignored';
+  const question = choice === null ? undefined : await pendingQuestion(deps.db, phone, now);
+  if (question && choice !== null) return answer(deps, phone, question, choice, now);
   const open = await openAlertsOf(deps.db, phone, now);
-  const chosen = choice === null ? undefined : await answerToQuestion(deps.db, phone, open, choice, now);
-  if (chosen) return onTheWay(deps, chosen, now);
   if (word === 'on_my_way' || (word === 'ok' && open.length > 0)) {
     const [only] = open;
     if (open.length === 1 && only) return onTheWay(deps, only, now);
-    if (open.length > 1) return askWhich(deps, phone, open, now);
+    if (open.length > 1) return (await askWhich(deps, phone, open, now)) ? 'asked_which' : 'ignored';
   }
   if ((word === 'yes' || word === 'ok') && (await confirmNumber(deps.db, phone, now))) return 'confirmed';
   return help(deps, phone, now);
 }
 
-/** The alert a number's digit picks from the question it was asked (still open), if any. */
-async function answerToQuestion(db: Db, phone: string, open: OpenAlert[], choice: number, now: number) {
-  const question = await db
-    .selectFrom('sms_reply_questions')
-    .selectAll()
-    .where('phone_number', '=', phone)
-    .where('created_at', '>', now - QUESTION_TTL_MS)
-    .executeTakeFirst();
-  if (!question) return undefined;
-  const asked = JSON.parse(question.alert_ids) as string[];
-  const alertId = asked[choice - 1];
-  const picked = open.find((alert) => alert.alertId === alertId);
-  if (picked) await db.deleteFrom('sms_reply_questions').where('phone_number', '=', phone).execute();
-  return picked;
+/**
+ * A digit while "which alert?" waits is its answer and nothing else: it picks from the alerts
+ * as they were offered, never from those open now. The chosen alert still open: "on my way" to
+ * it, the question answered. Ended since (resolved, or its live page over): the number is told
+ * so and nothing else changes. A digit beyond the list gets the help text.
+ */
+async function answer(deps: ReplyDeps, phone: string, question: Question, choice: number, now: number) {
+  const alertId = question.alertIds[choice - 1];
+  if (alertId === undefined) return help(deps, phone, now);
+  const [chosen] = await openAlertsOf(deps.db, phone, now, alertId);
+  if (!chosen) return (await tellEnded(deps, phone, question, choice, now)) ? 'told_ended' : 'ignored';
+  await forgetQuestion(deps.db, phone);
+  return onTheWay(deps, chosen, now);
 }
 
 /** The same "I'm on my way" as the contact's link, seen at once on every process's live streams. */
@@ -74,42 +78,8 @@ async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number): Promise
   return 'on_the_way';
 }
 
-/**
- * Several owners' alerts are open: one SMS asks which, by name; the next reply's digit decides.
- * At most one question an hour to one number (an auto-responder's "OK" would otherwise get one
- * back each time); the question already asked still stands for its digit.
- */
-async function askWhich(deps: ReplyDeps, phone: string, open: OpenAlert[], now: number): Promise<ReplyOutcome> {
-  const [first] = open;
-  const body = whichMessage(
-    first?.language ?? 'pt',
-    open.map((alert) => alert.ownerName),
-  );
-  const asked = await deps.db.transaction().execute(async (trx) => {
-    await lockNumber(trx, deps.dialect, phone);
-    if ((await noticesSince(trx, phone, 'which', now - QUESTION_TTL_MS)) > 0) return false;
-    await trx.deleteFrom('sms_reply_questions').where('phone_number', '=', phone).execute();
-    await trx
-      .insertInto('sms_reply_questions')
-      .values({ phone_number: phone, alert_ids: JSON.stringify(open.map((alert) => alert.alertId)), created_at: now })
-      .execute();
-    await queueNotice(trx, { phone, kind: 'which', body, now });
-    return true;
-  });
-  if (!asked) return 'ignored';
-  deps.timers.kick();
-  return 'asked_which';
-}
-
 /** The help text, at most once an hour to one number (a loop with another robot ends there). */
 async function help(deps: ReplyDeps, phone: string, now: number): Promise<ReplyOutcome> {
-  const sent = await deps.db.transaction().execute(async (trx) => {
-    await lockNumber(trx, deps.dialect, phone);
-    if ((await noticesSince(trx, phone, 'help', now - HOUR)) > 0) return false;
-    await queueNotice(trx, { phone, kind: 'help', body: HELP_MESSAGE, now });
-    return true;
-  });
-  if (!sent) return 'ignored';
-  deps.timers.kick();
-  return 'helped';
+  const notice = { phone, kind: 'help' as const, body: HELP_MESSAGE, now, since: now - HOUR };
+  return (await queueNoticeOnce(deps, notice)) ? 'helped' : 'ignored';
 }
