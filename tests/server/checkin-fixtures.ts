@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
 
 // Shared by the check-in tests: an owner with the proof the emergency page sends, the calls, and
@@ -82,4 +83,13 @@ export async function settle(app: FastifyInstance): Promise<void> {
   await app.timers.runDue();
   await app.dispatcher.drain();
   await app.background.idle();
+}
+
+/** Sets the owner's check-in PIN and duress PIN (hashed, as /me stores them). */
+export async function setPins(app: FastifyInstance, owner: Owner, pin: string, duress: string): Promise<void> {
+  await app.db
+    .updateTable('users')
+    .set({ checkin_pin_hash: await hashPassword(pin), duress_pin_hash: await hashPassword(duress) })
+    .where('id', '=', owner.user.id)
+    .execute();
 }

@@ -23,6 +23,7 @@ import * as dailyCheckin from './2026112812-daily-checkin.js';
 import * as contactReplies from './2026112813-contact-replies.js';
 import * as smsJobs from './2026112820-sms-jobs.js';
 import * as timersKindDue from './2026112821-timers-kind-due.js';
+import * as pinPlaces from './2026112901-pin-places.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026112813-contact-replies': contactReplies,
   '2026112820-sms-jobs': smsJobs,
   '2026112821-timers-kind-due': timersKindDue,
+  '2026112901-pin-places': pinPlaces,
 };
