@@ -93,3 +93,16 @@ export async function setPins(app: FastifyInstance, owner: Owner, pin: string, d
     .where('id', '=', owner.user.id)
     .execute();
 }
+
+/** Subscribes a browser of the owner's (with their device key) to push reminders; its endpoint. */
+export async function subscribedBrowser(app: FastifyInstance, owner: CheckinOwner, name: string): Promise<string> {
+  const endpoint = `https://push.example.net/${name}-${owner.user.id}`;
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/emergency/public/${owner.token}/push-subscriptions/`,
+    headers: owner.proof,
+    payload: { endpoint, keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return endpoint;
+}

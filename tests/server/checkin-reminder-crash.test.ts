@@ -3,7 +3,7 @@ import { CHECKIN_REMINDER, CHECKIN_TIMER, checkinTimer } from '../../server/feat
 import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
 import { createTimers } from '../../server/lib/timers.js';
 import { nextIp } from './accounts-helpers.js';
-import { checkinOwner, settle, startCheckin } from './checkin-fixtures.js';
+import { checkinOwner, settle, startCheckin, subscribedBrowser } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -54,14 +54,7 @@ describe(`an overdue check-in's reminder survives the process that marked it, an
 
   it('a reminder e-mail that fails to send is sent again by the job engine, once, and the browsers are notified once', async () => {
     const o = await checkinOwner(t.app);
-    const endpoint = `https://push.example.net/checkin-retry-${o.user.id}`;
-    const subscribed = await t.app.inject({
-      method: 'POST',
-      url: `/api/emergency/public/${o.token}/push-subscriptions/`,
-      headers: o.proof,
-      payload: { endpoint, keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
-    });
-    expect(subscribed.statusCode, subscribed.body).toBe(201);
+    const endpoint = await subscribedBrowser(t.app, o, 'checkin-retry');
     const started = await startCheckin(t.app, o.token, { body: { duration_seconds: 60 }, ip: nextIp() });
     expect(started.statusCode, started.body).toBe(201);
     const reminders = () =>
