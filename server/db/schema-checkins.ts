@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * `running` until its due time, `overdue` during the grace, then `fired` (its alert went out)
  * unless the owner ended it first (`done`).
@@ -51,10 +53,12 @@ export interface PushSubscriptionsTable {
 
 /**
  * Wrong check-in PINs per owner (migration 2026112801-checkin-owner-proof): counted from the first
- * wrong one for an hour; at five, PIN answers are refused until that hour is over.
+ * wrong one for an hour; at five, wrong or being read, PIN answers are refused until that hour is over.
  */
 export interface CheckinPinTriesTable {
   user_id: string;
   window_started_at: number;
   wrong_pins: number;
+  /** PIN answers of this hour whose hash is being checked now (migration 2026112901-pin-places). */
+  reading: Generated<number>;
 }

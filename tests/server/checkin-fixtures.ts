@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
 
 // Shared by the check-in tests: an owner with the proof the emergency page sends, the calls, and
@@ -82,4 +83,26 @@ export async function settle(app: FastifyInstance): Promise<void> {
   await app.timers.runDue();
   await app.dispatcher.drain();
   await app.background.idle();
+}
+
+/** Sets the owner's check-in PIN and duress PIN (hashed, as /me stores them). */
+export async function setPins(app: FastifyInstance, owner: Owner, pin: string, duress: string): Promise<void> {
+  await app.db
+    .updateTable('users')
+    .set({ checkin_pin_hash: await hashPassword(pin), duress_pin_hash: await hashPassword(duress) })
+    .where('id', '=', owner.user.id)
+    .execute();
+}
+
+/** Subscribes a browser of the owner's (with their device key) to push reminders; its endpoint. */
+export async function subscribedBrowser(app: FastifyInstance, owner: CheckinOwner, name: string): Promise<string> {
+  const endpoint = `https://push.example.net/${name}-${owner.user.id}`;
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/emergency/public/${owner.token}/push-subscriptions/`,
+    headers: owner.proof,
+    payload: { endpoint, keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return endpoint;
 }

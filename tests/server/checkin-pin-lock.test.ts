@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { nextIp } from './accounts-helpers.js';
-import { type CheckinOwner, checkinCall, checkinOwner, settle, smsTo, startCheckin } from './checkin-fixtures.js';
+import {
+  type CheckinOwner,
+  checkinCall,
+  checkinOwner,
+  setPins,
+  settle,
+  smsTo,
+  startCheckin,
+} from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -18,11 +25,7 @@ describe(`check-in PINs, counted per owner (${dbLabel})`, () => {
   /** An owner with a check-in PIN and a duress PIN, and a device key. */
   const owner = async (language: 'pt' | 'en' = 'en'): Promise<Holder> => {
     const o = await checkinOwner(t.app, { language });
-    await t.app.db
-      .updateTable('users')
-      .set({ checkin_pin_hash: await hashPassword(PIN), duress_pin_hash: await hashPassword(DURESS) })
-      .where('id', '=', o.user.id)
-      .execute();
+    await setPins(t.app, o, PIN, DURESS);
     return o;
   };
   const started = async (o: Holder, seconds = 1800) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { type CheckinOwner, checkinOwner, settle, startCheckin } from './checkin-fixtures.js';
+import { type CheckinOwner, checkinOwner, settle, startCheckin, subscribedBrowser } from './checkin-fixtures.js';
 import { dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -57,14 +57,7 @@ describe(`daily check-in, reliably (${dbLabel})`, () => {
 
   it('a reminder e-mail that fails to send is sent again by the job engine, with its link, the notification once', async () => {
     const o = await owner();
-    const endpoint = `https://push.example.net/daily-retry-${o.user.id}`;
-    const subscribed = await t.app.inject({
-      method: 'POST',
-      url: `/api/emergency/public/${o.token}/push-subscriptions/`,
-      headers: o.proof,
-      payload: { endpoint, keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
-    });
-    expect(subscribed.statusCode, subscribed.body).toBe(201);
+    const endpoint = await subscribedBrowser(t.app, o, 'daily-retry');
     const view = await enable(o);
     const send = vi.spyOn(t.app.mail, 'send').mockRejectedValueOnce(new Error('mail provider down'));
     try {

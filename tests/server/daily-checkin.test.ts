@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { firstDueAfter } from '../../common/daily-schedule.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { LISBON, lisbonAt, ownerWithContacts } from './alerts-fixtures.js';
-import { type CheckinOwner, checkinOwner, settle, smsTo } from './checkin-fixtures.js';
+import { type CheckinOwner, checkinOwner, settle, smsTo, subscribedBrowser } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
 
@@ -93,14 +93,7 @@ describe(`daily check-in (${dbLabel})`, () => {
       headers: o.proof,
       payload: {},
     });
-    const endpoint = `https://push.example.net/daily-${o.user.id}`;
-    const subscribed = await t.app.inject({
-      method: 'POST',
-      url: `/api/emergency/public/${o.token}/push-subscriptions/`,
-      headers: o.proof,
-      payload: { endpoint, keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
-    });
-    expect(subscribed.statusCode, subscribed.body).toBe(201);
+    const endpoint = await subscribedBrowser(t.app, o, 'daily');
     const view = await enable(o);
     moveTime(t, untilDue(view));
     await settle(t.app);

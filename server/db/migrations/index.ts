@@ -25,6 +25,7 @@ import * as smsJobs from './2026112820-sms-jobs.js';
 import * as timersKindDue from './2026112821-timers-kind-due.js';
 import * as checkinProvenance from './2026120701-checkin-provenance.js';
 import * as smsReplyReplays from './2026120702-sms-reply-replays.js';
+import * as pinPlaces from './2026120703-pin-places.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026112821-timers-kind-due': timersKindDue,
   '2026120701-checkin-provenance': checkinProvenance,
   '2026120702-sms-reply-replays': smsReplyReplays,
+  '2026120703-pin-places': pinPlaces,
 };

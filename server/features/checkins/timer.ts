@@ -39,7 +39,9 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
 
   /**
    * On every browser the owner allowed, and by e-mail to a confirmed address: one per burst
-   * (mail-bursts.ts), as anyone holding the link can start check-ins that fall due.
+   * (mail-bursts.ts), as anyone holding the link can start check-ins that fall due. A failed
+   * e-mail fails the job so the engine sends it again; a retry (`attempt` > 1, after a failure
+   * or a takeover) leaves the browsers alone and the burst as counted.
    */
   async function remind(checkin: Checkin, attempt: number): Promise<void> {
     const user = await findById(db, checkin.user_id);
@@ -48,16 +50,13 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
     const mail = async () => {
       const address = user.email;
       if (!address || !user.email_verified) return;
-      try {
-        const event = { kind: 'checkin_reminder' as const, address, userId: user.id, now: clock.now() };
-        // A run after a failure or a takeover: the burst counted this reminder already, and it may not have gone.
-        if (attempt === 1 && (await noteMailEvent(db, deps.dialect, event)) !== 'send') return;
-        await deps.mail.send(reminderMail(user, checkin, page));
-      } catch (error) {
-        deps.log.error({ reason: (error as Error).message }, 'check-in reminder could not be sent');
-      }
+      const event = { kind: 'checkin_reminder' as const, address, userId: user.id, now: clock.now() };
+      // A run after a failure or a takeover: the burst counted this reminder already, and it may not have gone.
+      if (attempt === 1 && (await noteMailEvent(db, deps.dialect, event)) !== 'send') return;
+      await deps.mail.send(reminderMail(user, checkin, page));
     };
-    await Promise.all([pushToOwner(deps, user.id, reminderPush(user, checkin, page)), mail()]);
+    const notify = attempt === 1 ? pushToOwner(deps, user.id, reminderPush(user, checkin, page)) : undefined;
+    await Promise.all([notify, mail()]);
   }
 
   const timer: TimerHandler = async ({ subject }) => {
