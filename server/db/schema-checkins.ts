@@ -59,6 +59,6 @@ export interface CheckinPinTriesTable {
   user_id: string;
   window_started_at: number;
   wrong_pins: number;
-  /** PIN answers of this hour whose hash is being checked now (migration 2026112901-pin-places). */
+  /** PIN answers of this hour whose hash is being checked now (migration 2026120703-pin-places). */
   reading: Generated<number>;
 }
