@@ -4,6 +4,7 @@ import { inWriteTransaction } from '../db/grouped-transactions.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db, Timer } from '../db/schema.js';
 import type { Clock } from './clock.js';
+import { backoffMs } from './reliability.js';
 import type { Kind } from './timer-types.js';
 
 // The job engine's (server/lib/timers.ts) bookkeeping of one run: its lease kept while it runs,
@@ -22,6 +23,8 @@ export interface RunDeps {
   renewMs: number;
   retryMs: number;
   maxRetryMs: number;
+  /** Source of the backoff's jitter, in [0, 1). */
+  random: () => number;
 }
 
 /** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
@@ -70,7 +73,7 @@ export async function recordFailedRun(
   kind: Pick<Kind, 'maxAttempts' | 'options'>,
   error: unknown,
 ): Promise<void> {
-  const { db, clock, log, retryMs, maxRetryMs, failedCounts } = deps;
+  const { db, clock, log, retryMs, maxRetryMs, random, failedCounts } = deps;
   const attempts = Number(timer.attempts);
   const now = clock.now();
   const lastError = String(error).slice(0, 500);
@@ -92,7 +95,7 @@ export async function recordFailedRun(
     );
     return;
   }
-  const wait = kind.options.retryMs?.(attempts) ?? Math.min(retryMs * 2 ** (attempts - 1), maxRetryMs);
+  const wait = kind.options.retryMs?.(attempts) ?? backoffMs(attempts, retryMs, maxRetryMs, random);
   log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
   await ours(db)
     .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })

@@ -49,9 +49,11 @@ export interface TimersOptions {
   renewMs?: number;
   /** Jobs of the kinds without a `concurrency` of their own run at once, per process. */
   batch?: number;
-  /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms). */
+  /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms), with ±20 % jitter. */
   retryMs?: number;
   maxRetryMs?: number;
+  /** Source of that jitter in [0, 1) (`Math.random`); injectable for tests. */
+  random?: () => number;
   /** Runs before a job is parked as failed (a kind may set its own). */
   maxAttempts?: number;
 }

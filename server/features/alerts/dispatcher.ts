@@ -5,6 +5,7 @@ import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import {
+  backoffMs,
   SMS_LOOKUP_TIMEOUT_MS,
   SMS_MAX_ATTEMPTS,
   SMS_MAX_RETRY_MS,
@@ -16,7 +17,7 @@ import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { optedOutAmong, optOut } from '../sms-replies/opt-outs.js';
 import { type ClaimedDelivery, heldElsewhere, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries.js';
-import { backoffMs, isPermanent, recordFailure } from './failed-attempts.js';
+import { isPermanent, recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';
 
