@@ -36,6 +36,8 @@ export const SMS_MAX_RETRY_MS = 10 * MINUTE;
 
 /** Attempts at placing one escalation call before it is marked failed (5 s doubling: about 2.5 minutes of retries). */
 export const CALL_MAX_ATTEMPTS = 6;
+/** A call the voice provider has not answered in this long counts as a failed attempt, looked up before the next (ms). */
+export const CALL_PLACE_TIMEOUT_MS = 30 * SECOND;
 /** Asking the voice provider whether it already holds a call whose earlier attempt failed gives up after this (ms). */
 export const CALL_LOOKUP_TIMEOUT_MS = 15 * SECOND;
 
