@@ -25,7 +25,7 @@ export interface DueTimer {
    * been told through its signal yet.
    */
   holds(): Promise<boolean>;
-  /** This run's lease token: a write made conditional on it (`heldBy`) changes nothing once the job was taken over. */
+  /** This run's lease token: a write made conditional on it (`heldBy`, timer-rows.ts) changes nothing once the job was taken over. */
   leaseToken: string;
   /**
    * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is

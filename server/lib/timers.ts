@@ -16,16 +16,7 @@ import {
 import { setTimer, type TimerInput, timerRow } from './timer-rows.js';
 import type { Kind, KindOptions, Reservation, TimerHandler, Timers, TimersOptions } from './timer-types.js';
 
-export {
-  cancelTimer,
-  heldBy,
-  setTimer,
-  setTimers,
-  type TimerInput,
-  timerDueAt,
-  timerRow,
-  timersInsert,
-} from './timer-rows.js';
+export { cancelTimer, setTimer, setTimers, type TimerInput, timerDueAt, timerRow, timersInsert } from './timer-rows.js';
 export type { DueTimer, KindOptions, Reservation, TimerHandler, Timers, TimersOptions } from './timer-types.js';
 
 /** Jobs one sweep of a process claims at most before it leaves the rest to the next (a second later). */

@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/index.js';
 import type { Database, Db } from '../../db/schema.js';
 import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
-import { heldBy } from '../../lib/timers.js';
+import { heldBy } from '../../lib/timer-rows.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { firstRealAlert } from '../billing/repository.js';
 import { insertSmsUsage, reportSmsUsage, usageRows, type WrittenUsage, writtenUsage } from '../billing/usage.js';
