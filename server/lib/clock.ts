@@ -30,20 +30,31 @@ export class ManualClock implements Clock {
   }
 }
 
+/** The machine's monotonic time (ms): a step of its wall clock (NTP, a VM after a pause, an operator) does not move it. */
+const monotonicNow = () => performance.now();
+
 /**
- * The server's clock: the machine's (or an injected one) moved onto the database's, so that due
- * times, leases and backoffs written by any process mean the same instant to every other. A
- * process whose clock is off by minutes (a VM after a pause) then fires nothing early and takes
- * no lease another still holds. `sync` measures the offset against the middle of a round trip;
- * until the first one the offset is 0.
+ * The server's clock: the database's time at the last sync plus the monotonic time elapsed
+ * since, so that due times, leases and backoffs written by any process mean the same instant to
+ * every other, and a step of this machine's wall clock between syncs moves none of them (a
+ * process stepped a minute ahead would otherwise fire jobs early and take leases another still
+ * holds until its next sync). `sync` measures the database's time against the middle of a round
+ * trip; until the first one it is the base clock's. On SQLite the database's time is the
+ * machine's own wall clock, read at each sync.
  */
 export class DatabaseClock implements Clock {
+  /** The database's time at the last sync, and the monotonic time it stood for (ms). */
+  private synced: { databaseMs: number; monotonicMs: number } | null = null;
   private offset = 0;
 
-  constructor(private readonly base: Clock = systemClock) {}
+  constructor(
+    private readonly base: Clock = systemClock,
+    private readonly monotonic: () => number = monotonicNow,
+  ) {}
 
   now(): number {
-    return this.base.now() + this.offset;
+    if (!this.synced) return this.base.now();
+    return Math.round(this.synced.databaseMs + (this.monotonic() - this.synced.monotonicMs));
   }
 
   sleep(ms: number): Promise<void> {
@@ -55,12 +66,13 @@ export class DatabaseClock implements Clock {
     return this.offset;
   }
 
-  /** Reads the database's time and keeps the offset; resolves with it. */
+  /** Reads the database's time and keeps it; resolves with the base clock's offset from it. */
   async sync(databaseNow: () => Promise<number>): Promise<number> {
-    const sent = this.base.now();
+    const sent = this.monotonic();
     const theirs = await databaseNow();
-    const received = this.base.now();
-    this.offset = Math.round(theirs - (sent + received) / 2);
+    const received = this.monotonic();
+    this.synced = { databaseMs: theirs, monotonicMs: (sent + received) / 2 };
+    this.offset = Math.round(theirs + (received - sent) / 2 - this.base.now());
     return this.offset;
   }
 }

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { inWriteTransaction } from '../db/grouped-transactions.js';
+import { groupsWrites, inGroupedTransaction, inWriteTransaction } from '../db/grouped-transactions.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db, Timer } from '../db/schema.js';
 import type { Clock } from './clock.js';
+import { backoffMs } from './reliability.js';
 import type { Kind } from './timer-types.js';
 
 // The job engine's (server/lib/timers.ts) bookkeeping of one run: its lease kept while it runs,
@@ -22,26 +23,36 @@ export interface RunDeps {
   renewMs: number;
   retryMs: number;
   maxRetryMs: number;
+  /** Source of the backoff's jitter, in [0, 1). */
+  random: () => number;
 }
 
-/** Renews the lease while `work` runs; aborts `controller` when another process has taken the job. */
+/**
+ * Renews the lease while the run lasts; aborts `controller` when another process has taken the
+ * job. `holds` asks the database at once, renewing the lease when it is still the run's: what a
+ * run checks right before an effect it cannot take back, since a renewal may have been missed
+ * (the process stalled) without the signal having fired yet.
+ */
 export function keepLease(
   deps: RunDeps,
   timer: Timer,
   token: string,
   controller: AbortController,
-): { stop(): LeaseState } {
-  const { db, clock, leaseMs, renewMs, log } = deps;
+): { stop(): LeaseState; holds(): Promise<boolean> } {
+  const { db, dialect, clock, leaseMs, renewMs, log } = deps;
   let state: LeaseState = 'held';
-  const renew = async () => {
-    const now = clock.now();
-    const renewed = await db
+  const renewal = (on: Db) =>
+    on
       .updateTable('timers')
-      .set({ lease_until: now + leaseMs })
+      .set({ lease_until: clock.now() + leaseMs })
       .where('id', '=', timer.id)
       .where('lease_token', '=', token)
       .executeTakeFirst();
-    if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return;
+  /** Renews the lease if it is still the run's, and keeps what became of it. */
+  const renew = async (): Promise<LeaseState> => {
+    // On SQLite in the commit of its turn's other writes.
+    const renewed = await (groupsWrites(dialect) ? inGroupedTransaction(db, renewal) : renewal(db));
+    if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return state;
     const row = await db.selectFrom('timers').select('lease_token').where('id', '=', timer.id).executeTakeFirst();
     // Set again or cancelled by a change while it ran: the run goes on; the row is no longer its to remove.
     if (!row || row.lease_token === null) state = 'released';
@@ -49,6 +60,7 @@ export function keepLease(
       state = 'lost';
       controller.abort(new Error('the job was taken over by another process'));
     }
+    return state;
   };
   const interval = setInterval(() => {
     renew().catch((error: unknown) => log?.warn({ err: error, kind: timer.kind }, 'job lease not renewed'));
@@ -59,6 +71,7 @@ export function keepLease(
       clearInterval(interval);
       return state;
     },
+    holds: async () => (await renew()) === 'held',
   };
 }
 
@@ -70,7 +83,7 @@ export async function recordFailedRun(
   kind: Pick<Kind, 'maxAttempts' | 'options'>,
   error: unknown,
 ): Promise<void> {
-  const { db, clock, log, retryMs, maxRetryMs, failedCounts } = deps;
+  const { db, clock, log, retryMs, maxRetryMs, random, failedCounts } = deps;
   const attempts = Number(timer.attempts);
   const now = clock.now();
   const lastError = String(error).slice(0, 500);
@@ -92,7 +105,7 @@ export async function recordFailedRun(
     );
     return;
   }
-  const wait = kind.options.retryMs?.(attempts) ?? Math.min(retryMs * 2 ** (attempts - 1), maxRetryMs);
+  const wait = kind.options.retryMs?.(attempts) ?? backoffMs(attempts, retryMs, maxRetryMs, random);
   log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
   await ours(db)
     .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })

@@ -10,7 +10,7 @@ import { MINUTE, SECOND } from './time.js';
 export const JOB_LEASE_MS = 6 * SECOND;
 /** A running job's lease is renewed this often (ms): three renewals fit in one lease. */
 export const JOB_LEASE_RENEW_MS = 2 * SECOND;
-/** The wait after a job's first failure (ms), doubled after each further one… */
+/** The wait after a job's first failure (ms), doubled after each further one with ±20 % jitter… */
 export const JOB_RETRY_MS = 5 * SECOND;
 /** …up to this (ms). */
 export const JOB_MAX_RETRY_MS = 5 * MINUTE;
@@ -36,5 +36,20 @@ export const SMS_MAX_RETRY_MS = 10 * MINUTE;
 
 /** Attempts at placing one escalation call before it is marked failed (5 s doubling: about 2.5 minutes of retries). */
 export const CALL_MAX_ATTEMPTS = 6;
+/** A call the voice provider has not answered in this long counts as a failed attempt, looked up before the next (ms). */
+export const CALL_PLACE_TIMEOUT_MS = 30 * SECOND;
 /** Asking the voice provider whether it already holds a call whose earlier attempt failed gives up after this (ms). */
 export const CALL_LOOKUP_TIMEOUT_MS = 15 * SECOND;
+
+/** Each backoff's wait is its plain doubling times a factor drawn in [1 − this, 1 + this). */
+export const BACKOFF_JITTER = 0.2;
+
+/**
+ * The wait before the next run once `attempt` runs have failed (ms): `base` doubled after each
+ * further failure up to `max`, with ±20 % jitter (`random` in [0, 1)), so that the jobs a single
+ * outage failed together are not all retried in the same second.
+ */
+export function backoffMs(attempt: number, base: number, max: number, random: () => number): number {
+  const plain = Math.min(base * 2 ** (attempt - 1), max);
+  return Math.round(plain * (1 - BACKOFF_JITTER + 2 * BACKOFF_JITTER * random()));
+}

@@ -1,4 +1,4 @@
-import type { InsertQueryBuilder, InsertResult } from 'kysely';
+import { type Expression, type InsertQueryBuilder, type InsertResult, type RawBuilder, sql } from 'kysely';
 import { compiledInsert } from '../db/compiled-once.js';
 import type { Database, Db } from '../db/schema.js';
 import { orderedId } from './ids.js';
@@ -93,3 +93,14 @@ export async function timerDueAt(db: Db, kind: string, subject: string): Promise
     .executeTakeFirst();
   return row ? Number(row.due_at) : null;
 }
+
+/**
+ * True while the (kind, subject) job is held by the run of lease token `token`: a handler's write
+ * made conditional on it changes nothing once another run took the job over (`DueTimer.leaseToken`).
+ */
+export const heldBy = (
+  kind: string,
+  subject: Expression<string>,
+  token: Expression<string> | string,
+): RawBuilder<boolean> =>
+  sql<boolean>`exists (select 1 from timers where timers.kind = ${kind} and timers.subject = ${subject} and timers.lease_token = ${token})`;

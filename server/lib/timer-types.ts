@@ -18,6 +18,16 @@ export interface DueTimer {
   /** Aborted when another process has taken the job over (this run's lease lapsed): stop, leave the effect to it. */
   signal: AbortSignal;
   /**
+   * Whether this run still holds its job, asked of the database (its lease renewed when it does):
+   * checked right before an effect it cannot take back (a provider call). False once the job is
+   * no longer this run's: taken over by another process (the signal then aborted too) and maybe
+   * done by it, or set again or cancelled by a change. A run stalled past its lease may not have
+   * been told through its signal yet.
+   */
+  holds(): Promise<boolean>;
+  /** This run's lease token: a write made conditional on it (`heldBy`, timer-rows.ts) changes nothing once the job was taken over. */
+  leaseToken: string;
+  /**
    * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is
    * handed over (the provider answered) and what is left is bookkeeping, which holds back no
    * other job of the kind. The lease is held until the handler ends all the same.
@@ -49,9 +59,11 @@ export interface TimersOptions {
   renewMs?: number;
   /** Jobs of the kinds without a `concurrency` of their own run at once, per process. */
   batch?: number;
-  /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms). */
+  /** Wait after a failed run, doubled after each further one, up to `maxRetryMs` (ms), with ±20 % jitter. */
   retryMs?: number;
   maxRetryMs?: number;
+  /** Source of that jitter in [0, 1) (`Math.random`); injectable for tests. */
+  random?: () => number;
   /** Runs before a job is parked as failed (a kind may set its own). */
   maxAttempts?: number;
 }

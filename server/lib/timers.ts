@@ -44,7 +44,7 @@ const RECURRING = 'recurring';
  * may also be written already leased to the process whose transaction wrote it (`reserve`), and
  * run by it right after the commit. A kind may bound its runs in flight per process
  * (`concurrency`): each place freed is filled by the next claim, the places freed together by
- * one. A failed run is retried with backoff (the kind's own, or doubling); after `maxAttempts`
+ * one. A failed run is retried with backoff (the kind's own, or doubling with jitter); after `maxAttempts`
  * runs, or a failure the kind calls permanent, the job is parked as failed (kept, logged at
  * error, counted, the kind's `parked` written with it) and the rest of the queue goes on. Due
  * times and leases are written and judged on the server's clock, which follows the database's
@@ -57,6 +57,7 @@ export function createTimers(options: TimersOptions): Timers {
   const batch = options.batch ?? JOB_BATCH;
   const retryMs = options.retryMs ?? JOB_RETRY_MS;
   const maxRetryMs = options.maxRetryMs ?? JOB_MAX_RETRY_MS;
+  const random = options.random ?? Math.random;
   const kinds = new Map<string, Kind>();
   const failedCounts = new Map<string, number>();
   /** The recurring kinds whose row this process has yet to make sure of (at its first sweep). */
@@ -89,7 +90,7 @@ export function createTimers(options: TimersOptions): Timers {
     kind.concurrency === null ? batch - shared.running - shared.lent : kind.concurrency - kind.running - kind.lent;
   const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, shared.lent);
 
-  const runDeps = { db, dialect, clock, log, leaseMs, renewMs, retryMs, maxRetryMs, failedCounts };
+  const runDeps = { db, dialect, clock, log, leaseMs, renewMs, retryMs, maxRetryMs, random, failedCounts };
   const removeDone = doneRemover(runDeps, REMOVE_AFTER_MS);
   async function runOne(timer: Timer, kind: Kind, given: unknown): Promise<void> {
     const token = timer.lease_token as string;
@@ -110,6 +111,8 @@ export function createTimers(options: TimersOptions): Timers {
         dueAt: Number(timer.due_at),
         attempt: Number(timer.attempts),
         signal: controller.signal,
+        holds: lease.holds,
+        leaseToken: token,
         free,
         ...(given === undefined ? {} : { given }),
       });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
-import { asClaimed, queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { asClaimed, queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { sentRecorder } from '../../server/features/alerts/sent-records.js';
 import { newId } from '../../server/lib/ids.js';
@@ -156,15 +156,18 @@ describeOn('postgres')('sent SMS recorded with one statement text (PostgreSQL)',
       }),
       status: 'sending' as const,
     }));
-    await insertAlert(t.app.db, alert, rows, { dialect: t.app.dialect });
+    // Each being sent by a run that holds its job, as the outcome is recorded only then.
+    const lease = { until: now + 6000, token: 'sending-run' };
+    const timers = rows.map((row) => ({ ...smsJob(row, now), lease }));
+    await insertAlert(t.app.db, alert, rows, { dialect: t.app.dialect, timers });
     const recorded = sentRecorder({ db: t.app.db, dialect: t.app.dialect, clock: t.clock });
     const claimed = rows.map((row) => asClaimed(row, owner.user.id));
     const statements = watchStatements();
     try {
       const [first, ...three] = claimed;
       if (!first) throw new Error('no delivery');
-      await recorded(first, 'SMone');
-      await Promise.all(three.map((delivery, i) => recorded(delivery, `SMthree${i}`)));
+      await recorded(first, 'SMone', lease.token);
+      await Promise.all(three.map((delivery, i) => recorded(delivery, `SMthree${i}`, lease.token)));
     } finally {
       statements.stop();
     }

@@ -1,15 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { adminQuery, alertBody, seedOwners } from '../../bench/fixtures.js';
+import { alertBody, seedOwners } from '../../bench/fixtures.js';
 import { killServer, type ServerProcess, startServer, stopServer } from '../../scripts/disaster/processes.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../server/db/index.js';
-import { CHECKIN_TIMER } from '../../server/features/checkins/timer.js';
-import { timerRow, timersInsert } from '../../server/lib/timers.js';
-import { dbKind, dbLabel } from './helper.js';
-import { AUTH_TOKEN, type FakeTwilio, fakeTwilio, SID, silentTwilio } from './twilio-fake.js';
+import { dbLabel } from './helper.js';
+import { checkinDueAt, processEnv, processesDatabase } from './server-processes.js';
+import { type FakeTwilio, fakeTwilio, silentTwilio } from './twilio-fake.js';
 
 /** What the product promises: another process hands a dead one's work to the provider within this (ms). */
 const RECOVERY_MS = 10_000;
@@ -38,34 +37,9 @@ describe(`a process killed holding SMS, calls and a check-in's alert (${dbLabel}
   let checkinId: string;
   let killedAt = 0;
 
-  /** A PostgreSQL database of its own for the two processes (SQLite: the file in the shared DATA_DIR). */
-  async function prepareDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-    if (dbKind === 'sqlite') return { url: '', drop: async () => {} };
-    const admin = process.env.TEST_DATABASE_URL;
-    const name = `alerta_crash_${randomBytes(4).toString('hex')}`;
-    await adminQuery(admin, `create database ${name}`);
-    const url = new URL(admin as string);
-    url.pathname = `/${name}`;
-    return { url: url.toString(), drop: () => adminQuery(admin, `drop database if exists ${name} with (force)`) };
-  }
-
-  const serverEnv = (twilioUrl: string, name: string): Record<string, string> => ({
-    ...(database?.url ? { DATABASE_URL: database.url } : {}),
-    // One SQLite file for both (WAL); on PostgreSQL each keeps its own files.
-    DATA_DIR: dbKind === 'sqlite' ? dataDir : mkdtempSync(path.join(dataDir, `${name}-`)),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    JWT_SECRET: 'crash-recovery-secret-long-enough-for-hs256',
-    LOG_LEVEL: 'warn',
-    TWILIO_ACCOUNT_SID: SID,
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    TWILIO_FROM: '+15005550006',
-    SMS_CONCURRENCY: '20',
-    DISASTER_TWILIO_URL: twilioUrl,
-  });
-
   async function start(twilioUrl: string, name: string): Promise<ServerProcess> {
-    const server = await startServer(serverEnv(twilioUrl, name), { quiet: true });
+    const where = { databaseUrl: database?.url ?? '', dataDir, twilioUrl };
+    const server = await startServer(processEnv(where, name), { quiet: true });
     running.push(server);
     return server;
   }
@@ -80,38 +54,6 @@ describe(`a process killed holding SMS, calls and a check-in's alert (${dbLabel}
     return res.status;
   }
 
-  /** A check-in of `owner` whose grace is over, with its job due now: the next sweep fires it. */
-  async function dueCheckin(owner: Owner): Promise<string> {
-    const now = Date.now();
-    const id = randomUUID();
-    await handle.db
-      .insertInto('checkins')
-      .values({
-        id,
-        user_id: owner.id,
-        idempotency_key: randomUUID(),
-        request_hash: 'crash-recovery',
-        status: 'overdue',
-        note: null,
-        due_at: now - 1000,
-        grace_seconds: 0,
-        proven: 1,
-        latitude: null,
-        longitude: null,
-        accuracy: null,
-        fix_proven: 0,
-        captured_at: null,
-        wrong_pins: 0,
-        duress: 0,
-        alert_id: null,
-        created_at: now - 60_000,
-        ended_at: null,
-      })
-      .execute();
-    await timersInsert(handle.db, [timerRow({ kind: CHECKIN_TIMER, subject: id, dueAt: now, now })]).execute();
-    return id;
-  }
-
   const heardBy = (phones: string[], api: 'Messages' | 'Calls') =>
     silent.heard().filter((r) => r.api === api && r.to !== null && phones.includes(r.to)).length;
   const smsTo = (phones: string[]) => fake.messages.filter((m) => phones.includes(m.to));
@@ -120,7 +62,7 @@ describe(`a process killed holding SMS, calls and a check-in's alert (${dbLabel}
     phones.map((phone) => sent.filter((item) => item.to === phone).length);
 
   beforeAll(async () => {
-    database = await prepareDatabase();
+    database = await processesDatabase('alerta_crash');
     handle = openDatabase({ dataDir, ...(database.url ? { databaseUrl: database.url } : {}) });
     await migrateToLatest(handle.db);
     const seeded = await seedOwners(handle.db, { owners: 3, contacts: CONTACTS });
@@ -143,7 +85,7 @@ describe(`a process killed holding SMS, calls and a check-in's alert (${dbLabel}
     const a = await start(silent.url, 'a');
     expect(await sendAlert(a, sms)).toBe(201);
     expect(await sendAlert(a, call)).toBe(201);
-    checkinId = await dueCheckin(checkin);
+    checkinId = await checkinDueAt(handle.db, checkin.id, Date.now());
     // A holds every piece of work, each sent to a Twilio that never answers.
     await vi.waitFor(
       () => {

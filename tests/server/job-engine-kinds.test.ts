@@ -202,4 +202,34 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     expect(parked.map((p) => p.subject)).toEqual(['never', 'later']);
     expect(engine.failedCounts.get(kind)).toBe(2);
   });
+
+  it('backs off a kind without waits of its own by doubling with ±20 % jitter: jobs failed together are not retried together', async () => {
+    const clock = clockAhead();
+    const draws = [0, 0.75, 0.25];
+    const engine = createTimers({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      clock,
+      log: { error() {}, warn() {} } as never,
+      retryMs: 10 * SECOND,
+      random: () => draws.shift() ?? 0.5,
+    });
+    const kind = newKind();
+    engine.on(kind, async ({ subject }) => {
+      throw new Error(`${subject} refused`);
+    });
+    const subjects = ['first', 'second'];
+    for (const subject of subjects) await setTimer(t.app.db, { kind, subject, dueAt: clock.now(), now: clock.now() });
+    await engine.runDue();
+    const waits = async () =>
+      (await Promise.all(subjects.map((subject) => jobOf(kind, subject)))).map(
+        (job) => Number(job?.due_at) - clock.now(),
+      );
+    // 10 s × 0.8 and × 1.1, whichever failed first.
+    expect((await waits()).sort((a, b) => a - b)).toEqual([8 * SECOND, 11 * SECOND]);
+    clock.advance(12 * SECOND);
+    await engine.runDue();
+    // Doubled after the second failure: 20 s × 0.9, then × 1.0.
+    expect((await waits()).sort((a, b) => a - b)).toEqual([18 * SECOND, 20 * SECOND]);
+  });
 });

@@ -60,7 +60,14 @@ describe(`an SMS notice sent through Twilio (${dbLabel})`, () => {
     return { id, phone };
   }
   const run = (subject: string, attempt: number) =>
-    job({ subject, attempt, dueAt: t.clock.now(), signal: new AbortController().signal });
+    job({
+      subject,
+      attempt,
+      dueAt: t.clock.now(),
+      signal: new AbortController().signal,
+      holds: async () => true,
+      leaseToken: 'run',
+    });
   const statusOf = async (id: string) =>
     (await t.app.db.selectFrom('sms_notices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
   const sentTo = (phone: string) => fake.messages.filter((m) => m.to === phone);

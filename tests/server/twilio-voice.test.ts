@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_RETRY_MS } from '../../server/lib/reliability.js';
+import { BACKOFF_JITTER, JOB_RETRY_MS } from '../../server/lib/reliability.js';
 import { createTwilioVoice } from '../../server/providers/voice/twilio.js';
 import { ownerWithContacts } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, moveTime, type TestApp } from './helper.js';
@@ -70,9 +70,9 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
     await app.timers.runDue();
     return { owner, alert, phones: contacts.map(([, phone]) => phone) };
   }
-  /** The retries' turn: past the first backoff, every due job run. */
+  /** The retries' turn: past the first backoff and its jitter, every due job run. */
   const retry = async () => {
-    moveTime(t, JOB_RETRY_MS);
+    moveTime(t, JOB_RETRY_MS * (1 + BACKOFF_JITTER));
     await app.timers.runDue();
   };
 

@@ -5,6 +5,7 @@ import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import {
+  backoffMs,
   SMS_LOOKUP_TIMEOUT_MS,
   SMS_MAX_ATTEMPTS,
   SMS_MAX_RETRY_MS,
@@ -16,7 +17,7 @@ import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { optedOutAmong, optOut } from '../sms-replies/opt-outs.js';
 import { type ClaimedDelivery, heldElsewhere, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries.js';
-import { backoffMs, isPermanent, recordFailure } from './failed-attempts.js';
+import { isPermanent, recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';
 
@@ -82,7 +83,7 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
     lookupTimeoutMs: SMS_LOOKUP_TIMEOUT_MS,
     sendTimeoutMs: options.sendTimeoutMs ?? SMS_SEND_TIMEOUT_MS,
     log,
-    sent: sentRecorder({ db, dialect, clock, payments: options.payments }),
+    sent: sentRecorder({ db, dialect, clock, payments: options.payments, log }),
     failed: async (delivery: ClaimedDelivery, error: unknown) => {
       if (!isOptedOutError(error)) return recordFailure(db, delivery, error, clock.now(), log);
       // The number said STOP to the carrier: it gets nothing more from Alerta, from any account.
@@ -109,12 +110,12 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
     return delivery;
   }
 
-  return async ({ subject, given, free }) => {
-    const delivery = (given as ClaimedDelivery | undefined) ?? (await taken(subject));
+  return async (run) => {
+    const delivery = (run.given as ClaimedDelivery | undefined) ?? (await taken(run.subject));
     if (!delivery) return;
-    const write = await handOver(delivery, via);
+    const write = await handOver(delivery, run, via);
     // The provider has answered: its place takes the next SMS while the outcome is written.
-    free?.();
+    run.free?.();
     await write();
   };
 }

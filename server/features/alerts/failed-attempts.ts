@@ -7,15 +7,6 @@ import { isUnanswered, loggable } from './unanswered.js';
 export const isPermanent = (error: unknown) => (error as { permanent?: unknown } | null)?.permanent === true;
 
 /**
- * The delay before retry number `attempt` (1-based count of failed attempts):
- * exponential with ±20 % jitter, so 7 attempts span at least 12 minutes.
- */
-export function backoffMs(attempt: number, base: number, max: number, random: () => number): number {
-  const plain = Math.min(base * 2 ** (attempt - 1), max);
-  return Math.round(plain * (0.8 + 0.4 * random()));
-}
-
-/**
  * Records an attempt the provider refused or never answered (the delivery `queued` again with
  * the reason), then throws for the job engine, which retries the job after the SMS's backoff or
  * parks it after its last attempt or a permanent refusal (the delivery then `failed`). An attempt

@@ -10,7 +10,7 @@ import { CALL_VOICE_LANGUAGE, callScript } from '../../../common/escalation-text
 import { shownName } from '../../../common/profile-rules.js';
 import type { Alert, EscalationCall, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
-import { CALL_LOOKUP_TIMEOUT_MS, CALL_MAX_ATTEMPTS } from '../../lib/reliability.js';
+import { CALL_LOOKUP_TIMEOUT_MS, CALL_MAX_ATTEMPTS, CALL_PLACE_TIMEOUT_MS } from '../../lib/reliability.js';
 import type { TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/repository.js';
 import { ownerLanguage } from '../alerts/owners.js';
@@ -93,10 +93,12 @@ async function attemptFailed(deps: PlacementDeps, call: EscalationCall, error: u
  * moved by the provider's callbacks) is left alone; one whose alert was resolved or answered by
  * a contact meanwhile is not placed (nobody needs phoning). A failure is kept on the call and
  * thrown, so the job is retried; an invalid number, or the last attempt, marks the call failed.
- * A run whose job another process took over places nothing.
+ * A provider that does not answer within `placeTimeoutMs` (CALL_PLACE_TIMEOUT_MS) is a failed
+ * attempt, the call looked up before the next. A run that no longer holds its job right before
+ * the provider call (another process took it over) places nothing.
  */
-export function placementJob(deps: PlacementDeps): TimerHandler {
-  return async ({ subject, attempt, signal }) => {
+export function placementJob(deps: PlacementDeps, options: { placeTimeoutMs?: number } = {}): TimerHandler {
+  return async ({ subject, attempt, holds }) => {
     const call = await callById(deps.db, subject);
     if (call?.status !== 'queued') return;
     const alert = await alertById(deps.db, call.alert_id);
@@ -110,15 +112,13 @@ export function placementJob(deps: PlacementDeps): TimerHandler {
     }
     const held = call.placed_at === null ? undefined : await heldByProvider(deps, call, Number(call.placed_at));
     if (held) return placed(deps, call, alert, held);
-    if (signal.aborted) return;
     await beginAttempt(deps.db, call.id, now);
+    // A run stalled past its lease (the lookup above, a pause) may have lost the job to another run, which places it.
+    if (!(await holds())) return;
     let providerCallId: string;
     try {
-      ({ providerCallId } = await deps.voice.place({
-        to: call.phone_number,
-        reference: call.id,
-        ...spoken(alert, owner),
-      }));
+      const placing = deps.voice.place({ to: call.phone_number, reference: call.id, ...spoken(alert, owner) });
+      ({ providerCallId } = await withTimeout(placing, options.placeTimeoutMs ?? CALL_PLACE_TIMEOUT_MS));
     } catch (error) {
       const permanent = (error as { permanent?: unknown }).permanent === true;
       await attemptFailed(deps, call, error, permanent || attempt >= CALL_MAX_ATTEMPTS);
