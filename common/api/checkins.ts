@@ -62,7 +62,7 @@ export const checkinExtend = z
 
 export const checkinDone = z.object({ pin: checkinPin }).meta({ id: 'CheckinDone' });
 
-export const checkinDoneAnswer = z.object({ status: z.literal('done') }).meta({ id: 'CheckinDone' });
+export const checkinDoneAnswer = z.object({ status: z.literal('done') }).meta({ id: 'CheckinEnded' });
 
 /** A browser's Web Push subscription (`PushSubscription.toJSON()`), for check-in reminders. */
 export const pushSubscription = z

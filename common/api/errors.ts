@@ -236,15 +236,16 @@ export const answersWithDetail = (schema: unknown): boolean =>
   typeof schema === 'object' && schema !== null && DETAILED.has(schema);
 
 /**
- * The 400 body for a failed parse: every problem under its top-level field
- * (`non_field_errors` for the body as a whole), each field's first code in `codes`, and
- * the first field's code as the body's `code`; with `detail`, the first text as well.
+ * The 400 body for a failed parse: every problem under its field's path, dotted for a field
+ * inside another (`location.captured_at`, so a client knows which one), `non_field_errors` for
+ * the body as a whole; each field's first code in `codes`, and the first field's code as the
+ * body's `code`; with `detail`, the first text as well.
  */
 export function validationBody(issues: readonly IssueLike[], options: { detail?: boolean } = {}): ErrorBody {
   const fields: Record<string, string[]> = {};
   const codes: Record<string, ErrorCode> = {};
   for (const issue of issues) {
-    const field = issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors';
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'non_field_errors';
     const { code: issueCode, text } = describeIssue(issue);
     fields[field] ??= [];
     codes[field] ??= issueCode;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import { zodValidatorCompiler } from '../lib/errors.js';
+import { refuseSharedSchemaIds } from './schema-ids.js';
 
 /** The meaning of each answer's status, in place of the generator's "Default Response". */
 const STATUS_MEANINGS: Record<string, string> = {
@@ -157,10 +158,13 @@ export default fp(
         ),
     });
     // Only the API: pages, the dev outbox and checkout simulator are not part of the contract.
+    // A route whose schemas give one id two meanings is refused when it is registered, so
+    // neither the server nor `npm run api:docs` starts with a document that names the wrong one.
     app.addHook('onRoute', (route) => {
       if (!route.url.startsWith('/api/')) {
         route.schema = { ...route.schema, hide: true };
       }
+      refuseSharedSchemaIds(route.schema, `${route.method} ${route.url}`);
     });
     app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
       reply.header('cache-control', 'no-cache').send(app.swagger()),

@@ -237,16 +237,16 @@ describe(`alert pipeline (${dbLabel})`, () => {
       location: { latitude: 38.7, longitude: -9.1, accuracy: 5 },
     });
     expect(noFixTime.json()).toEqual({
-      location: ['This field is required.'],
+      'location.captured_at': ['This field is required.'],
       code: 'required',
-      codes: { location: 'required' },
+      codes: { 'location.captured_at': 'required' },
     });
     const badPlace = await postAlert(t.app, owner.token, {
       mode: 'real',
       location: { ...LISBON, latitude: 91 },
     });
     expect(badPlace.statusCode).toBe(400);
-    expect(badPlace.json()).toHaveProperty('location');
+    expect(badPlace.json()).toHaveProperty(['location.latitude']);
     const badTime = await postAlert(t.app, owner.token, { mode: 'real', location: { ...LISBON, captured_at: 'soon' } });
     expect(badTime.statusCode).toBe(400);
     const notJson = await t.app.inject({

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
 import { uuidV7Time } from '../../server/features/metrics/instrument.js';
@@ -104,6 +105,50 @@ describe(`GET /metrics behind METRICS_TOKEN (${dbLabel})`, () => {
     const text = await metricsText(t);
     expect(sample(text, 'alerta_sms_sends_total', { outcome: 'failed' })).toBe(before + 1);
     expect(sample(text, 'alerta_provider_errors_total', { provider: 'sms' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('times every request by method, route pattern and status code, never by its URL', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana Silva', '+351912345670']] });
+    const send = (status: number) => ({
+      method: 'POST',
+      route: '/api/emergency/public/:token/alerts/',
+      status_code: String(status),
+    });
+    const count = (text: string, labels: Record<string, string>) =>
+      sample(text, 'alerta_http_request_duration_seconds_count', labels) ?? 0;
+    const before = await metricsText(t);
+    expect((await postAlert(t.app, owner.token)).statusCode).toBe(201);
+    expect((await postAlert(t.app, owner.token, { mode: 'panic' })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: `/api/nowhere/${owner.token}/` })).statusCode).toBe(404);
+    const text = await metricsText(t);
+    expect(count(text, send(201))).toBe(count(before, send(201)) + 1);
+    expect(count(text, send(400))).toBe(count(before, send(400)) + 1);
+    expect(sample(text, 'alerta_http_request_duration_seconds_bucket', { ...send(201), le: '+Inf' })).toBe(
+      count(text, send(201)),
+    );
+    expect(sample(text, 'alerta_http_request_duration_seconds_sum', send(201))).toBeGreaterThan(0);
+    expect(count(text, { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(
+      count(before, { method: 'GET', route: 'unmatched', status_code: '404' }) + 1,
+    );
+    expect(text).not.toContain(owner.token);
+  });
+
+  it('reports every metric the Grafana dashboard draws', async () => {
+    const text = await metricsText(t);
+    const reported = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
+    const dashboard = JSON.parse(
+      readFileSync(new URL('../../deploy/grafana-dashboard.json', import.meta.url), 'utf8'),
+    ) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    const drawn = dashboard.panels.flatMap((panel) =>
+      panel.targets.flatMap((target) => [...target.expr.matchAll(/\b((?:alerta|nodejs|process)_\w+)/g)]),
+    );
+    expect(drawn.map((match) => match[1])).toContain('alerta_http_request_duration_seconds_bucket');
+    for (const [, name = ''] of drawn) {
+      const metric = name.replace(/_(bucket|count|sum)$/, '');
+      expect(reported.has(metric) || reported.has(name), name).toBe(true);
+    }
   });
 
   it('counts rate-limit refusals by route', async () => {

@@ -1059,6 +1059,10 @@ export interface components {
       /** @description The check-in PIN, when the owner set one. */
       pin?: string | null;
     };
+    CheckinDoneInput: {
+      /** @description The check-in PIN, when the owner set one. */
+      pin?: string | null;
+    };
     PushSubscriptionInput: {
       /** @description The push service URL: https, on a public address. */
       endpoint: string;
@@ -1508,7 +1512,7 @@ export interface components {
       alert_id: string | null;
       alert_public_id: string | null;
     };
-    CheckinDone: {
+    CheckinEnded: {
       /** @constant */
       status: 'done';
     };
@@ -3815,7 +3819,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['CheckinDone'];
+        'application/json': components['schemas']['CheckinDoneInput'];
       };
     };
     responses: {
@@ -3825,7 +3829,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CheckinDone'];
+          'application/json': components['schemas']['CheckinEnded'];
         };
       };
       /** @description Invalid request: field-keyed texts or a detail, each with a stable code. */

@@ -197,12 +197,29 @@ describe(`the OpenAPI document (${dbLabel})`, () => {
       location: { latitude: 91, longitude: 'east', accuracy: -1, captured_at: t.clock.now() },
     });
     expect(far.statusCode).toBe(400);
-    expect(far.json().location).toEqual([
-      'Ensure this value is less than or equal to 90.',
-      'A valid number is required.',
-      'Ensure this value is greater than or equal to 0.',
-    ]);
-    expect(far.json().codes).toEqual({ location: 'max_value' });
+    expect(far.json()).toEqual({
+      'location.latitude': ['Ensure this value is less than or equal to 90.'],
+      'location.longitude': ['A valid number is required.'],
+      'location.accuracy': ['Ensure this value is greater than or equal to 0.'],
+      code: 'max_value',
+      codes: {
+        'location.latitude': 'max_value',
+        'location.longitude': 'not_a_number',
+        'location.accuracy': 'min_value',
+      },
+    });
+  });
+
+  it('names a field inside another by its path: a fix without its time is location.captured_at', async () => {
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', '+351964000010']] });
+    const untimed = { latitude: 38.7, longitude: -9.1, accuracy: 5 };
+    const missing = await postAlert(t.app, owner.token, { mode: 'real', location: untimed });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({
+      'location.captured_at': ['This field is required.'],
+      code: 'required',
+      codes: { 'location.captured_at': 'required' },
+    });
   });
 
   it('says what is wrong with a new password even when another field is missing', async () => {

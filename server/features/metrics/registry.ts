@@ -50,6 +50,13 @@ export function createMetrics(source: { db: Kysely<Database>; now: () => number 
     labelNames: ['provider'] as const,
     registers: [registry],
   });
+  const httpDuration = new Histogram({
+    name: 'alerta_http_request_duration_seconds',
+    help: 'Time to answer each HTTP request, by method, route pattern (never the URL, which may hold a token) and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   const rateLimited = new Counter({
     name: 'alerta_rate_limited_total',
     help: 'Requests refused with 429 (rate limits), by route.',
@@ -126,6 +133,7 @@ export function createMetrics(source: { db: Kysely<Database>; now: () => number 
     smsReceipts,
     callPlacements,
     providerErrors,
+    httpDuration,
     rateLimited,
   };
 }

@@ -33,7 +33,14 @@ export default fp(
     instrumentPorts(app, metrics);
 
     app.addHook('onResponse', async (request, reply) => {
-      if (reply.statusCode === 429) metrics.rateLimited.inc({ route: request.routeOptions.url ?? 'unmatched' });
+      // The route's pattern (`/api/emergency/public/:token/alerts/`), never the URL: a label
+      // holding a token would hand it to whoever reads the metrics, and every token its own series.
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.httpDuration.observe(
+        { method: request.method, route, status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      if (reply.statusCode === 429) metrics.rateLimited.inc({ route });
       if (
         reply.statusCode === 201 &&
         request.method === alertsRoutes.send.method &&
