@@ -22,6 +22,8 @@ export const daily: typeof pt = {
     and: ' and ',
     nextDue: 'Next check-in due by {{when}}.',
     paused: 'Paused until {{date}}: it resumes by itself.',
+    alertsAt: 'Your contacts are alerted at {{time}} unless you tap “I’m OK today”.',
+    doneAt: 'Done today at {{time}} ✓',
     status: {
       off: 'Off',
       waiting: 'Waiting for the next check-in',

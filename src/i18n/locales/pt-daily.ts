@@ -21,6 +21,8 @@ export const daily = {
     and: ' e ',
     nextDue: 'Próximo check-in até {{when}}.',
     paused: 'Em pausa até {{date}}: retoma sozinho.',
+    alertsAt: 'Os seus contactos são alertados às {{time}} se não tocar em “Estou bem hoje”.',
+    doneAt: 'Feito hoje às {{time}} ✓',
     status: {
       off: 'Desligado',
       waiting: 'À espera do próximo check-in',
