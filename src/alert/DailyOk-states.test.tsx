@@ -6,6 +6,8 @@ import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
 import { DailyOk } from './DailyOk';
 import { dailyView as view } from './daily-test-fixtures';
+import { stringsFor } from './i18n';
+import { OwnerSignIn } from './SignIn';
 import { forgetPage, savePage } from './storage';
 
 const KEY = 'dk_owner-key-0123456789abcdefghijklmnopqrstu';
@@ -93,5 +95,19 @@ describe('the emergency page’s daily check-in states', () => {
     unmount();
     render(<DailyOk token="tok" language="en" />);
     expect(await screen.findByText('Daily check-in paused until 10/12/2026.')).toBeVisible();
+  });
+
+  it('“Sign in on this phone” opens the page’s sign-in on its username field, not its heading', async () => {
+    forgetDeviceKey();
+    render(
+      <>
+        <DailyOk token="tok" language="en" fromReminder />
+        <OwnerSignIn s={stringsFor('en')} offer />
+      </>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in on this phone' }));
+    const username = document.querySelector('details.owner-sign-in input[name="username"]');
+    await vi.waitFor(() => expect(document.activeElement).toBe(username));
+    expect(username?.closest('details')?.open).toBe(true);
   });
 });

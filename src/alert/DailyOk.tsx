@@ -106,7 +106,7 @@ function onShowDaily(listener: () => void): () => void {
   return () => container.removeEventListener('message', handler);
 }
 
-/** Opens the page's sign-in ("Is this your phone?", SignIn.tsx), offered by then, and moves focus to it. */
+/** Opens the page's sign-in ("Is this your phone?", SignIn.tsx), offered by then, and moves focus to its username field. */
 function openSignIn(): void {
   askOwnerToSignIn();
   // The page draws the sign-in on the question: it is there on the next frame.
@@ -115,7 +115,8 @@ function openSignIn(): void {
     if (!details) return;
     details.open = true;
     details.scrollIntoView?.({ block: 'center' });
-    details.querySelector<HTMLElement>('summary')?.focus();
+    // Straight to the username: the form is what the owner came for, not its heading.
+    (details.querySelector<HTMLElement>('input[name="username"]') ?? details.querySelector('summary'))?.focus();
   }, 0);
 }
 
