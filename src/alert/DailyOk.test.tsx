@@ -1,9 +1,10 @@
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { okOffered as okShown } from '../../common/daily-view';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
-import { DailyOk, okShown, whenText } from './DailyOk';
+import { DailyOk, whenText } from './DailyOk';
 import { dailyView, fakePush } from './daily-test-fixtures';
 import { ownerAskedToSignIn, resetAskedToSignIn } from './owner-proof-asked';
 import { forgetPage, savePage } from './storage';

@@ -3,7 +3,8 @@ import type { DailyView } from '../../common/api/daily';
 import { pathOf } from '../../common/api/paths';
 import { dailyRoutes } from '../../common/api/routes';
 import type { Language } from '../../common/constants';
-import { OK_AHEAD_MS, onOwnersClock } from '../../common/daily-schedule';
+import { onOwnersClock } from '../../common/daily-schedule';
+import { alertsAt, calendarText, clockText, okOffered, okToday } from '../../common/daily-view';
 import { OFFERED_ON_TAP_KEY } from '../../common/push';
 import { SW_MESSAGE } from '../../common/sw-messages';
 import { daily as enDaily } from '../i18n/locales/en-daily';
@@ -51,6 +52,8 @@ const STRINGS = {
     signIn: 'Entrar neste telemóvel',
     next: (when: string) => `Próximo check-in diário até ${when}.`,
     paused: (date: string) => `Check-in diário em pausa até ${date}.`,
+    alertsAt: (time: string) => `Check-in em falta: os seus contactos são alertados às ${time}.`,
+    doneAt: (time: string) => `Feito hoje às ${time} ✓`,
     missed: 'O check-in diário falhou: os seus contactos foram alertados.',
     remindHere: 'Lembrar-me aqui',
     reminders: {
@@ -72,6 +75,8 @@ const STRINGS = {
     signIn: 'Sign in on this phone',
     next: (when: string) => `Next daily check-in due by ${when}.`,
     paused: (date: string) => `Daily check-in paused until ${date}.`,
+    alertsAt: (time: string) => `Check-in due: your contacts are alerted at ${time}.`,
+    doneAt: (time: string) => `Done today at ${time} ✓`,
     missed: 'The daily check-in was missed: your contacts were alerted.',
     remindHere: 'Remind me here',
     reminders: {
@@ -101,7 +106,7 @@ function onShowDaily(listener: () => void): () => void {
   return () => container.removeEventListener('message', handler);
 }
 
-/** Opens the page's sign-in ("Is this your phone?", SignIn.tsx), offered by then, and moves focus to it. */
+/** Opens the page's sign-in ("Is this your phone?", SignIn.tsx), offered by then, and moves focus to its username field. */
 function openSignIn(): void {
   askOwnerToSignIn();
   // The page draws the sign-in on the question: it is there on the next frame.
@@ -110,23 +115,21 @@ function openSignIn(): void {
     if (!details) return;
     details.open = true;
     details.scrollIntoView?.({ block: 'center' });
-    details.querySelector<HTMLElement>('summary')?.focus();
+    // Straight to the username: the form is what the owner came for, not its heading.
+    (details.querySelector<HTMLElement>('input[name="username"]') ?? details.querySelector('summary'))?.focus();
   }, 0);
 }
 
 /** The due time on the owner's clock (their `time_zone`, as the schedule is), not this device's. */
 export const whenText = (iso: string, language: Language, timeZone?: string | null) =>
-  onOwnersClock(iso, language === 'en' ? 'en-GB' : 'pt-PT', timeZone, {
+  onOwnersClock(iso, localeOf(language), timeZone, {
     weekday: 'short',
     hour: '2-digit',
     minute: '2-digit',
   });
 
-/** Whether the button shows: due, missed, or the due time is coming. */
-export const okShown = (view: DailyView, now: number) =>
-  view.status === 'due' ||
-  view.status === 'missed' ||
-  (view.status === 'waiting' && view.next_due_at !== null && Date.parse(view.next_due_at) - now <= OK_AHEAD_MS);
+/** The locale the page writes times and dates in. */
+const localeOf = (language: Language) => (language === 'en' ? 'en-GB' : 'pt-PT');
 
 /**
  * The emergency page's "I'm OK today", on the owner's phone only (it reads and checks in with the
@@ -218,7 +221,7 @@ export function DailyOk({
     };
   }, [token, signedIn, asked]);
 
-  const shown = view?.enabled === true && okShown(view, Date.now());
+  const shown = view !== null && okOffered(view, Date.now());
   // biome-ignore lint/correctness/useExhaustiveDependencies: a status read again (`view`) brings the button anew.
   useEffect(() => {
     if (!shown || !bring.current || !button.current) return;
@@ -288,15 +291,28 @@ export function DailyOk({
     } else setNote(s.failed);
   }
 
+  const now = Date.now();
+  const alerted = alertsAt(view);
+  const done = okToday(view, now, timeZone);
   return (
     <section className="daily-ok" data-testid="daily-ok">
-      {view.status === 'paused' && view.paused_until && <p>{s.paused(view.paused_until)}</p>}
+      {view.status === 'paused' && view.paused_until && (
+        <p>{s.paused(calendarText(view.paused_until, localeOf(language)))}</p>
+      )}
       {view.status === 'missed' && <p role="alert">{s.missed}</p>}
+      {alerted !== null && (
+        <p className="daily-due" data-testid="daily-due">
+          {s.alertsAt(clockText(alerted, localeOf(language), timeZone))}
+        </p>
+      )}
+      {done !== null && !shown && (
+        <p className="daily-done">{s.doneAt(clockText(done, localeOf(language), timeZone))}</p>
+      )}
       {view.status !== 'paused' && view.next_due_at && !shown && (
         <p>{s.next(whenText(view.next_due_at, language, timeZone))}</p>
       )}
       {shown && (
-        <button type="button" className="button" ref={button} disabled={busy} onClick={() => void ok()}>
+        <button type="button" className="button calm" ref={button} disabled={busy} onClick={() => void ok()}>
           {s.ok}
         </button>
       )}

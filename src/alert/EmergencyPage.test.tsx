@@ -252,7 +252,7 @@ describe('emergency page', () => {
       expect(await screen.findByText('Para fazer o check-in aqui, entre uma vez neste telemóvel.')).toBeInTheDocument();
       fireEvent.click(screen.getByRole('button', { name: 'Entrar neste telemóvel' }));
       const details = screen.getByTestId('owner-sign-in') as HTMLDetailsElement;
-      await waitFor(() => expect(document.activeElement).toBe(details.querySelector('summary')));
+      await waitFor(() => expect(document.activeElement).toBe(details.querySelector('input[name="username"]')));
       expect(details.open).toBe(true);
       fireEvent.input(screen.getByLabelText('Nome de utilizador ou e-mail'), { target: { value: 'ana' } });
       fireEvent.input(screen.getByLabelText('Palavra-passe'), { target: { value: 'secret' } });

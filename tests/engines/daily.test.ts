@@ -97,6 +97,29 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     await owner.close();
   }, 90_000);
 
+  it('“Estou bem hoje” sits at least 32 px from “Enviar o alerta agora”, in another colour', async () => {
+    const { user } = await ownerDueSoon();
+    const first = await openCancelled(user.token);
+    await signIn(first, user.username);
+    await first.close();
+    const tab = await openCancelled(user.token);
+    await until('"Estou bem hoje" shown', () => hasOkButton(tab));
+    const apart = await tab.run<{ gap: number; sendColour: string; okColour: string }>(`
+      const byText = (text) => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === text);
+      const send = byText('Enviar o alerta agora');
+      const ok = byText('Estou bem hoje');
+      const a = send.getBoundingClientRect();
+      const b = ok.getBoundingClientRect();
+      return {
+        gap: Math.max(b.top - a.bottom, a.top - b.bottom),
+        sendColour: getComputedStyle(send).backgroundColor,
+        okColour: getComputedStyle(ok).backgroundColor,
+      };`);
+    expect(apart.gap).toBeGreaterThanOrEqual(32);
+    expect(apart.okColour).not.toBe(apart.sendColour);
+    await tab.close();
+  }, 90_000);
+
   /** Whether the service worker's copy of the device key (IndexedDB, read by sw/push.ts) is the page's own. */
   const workerHasKey = (tab: Tab) =>
     tab.run<boolean>(`

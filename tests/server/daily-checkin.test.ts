@@ -198,7 +198,7 @@ describe(`daily check-in (${dbLabel})`, () => {
     const path = new URL(link).pathname;
     const asked = await t.app.inject({ method: 'GET', url: path });
     expect(asked.statusCode).toBe(200);
-    expect(asked.body).toContain(`action="${path}"`);
+    expect(asked.body).toContain(`action="${path}?lang=`);
     expect((await get(o)).json().last_ok_at).not.toBe(new Date(t.clock.now()).toISOString());
     const done = await t.app.inject({ method: 'POST', url: path });
     expect(done.statusCode).toBe(200);
@@ -208,6 +208,26 @@ describe(`daily check-in (${dbLabel})`, () => {
     await settle(t.app);
     expect(await dailyAlerts(o)).toEqual([]);
     expect((await t.app.inject({ method: 'POST', url: '/api/daily/ok/not-a-link/' })).statusCode).toBe(404);
+  });
+
+  it('the reminder e-mail’s link answers in the owner’s language, also once spent', async () => {
+    const o = await owner(1);
+    await t.app.db.updateTable('users').set({ language: 'en' }).where('id', '=', o.user.id).execute();
+    const view = await enable(o);
+    moveTime(t, untilDue(view));
+    await settle(t.app);
+    const link = reminders(o)[0]?.text.match(/https?:\/\/\S+\/api\/daily\/ok\/[\w-]+\/\S*/)?.[0] as string;
+    const { pathname, search } = new URL(link);
+    const asked = await t.app.inject({ method: 'GET', url: `${pathname}${search}` });
+    expect(asked.body).toContain('Tap to say you are OK today.');
+    const action = asked.body.match(/action="([^"]+)"/)?.[1] as string;
+    expect((await t.app.inject({ method: 'POST', url: action })).body).toContain('Today’s check-in is done.');
+    for (const method of ['GET', 'POST'] as const) {
+      const spent = await t.app.inject({ method, url: `${pathname}${search}` });
+      expect(spent.statusCode).toBe(404);
+      expect(spent.body).toContain('Link used or expired');
+      expect(spent.body).not.toContain('Ligação usada');
+    }
   });
 
   it('paused until a date: nothing is due before it, and it resumes by itself', async () => {

@@ -6,6 +6,7 @@ import { escapeHtml, htmlPage, NOT_API } from '../../lib/html.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { findById, hashSecret } from '../accounts/repository.js';
+import { ownerLanguage } from '../alerts/owners.js';
 import { recordSignOfLife } from './service.js';
 
 const TEXTS: Record<Language, { ask: string; button: string; done: string; expired: string }> = {
@@ -23,10 +24,14 @@ const TEXTS: Record<Language, { ask: string; button: string; done: string; expir
   },
 };
 
-const textsOf = (user: User | undefined) => TEXTS[user?.language === 'en' ? 'en' : 'pt'];
+/** The link's language (`?lang=`, set by the reminder): all that is left to know the owner by once it is spent. */
+const languageOf = (user: User | undefined, asked: string | undefined): Language =>
+  user ? ownerLanguage(user) : asked === 'en' ? 'en' : 'pt';
+
+type LinkRequest = { Params: { link: string }; Querystring: { lang?: string } };
 
 /**
- * The reminder e-mail's one-click link, `/api/daily/ok/{link}/`: the page asks once more (a
+ * The reminder e-mail's one-click link, `/api/daily/ok/{link}/?lang=`: the page asks once more (a
  * POST), so a mail scanner that opens links never checks the owner in. The link works once and
  * until the end of that day's grace; it only ever lowers today's alarm, never reads anything.
  */
@@ -45,20 +50,21 @@ export default async function dailyMailLinkRoutes(app: FastifyInstance) {
   await app.register(async (forms) => {
     await forms.register(formbody);
     const options = { ...NOT_API, config: { rateLimit: perAddress } };
-    forms.get<{ Params: { link: string } }>('/api/daily/ok/:link/', options, async (request, reply) => {
+    forms.get<LinkRequest>('/api/daily/ok/:link/', options, async (request, reply) => {
       const { row, user } = await holderOf(request.params.link);
-      const texts = textsOf(user);
+      const language = languageOf(user, request.query.lang);
+      const texts = TEXTS[language];
       if (!row) return htmlPage(reply, 404, texts.expired);
-      const action = `/api/daily/ok/${escapeHtml(request.params.link)}/`;
+      const action = `/api/daily/ok/${escapeHtml(request.params.link)}/?lang=${language}`;
       return htmlPage(
         reply,
         200,
         `${texts.ask}<form method="post" action="${action}"><button class="primary" type="submit">${texts.button}</button></form>`,
       );
     });
-    forms.post<{ Params: { link: string } }>('/api/daily/ok/:link/', options, async (request, reply) => {
+    forms.post<LinkRequest>('/api/daily/ok/:link/', options, async (request, reply) => {
       const { row, user } = await holderOf(request.params.link);
-      const texts = textsOf(user);
+      const texts = TEXTS[languageOf(user, request.query.lang)];
       if (!row || !user) return htmlPage(reply, 404, texts.expired);
       // Spent in the check-in's own transaction, only while live: two clicks at once check in once.
       const done = await recordSignOfLife(app, user, app.clock.now(), hashSecret(request.params.link));

@@ -34,8 +34,9 @@ const TEXTS: Record<Language, (alarm: string) => { subject: string; intro: strin
 export const ownerTag = (userId: string) =>
   createHash('sha256').update(`daily:${userId}`).digest('base64url').slice(0, 16);
 
-/** The page the one-click link opens (features/daily/mail-link-routes.ts). */
-export const mailLinkUrl = (appUrl: string, secret: string) => `${appUrl}/api/daily/ok/${secret}/`;
+/** The page the one-click link opens (features/daily/mail-link-routes.ts), in the owner's language even once spent. */
+export const mailLinkUrl = (appUrl: string, secret: string, language: Language) =>
+  `${appUrl}/api/daily/ok/${secret}/?lang=${language}`;
 
 /**
  * Reminds the owner at the due time: a notification with "I'm OK" on each browser they allowed,
@@ -64,7 +65,7 @@ export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: numb
       .set({ link_hash: hashSecret(secret), link_expires_at: alarmAt })
       .where('user_id', '=', user.id)
       .execute();
-    await deps.mail.send(dailyMail(user, texts, mailLinkUrl(deps.config.APP_URL, secret)));
+    await deps.mail.send(dailyMail(user, texts, mailLinkUrl(deps.config.APP_URL, secret, language)));
   };
   const notify = attempt === 1 && user.token ? pushToOwner(deps, user.id, push) : undefined;
   await Promise.all([notify, mail()]);

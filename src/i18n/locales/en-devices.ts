@@ -13,9 +13,9 @@ export const devices: typeof pt = {
     none: 'No device has a key. Signed in, open the emergency button on your phone so its alerts are yours.',
     removeNamed: 'Remove {{name}}',
     removeConfirm:
-      'Remove {{name}}? Alerts sent from it are no longer known to be yours until you sign in there again.',
+      'Remove {{name}}? This ends only its key: alerts sent from it are no longer known to be yours, and it leaves this list. If you are signed in on that browser, you stay signed in there; to end that too, use “Log out everywhere”.',
     removeCurrentConfirm:
-      'Remove this device ({{name}})? Alerts sent from here are no longer known to be yours until you sign in again.',
+      'Remove this device ({{name}})? This ends only its key: alerts sent from here are no longer known to be yours until you sign in again. You stay signed in here.',
     removeYes: 'Yes, remove',
     removed: 'Device removed.',
     removeFailed: 'The device could not be removed. Try again.',

@@ -11,9 +11,9 @@ export const devices = {
     none: 'Nenhum dispositivo tem uma chave. Com a sessão iniciada, abra o botão de emergência no seu telemóvel para que os alertas dele sejam seus.',
     removeNamed: 'Remover {{name}}',
     removeConfirm:
-      'Remover {{name}}? Os alertas enviados dele deixam de ser reconhecidos como seus até voltar a iniciar sessão lá.',
+      'Remover {{name}}? Termina só a chave dele: os alertas enviados dele deixam de ser reconhecidos como seus e ele sai desta lista. Se tiver a sessão iniciada nesse navegador, ela continua iniciada; para a terminar também, use “Terminar sessão em todo o lado”.',
     removeCurrentConfirm:
-      'Remover este dispositivo ({{name}})? Os alertas enviados daqui deixam de ser reconhecidos como seus até voltar a iniciar sessão.',
+      'Remover este dispositivo ({{name}})? Termina só a chave dele: os alertas enviados daqui deixam de ser reconhecidos como seus até voltar a iniciar sessão. A sessão aqui continua iniciada.',
     removeYes: 'Sim, remover',
     removed: 'Dispositivo removido.',
     removeFailed: 'Não foi possível remover o dispositivo. Tente novamente.',

@@ -1,20 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onOwnersClock } from '../../../common/daily-schedule';
+import { okOffered } from '../../../common/daily-view';
 import { type DailyView, dailyOkNow, fetchDaily } from '../../api/daily';
-import { intlLocale } from '../../lib/locale';
 import { useStore } from '../../store';
-
-const DUE_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+import { DailyStatus } from './DailyStatus';
 
 /**
- * The home page's daily check-in card, when one is set: its status, the next due time, and
- * "I'm OK today" (the session is the owner's proof).
+ * The home page's daily check-in card, when one is set: its status, the next due time, when the
+ * contacts are alerted while due, and "I'm OK today" offered by the rule the emergency page
+ * follows (the session is the owner's proof). Once tapped, the card says it counted.
  */
 export function DailyOk({ token }: { token: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const pushToast = useStore((state) => state.pushToast);
-  const timeZone = useStore((state) => state.user?.time_zone);
   const [view, setView] = useState<DailyView | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -45,15 +43,9 @@ export function DailyOk({ token }: { token: string }) {
   return (
     <section className="panel daily-ok" aria-labelledby="daily-ok-title">
       <h2 id="daily-ok-title">{t('daily.title')}</h2>
-      <p role="status" data-testid="daily-ok-status">
-        {t(`daily.status.${view.status}`)}
-        {view.next_due_at && view.status !== 'paused'
-          ? ` · ${t('daily.nextDue', { when: onOwnersClock(view.next_due_at, intlLocale(i18n.language), timeZone, DUE_FORMAT) })}`
-          : ''}
-        {view.status === 'paused' && view.paused_until ? ` · ${t('daily.paused', { date: view.paused_until })}` : ''}
-      </p>
-      {view.status !== 'paused' && (
-        <button type="button" className="button primary" disabled={busy} onClick={() => void ok()}>
+      <DailyStatus view={view} testId="daily-ok-status" />
+      {okOffered(view, Date.now()) && (
+        <button type="button" className="button calm" disabled={busy} onClick={() => void ok()}>
           {t('daily.ok')}
         </button>
       )}

@@ -6,42 +6,9 @@ import { failureOf } from '../../api/client';
 import { type DailySettings, type DailyView, fetchDaily, saveDaily } from '../../api/daily';
 import type { Contact } from '../../api/types';
 import { Field } from '../../components/Field';
-import { dateTime } from '../../lib/time';
 import { useStore } from '../../store';
-
-const MINUTES_A_DAY = 1440;
-
-/** "HH:MM" moved on by `minutes`, on the same clock (the sentence's "by 11:00"). */
-export function clockPlus(time: string, minutes: number): string {
-  const [hours = 0, mins = 0] = time.split(':').map(Number);
-  const total = (((hours * 60 + mins + minutes) % MINUTES_A_DAY) + MINUTES_A_DAY) % MINUTES_A_DAY;
-  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
-}
-
-/** The names of the contacts alerted, "Ana and Rui", "Ana, Rui and Eva". */
-function namesOf(names: string[], and: string): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')}${and}${names.at(-1)}`;
-}
-
-/** What will happen, in plain words: "Every day before 10:00. If you haven't checked in by 11:00, Ana and Rui get an SMS." */
-export function DailySentence({ settings, names }: { settings: DailySettings; names: string[] }) {
-  const { t } = useTranslation();
-  const until = clockPlus(settings.time, settings.grace_minutes);
-  const when =
-    settings.every_days === 1
-      ? t('daily.everyDay', { time: settings.time })
-      : t('daily.everyNDays', { count: settings.every_days, time: settings.time });
-  const alarm =
-    names.length > 0
-      ? t('daily.alarm', { until, names: namesOf(names, t('daily.and')) })
-      : t('daily.alarmNobody', { until });
-  return (
-    <p className="daily-sentence" data-testid="daily-sentence">
-      {when} {alarm}
-    </p>
-  );
-}
+import { DailyStatus } from '../home/DailyStatus';
+import { DailySentence, GRACE_BOUNDS, graceValid } from './DailySentence';
 
 /** The words for what this browser gets (Setup asks nothing, so never `full` nor `failed`). */
 const PUSH_TEXT: Record<RemindersHere, string> = {
@@ -101,13 +68,24 @@ const settingsOf = (view: DailyView): DailySettings => ({
  * Setup's daily check-in: on or off, the time of day, every how many days, the grace before the
  * alert and a pause until a date, with the sentence of what will happen and the next due time.
  */
-export function DailyCheckin({ contacts, limit }: { contacts: Contact[]; limit?: number | undefined }) {
-  const { t, i18n } = useTranslation();
+export function DailyCheckin({
+  contacts,
+  limit,
+  contactsKnown = true,
+}: {
+  contacts: Contact[];
+  limit?: number | undefined;
+  /** False when the contacts could not be loaded: the sentence then names none, and claims none are missing. */
+  contactsKnown?: boolean;
+}) {
+  const { t } = useTranslation();
   const pushToast = useStore((state) => state.pushToast);
+  const timeZone = useStore((state) => state.user?.time_zone);
   const [view, setView] = useState<DailyView | null>(null);
   const [settings, setSettings] = useState<DailySettings>(DEFAULTS);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [graceProblem, setGraceProblem] = useState(false);
   const everyId = useId();
   const enabledId = useId();
 
@@ -127,30 +105,34 @@ export function DailyCheckin({ contacts, limit }: { contacts: Contact[]; limit?:
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
     setProblem(null);
+    setGraceProblem(!graceValid(settings.grace_minutes));
+    if (!graceValid(settings.grace_minutes)) return;
+    setBusy(true);
     try {
       const saved = await saveDaily(settings);
       setView(saved);
       setSettings(settingsOf(saved));
       pushToast('success', { key: 'daily.saved' });
     } catch (failure) {
-      const { status } = await failureOf(failure);
-      setProblem(status === 402 ? t('daily.premium') : t('daily.failed'));
+      const { status, data } = await failureOf(failure);
+      // The server's bounds, said by the field they are about rather than as a generic failure.
+      if (status === 400 && data && typeof data === 'object' && 'grace_minutes' in data) setGraceProblem(true);
+      else setProblem(status === 402 ? t('daily.premium') : t('daily.failed'));
     } finally {
       setBusy(false);
     }
   }
 
   const set = (fields: Partial<DailySettings>) => setSettings((current) => ({ ...current, ...fields }));
-  const names = contacts.slice(0, limit ?? contacts.length).map((contact) => contact.name);
+  const names = contactsKnown ? contacts.slice(0, limit ?? contacts.length).map((contact) => contact.name) : null;
 
   return (
     <section className="panel daily" aria-labelledby="daily-title">
       <h2 id="daily-title">{t('daily.title')}</h2>
       <p>{t('daily.intro')}</p>
       <form onSubmit={save} noValidate>
-        <div className="field checkbox">
+        <div className="check">
           <input
             id={enabledId}
             type="checkbox"
@@ -183,10 +165,16 @@ export function DailyCheckin({ contacts, limit }: { contacts: Contact[]; limit?:
         <Field
           label={t('daily.grace')}
           type="number"
-          min={1}
-          max={MINUTES_A_DAY}
-          value={settings.grace_minutes}
-          onChange={(event) => set({ grace_minutes: Number(event.target.value) })}
+          min={GRACE_BOUNDS.min}
+          max={GRACE_BOUNDS.max}
+          step={1}
+          hint={t('daily.graceHint')}
+          error={graceProblem ? t('daily.graceBounds') : null}
+          value={Number.isNaN(settings.grace_minutes) ? '' : settings.grace_minutes}
+          onChange={(event) => {
+            setGraceProblem(false);
+            set({ grace_minutes: event.target.value === '' ? Number.NaN : Number(event.target.value) });
+          }}
         />
         <Field
           label={t('daily.pausedUntil')}
@@ -194,7 +182,7 @@ export function DailyCheckin({ contacts, limit }: { contacts: Contact[]; limit?:
           value={settings.paused_until ?? ''}
           onChange={(event) => set({ paused_until: event.target.value || null })}
         />
-        <DailySentence settings={settings} names={names} />
+        <DailySentence settings={settings} names={names} timeZone={timeZone} />
         {problem && (
           <p className="form-error" role="alert">
             {problem}
@@ -206,15 +194,7 @@ export function DailyCheckin({ contacts, limit }: { contacts: Contact[]; limit?:
           </button>
         </div>
       </form>
-      {view?.enabled && (
-        <p className="note" role="status" data-testid="daily-status">
-          {t(`daily.status.${view.status}`)}
-          {view.status === 'paused' && view.paused_until ? ` · ${t('daily.paused', { date: view.paused_until })}` : ''}
-          {view.next_due_at && view.status !== 'paused'
-            ? ` · ${t('daily.nextDue', { when: dateTime(view.next_due_at, i18n.language) })}`
-            : ''}
-        </p>
-      )}
+      {view?.enabled && <DailyStatus view={view} testId="daily-status" />}
       {view?.enabled && <DailyReminderHere />}
     </section>
   );

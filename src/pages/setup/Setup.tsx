@@ -136,7 +136,11 @@ export default function Setup() {
       <ProfilePanel user={user} />
       <EmergencyPanel user={user} />
       <PinPanel user={user} />
-      <DailyCheckin contacts={contacts} limit={profile.contact_limit || undefined} />
+      <DailyCheckin
+        contacts={contacts}
+        limit={profile.contact_limit || undefined}
+        contactsKnown={!fetchError && !(loading && contacts.length === 0)}
+      />
       <Devices />
       <AccountActions />
     </section>

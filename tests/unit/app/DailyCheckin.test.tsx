@@ -4,7 +4,8 @@ import type { DailyView } from '../../../src/api/daily';
 import type { Contact } from '../../../src/api/types';
 import i18n from '../../../src/i18n';
 import { DailyOk } from '../../../src/pages/home/DailyOk';
-import { clockPlus, DailyCheckin } from '../../../src/pages/setup/DailyCheckin';
+import { DailyCheckin } from '../../../src/pages/setup/DailyCheckin';
+import { clockPlus } from '../../../src/pages/setup/DailySentence';
 import { fakeApi, setupAppTests, signIn } from './helpers';
 
 setupAppTests();

@@ -70,6 +70,19 @@ describe('Setup: the devices list', () => {
     expect(await screen.findByText(/Nenhum dispositivo tem uma chave/)).toBeInTheDocument();
   });
 
+  it('the confirmation says plainly that only the key ends, and the browser stays signed in, in both languages', async () => {
+    devicesApi([PHONE, TABLET]);
+    await openDevices();
+    fireEvent.click(screen.getByRole('button', { name: 'Remover Dispositivo desconhecido' }));
+    expect(screen.getByText(/Termina só a chave dele/)).toHaveTextContent(
+      'Se tiver a sessão iniciada nesse navegador, ela continua iniciada; para a terminar também, use “Terminar sessão em todo o lado”.',
+    );
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByText(/This ends only its key/)).toHaveTextContent(
+      'If you are signed in on that browser, you stay signed in there; to end that too, use “Log out everywhere”.',
+    );
+  });
+
   it('removes a device only after confirmation; removing this one forgets its key here', async () => {
     const api = devicesApi([PHONE, TABLET]);
     saveDeviceKey('key-here', 'ana');
