@@ -118,3 +118,6 @@ export const CHECKIN_WRONG_PINS = 5;
 
 /** The owner's own wait before an unanswered real alert phones the contacts (seconds); 0 turns it off. */
 export const ESCALATION_SECONDS = { min: 60, max: 1800 } as const;
+
+/** How long after an invitation SMS the owner may ask for another to the same contact (ms). */
+export const REINVITE_AFTER_MS = 7 * 24 * 60 * 60_000;

@@ -28,6 +28,12 @@ export const contact = z
       .describe(
         '`invited`: the invitation SMS went; `confirmed`: they replied YES; `opted_out`: they replied STOP and get nothing from Alerta until they reply START; `added`: no invitation could go yet.',
       ),
+    invite_again_at: z
+      .string()
+      .nullable()
+      .describe(
+        'While `invited`: from when the owner may ask for the invitation again (ISO 8601, a week after the last one). Null otherwise.',
+      ),
   })
   .meta({ id: 'Contact' });
 

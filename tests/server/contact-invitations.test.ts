@@ -60,8 +60,14 @@ describe(`contact invitations (${dbLabel})`, () => {
   it('sends one invitation per account and number; the owner may ask again from setup after a week, not before', async () => {
     const owner = await subscriber();
     const phone = fresh();
-    const { id } = (await addContact(t.app, owner.headers, 'Rui', phone)).json() as { id: string };
+    const added = (await addContact(t.app, owner.headers, 'Rui', phone)).json() as {
+      id: string;
+      invite_again_at: string;
+    };
+    const { id } = added;
     expect(await smsTo(t.app, phone)).toHaveLength(1);
+    // The answer says from when the owner may ask again: a week after this invitation.
+    expect(Date.parse(added.invite_again_at)).toBe(t.clock.now() + 7 * DAY);
 
     const soon = await invite(owner, id);
     expect(soon.statusCode).toBe(429);
@@ -72,6 +78,7 @@ describe(`contact invitations (${dbLabel})`, () => {
     const again = await invite(owner, id);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ id, state: 'invited' });
+    expect(Date.parse(again.json().invite_again_at)).toBe(t.clock.now() + 7 * DAY);
     expect(await smsTo(t.app, phone)).toHaveLength(2);
   });
 

@@ -90,6 +90,7 @@ describe(`contacts (${dbLabel})`, () => {
         relationship: 'Mãe',
         alerted: true,
         state: 'invited',
+        invite_again_at: expect.any(String),
       },
       {
         id: expect.any(String),
@@ -98,6 +99,7 @@ describe(`contacts (${dbLabel})`, () => {
         relationship: '',
         alerted: true,
         state: 'invited',
+        invite_again_at: expect.any(String),
       },
       {
         id: expect.any(String),
@@ -106,6 +108,7 @@ describe(`contacts (${dbLabel})`, () => {
         relationship: '',
         alerted: true,
         state: 'invited',
+        invite_again_at: expect.any(String),
       },
     ]);
     const fourth = await add(user, { name: 'Rui', phone_number: '+5511987654321' });

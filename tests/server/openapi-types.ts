@@ -1692,6 +1692,8 @@ export interface components {
        * @enum {string}
        */
       state: 'added' | 'invited' | 'confirmed' | 'opted_out';
+      /** @description While `invited`: from when the owner may ask for the invitation again (ISO 8601, a week after the last one). Null otherwise. */
+      invite_again_at: string | null;
     };
     Health: {
       /** @enum {string} */

@@ -1,4 +1,5 @@
 import type { Insertable, Transaction } from 'kysely';
+import { REINVITE_AFTER_MS } from '../../../common/constants.js';
 import type { Dialect } from '../../db/index.js';
 import type { Contact, ContactsTable, Database, Db } from '../../db/schema.js';
 
@@ -12,6 +13,8 @@ export interface ContactView {
   alerted: boolean;
   /** Where their agreement stands: invited by SMS, confirmed (replied YES), opted out (STOP), or none yet. */
   state: ContactState;
+  /** While invited: from when the invitation may be asked for again (ISO 8601). */
+  invite_again_at: string | null;
 }
 
 export type ContactState = 'added' | 'invited' | 'confirmed' | 'opted_out';
@@ -31,14 +34,19 @@ export const toView = (
   contact: Pick<Contact, 'id' | 'name' | 'phone_number' | 'relationship' | 'invited_at' | 'confirmed_at'>,
   alerted = true,
   optedOut = false,
-): ContactView => ({
-  id: contact.id,
-  name: contact.name,
-  phone_number: contact.phone_number,
-  relationship: contact.relationship,
-  alerted,
-  state: contactState(contact, optedOut),
-});
+): ContactView => {
+  const state = contactState(contact, optedOut);
+  return {
+    id: contact.id,
+    name: contact.name,
+    phone_number: contact.phone_number,
+    relationship: contact.relationship,
+    alerted,
+    state,
+    invite_again_at:
+      state === 'invited' ? new Date(Number(contact.invited_at) + REINVITE_AFTER_MS).toISOString() : null,
+  };
+};
 
 /** The user's contacts in alerting order: those chosen to stay alerted first, then the order they were added. */
 export function listContacts(db: Db, userId: string): Promise<Contact[]> {

@@ -1,3 +1,4 @@
+import { REINVITE_AFTER_MS } from '../../../common/constants.js';
 import { shownName } from '../../../common/profile-rules.js';
 import { invitationMessage } from '../../../common/sms-text-replies.js';
 import type { Contact, Db, User } from '../../db/schema.js';
@@ -9,8 +10,6 @@ import { lockNumber, optedOutAmong } from './opt-outs.js';
 
 /** Invitations one number may get in a day, from all accounts together. */
 export const INVITATIONS_PER_NUMBER_PER_DAY = 3;
-/** How long after an invitation the owner may ask for another to the same contact. */
-export const REINVITE_AFTER_MS = 7 * DAY;
 
 /** What came of an invitation: queued, or why not. */
 export type InvitationOutcome = 'invited' | 'too_soon' | 'opted_out' | 'number_busy';

@@ -45,6 +45,7 @@ export const setup: typeof pt = {
     },
     askStart: 'Replied STOP: ask them to reply START to Alerta’s number to receive alerts again.',
     invite: 'Invite again',
+    inviteFrom: 'You can send the invitation again from {{date}}.',
     inviteNamed: 'Send the SMS invitation to {{name}} again',
     invitationSent: 'Invitation sent by SMS.',
     invitationFailed: 'The invitation could not be sent.',

@@ -43,6 +43,7 @@ export const setup = {
     },
     askStart: 'Respondeu STOP: peça-lhe para responder START ao número do Alerta para voltar a receber alertas.',
     invite: 'Convidar de novo',
+    inviteFrom: 'Pode enviar de novo o convite a partir de {{date}}.',
     inviteNamed: 'Enviar de novo o convite por SMS a {{name}}',
     invitationSent: 'Convite enviado por SMS.',
     invitationFailed: 'Não foi possível enviar o convite.',

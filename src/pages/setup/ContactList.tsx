@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact, Plan } from '../../api/types';
+import { intlLocale } from '../../lib/locale';
 
 interface ContactListProps {
   contacts: Contact[];
@@ -23,10 +24,20 @@ const STATE_TAGS = {
  * The current contacts, each with a remove button. Beyond the plan's limit (after a downgrade)
  * contacts are marked "not alerted on this plan", each with a button to alert it instead. Each
  * says whether it was invited by SMS, confirmed (replied YES) or opted out (replied STOP: ask
- * them to reply START), with a button to invite again.
+ * them to reply START), with a button to invite again when that would work, or the date from
+ * which it will.
  */
+/**
+ * Whether the invitation can go again now: never invited (or it could not go), or invited a week
+ * ago or more; a confirmed or opted-out contact is not invited.
+ */
+const invitable = (contact: Contact) =>
+  contact.state === 'added' ||
+  (contact.state === 'invited' &&
+    (contact.invite_again_at === null || Date.parse(contact.invite_again_at) <= Date.now()));
+
 export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst, onInvite }: ContactListProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [removing, setRemoving] = useState<string | null>(null);
   const overLimit = limit !== undefined && contacts.length > limit;
   return (
@@ -52,7 +63,18 @@ export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst, onI
                 <span className={STATE_TAGS[contact.state]}>{t(`setup.contactState.${contact.state}`)}</span>
                 {contact.state === 'opted_out' && <span className="note">{t('setup.askStart')}</span>}
               </div>
-              {contact.state !== 'confirmed' && contact.state !== 'opted_out' && (
+              {!invitable(contact) && contact.invite_again_at && (
+                <span className="note">
+                  {t('setup.inviteFrom', {
+                    date: new Intl.DateTimeFormat(intlLocale(i18n.language), {
+                      day: '2-digit',
+                      month: '2-digit',
+                      year: 'numeric',
+                    }).format(Date.parse(contact.invite_again_at)),
+                  })}
+                </span>
+              )}
+              {invitable(contact) && (
                 <button
                   type="button"
                   className="button secondary"

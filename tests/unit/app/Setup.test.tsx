@@ -21,6 +21,8 @@ const ANA: Contact = {
   relationship: 'Irmã',
   alerted: true,
   state: 'invited',
+  // Invited over a week ago: the invitation may be asked for again.
+  invite_again_at: '2026-01-01T00:00:00.000Z',
 };
 
 /** Opens /setup logged in with the given profile and contacts; the fake API keeps contacts in memory. */
@@ -136,6 +138,7 @@ describe('Setup', () => {
       relationship: '',
       alerted: i < 3,
       state: 'invited' as const,
+      invite_again_at: null,
     }));
     const fake = await openSetup({ ...PREMIUM, plan: 'basic', contact_limit: 3 }, five);
     expect(screen.queryByText('5 de 3 contactos')).toBeNull();
@@ -446,8 +449,27 @@ describe('Setup', () => {
     expect(screen.getByText(/ask them to reply START/)).toBeInTheDocument();
   });
 
+  it('offers the invitation again only once it would go, and says from which date until then, in both languages', async () => {
+    const week = new Date(Date.now() + 7 * 86_400_000);
+    const fake = await openSetup(PREMIUM, [{ ...ANA, state: 'added', invite_again_at: null }]);
+    expect(screen.getByText('Sem convite')).toBeInTheDocument();
+    fake.fetch.mockImplementationOnce(async () =>
+      Response.json({ ...ANA, state: 'invited', invite_again_at: week.toISOString() }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar de novo o convite por SMS a Ana' }));
+    expect(await screen.findByText('Convidado por SMS')).toBeInTheDocument();
+    expect(screen.getByText('Convite enviado por SMS.')).toBeInTheDocument();
+    // Right after the invitation: no button that would be refused, but the date it comes back.
+    expect(screen.queryByRole('button', { name: 'Enviar de novo o convite por SMS a Ana' })).toBeNull();
+    const pt = new Intl.DateTimeFormat('pt-PT', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(week);
+    expect(screen.getByText(`Pode enviar de novo o convite a partir de ${pt}.`)).toBeInTheDocument();
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByText(/^You can send the invitation again from \d\d\/\d\d\/\d{4}\.$/)).toBeInTheDocument();
+    await act(() => i18n.changeLanguage('pt'));
+  });
+
   it('invites a contact again, and says why not when it went less than a week ago', async () => {
-    const fake = await openSetup(PREMIUM, [{ ...ANA, state: 'added' }]);
+    const fake = await openSetup(PREMIUM, [{ ...ANA, state: 'added', invite_again_at: null }]);
     expect(screen.getByText('Sem convite')).toBeInTheDocument();
     fake.fetch.mockImplementationOnce(async () => Response.json({ ...ANA, state: 'invited' }));
     fireEvent.click(screen.getByRole('button', { name: 'Enviar de novo o convite por SMS a Ana' }));
