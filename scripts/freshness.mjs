@@ -42,7 +42,10 @@ function heldBack(readme) {
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
 const rows = heldBack(readFileSync(path.join(root, 'README.md'), 'utf8'));
-const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+// A package of this repository (`file:`) has no registry version to be behind.
+const deps = Object.fromEntries(
+  Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([, spec]) => !spec.startsWith('file:')),
+);
 
 /** Tries of each registry request: a connection that timed out or a busy registry (429, 5xx) is asked again. */
 const TRIES = 4;

@@ -15,6 +15,7 @@ import checkinsFeature from './features/checkins/index.js';
 import configRoutes from './features/config/routes.js';
 import contactRoutes from './features/contacts/routes.js';
 import tokenRoutes from './features/contacts/token-routes.js';
+import { logCapturedWhereUnreachable } from './features/dev/outbox-address.js';
 import outboxRoutes, { outboxServed } from './features/dev/outbox-routes.js';
 import emergencyPageRoutes from './features/emergency-page/routes.js';
 import escalationFeature from './features/escalation/index.js';
@@ -240,7 +241,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(escalationFeature);
   await app.register(liveFeature);
   await app.register(smsRepliesFeature);
-  if (outboxServed(app)) await app.register(outboxRoutes);
+  if (outboxServed(app)) {
+    await app.register(outboxRoutes);
+    logCapturedWhereUnreachable(app);
+  }
 
   await app.register(staticPlugin, {
     distDir: options.distDir ?? process.env.ALERTA_DIST_DIR ?? path.join(projectRoot, 'dist'),

@@ -32,17 +32,40 @@ export const euros = z.coerce
     (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6,
     'must be an amount in euros to the cent, e.g. 3 or 0.08',
   );
-export const url = (protocols: string[]) =>
-  z.string().refine(
-    (v) => {
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    },
-    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
-  );
+/** How a URL setting may carry a password: `hint` ends the message when its password breaks it. */
+export interface Credentials {
+  hint: string;
+}
+
+/**
+ * What is wrong with a URL setting, or null: it names the cause (a scheme not accepted, a user
+ * name or password holding a character that ends it early, a host or port that cannot be read)
+ * and never repeats the value, which may hold a password.
+ */
+export function urlProblem(value: string, protocols: string[], credentials?: Credentials): string | null {
+  const wanted = protocols.map((p) => `${p}//`).join(' or ');
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (!scheme) return `must be a URL starting with ${wanted}`;
+  if (!protocols.includes(scheme)) return `must be a URL starting with ${wanted}, not ${scheme}//`;
+  const rest = value.slice(scheme.length + 2);
+  // A password holding "/", "?" or "#" cuts the address there: the rest becomes a path.
+  const userinfo = rest.includes('@') ? rest.slice(0, rest.lastIndexOf('@')) : '';
+  if (credentials && /[/?#]/.test(userinfo)) {
+    return `has a user name or password holding "/", "?" or "#", which ends it early: percent-encode it ("/" as %2F, "?" as %3F, "#" as %23)${credentials.hint}`;
+  }
+  try {
+    new URL(value);
+    return null;
+  } catch {
+    return 'is not a URL that can be read: check its host name and port';
+  }
+}
+/** A URL setting with one of `protocols`; `credentials` for one that may carry a password. */
+export const url = (protocols: string[], credentials?: Credentials) =>
+  z.string().superRefine((value, ctx) => {
+    const problem = urlProblem(value, protocols, credentials);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -1,7 +1,9 @@
 import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, checkProviders, loadConfig, resolveJwtSecret, settleAppUrl } from './config.js';
-import { outboxServed, outboxUrl } from './features/dev/outbox-routes.js';
+import { outboxAddress } from './features/dev/outbox-address.js';
+import { outboxServed } from './features/dev/outbox-routes.js';
 
 /** How long in-flight requests get to finish once the server is asked to stop (ms). */
 const SHUTDOWN_DELAY_MS = 15_000;
@@ -42,15 +44,22 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const bound = app.server.address();
-  if (bound && typeof bound === 'object') settleAppUrl(config, bound.port);
+  const port = bound && typeof bound === 'object' ? bound.port : config.PORT;
+  settleAppUrl(config, port);
   app.log.info(
     `Alerta ${app.appVersion} at ${config.APP_URL} (listening on ${app.listeningOrigin}) · database ${app.dialect} · mail ${app.mail.name} · sms ${app.sms.name} · payments ${app.payments.name}` +
-      (outboxServed(app)
-        ? ` · Dev outbox: ${outboxUrl(app)}`
-        : app.mail.name === 'outbox' || app.sms.name === 'outbox'
-          ? ' · dev outbox off (NODE_ENV=production)'
-          : ''),
+      outboxLine(app, port),
   );
+}
+
+/** The start line's word on the dev outbox: an address that opens it, or why none does and where its messages go. */
+function outboxLine(app: FastifyInstance, port: number): string {
+  if (!outboxServed(app)) {
+    return app.mail.name === 'outbox' || app.sms.name === 'outbox' ? ' · dev outbox off (NODE_ENV=production)' : '';
+  }
+  const where = outboxAddress(app.config, port);
+  if ('url' in where) return ` · Dev outbox: ${where.url}`;
+  return ` · dev outbox: no address opens it (${where.unreachable}); captured e-mails and SMS are written to this log`;
 }
 
 void main();

@@ -43,15 +43,20 @@ export class DevOutbox {
   readonly sms: CapturedSms[] = [];
   readonly push: CapturedPush[] = [];
   readonly calls: CapturedCall[] = [];
+  /** Told of each e-mail and SMS captured (the log, where no address opens the outbox pages). */
+  onCapture?: (message: { email: Omit<CapturedEmail, 'html'> } | { sms: Pick<CapturedSms, 'to' | 'body'> }) => void;
 
   addEmail(email: CapturedEmail): void {
     this.emails.unshift(email);
     this.emails.length = Math.min(this.emails.length, LIMIT);
+    const { html: _html, ...shown } = email;
+    this.onCapture?.({ email: shown });
   }
 
   addSms(sms: CapturedSms): void {
     this.sms.unshift(sms);
     this.sms.length = Math.min(this.sms.length, LIMIT);
+    this.onCapture?.({ sms: { to: sms.to, body: sms.body } });
   }
 
   addPush(push: CapturedPush): void {

@@ -76,6 +76,7 @@ describe('production install: npm ci --omit=dev over the build', () => {
     });
   }, 360_000);
 
+  // npm start exits once the server has stopped in order, which may take its whole shutdown delay.
   afterAll(async () => {
     if (server && server.exitCode === null) {
       const exited = new Promise((resolve) => server?.once('exit', resolve));
@@ -83,7 +84,7 @@ describe('production install: npm ci --omit=dev over the build', () => {
       await exited;
     }
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('installs no build tools', () => {
     const modules = path.join(dir, 'app/node_modules');

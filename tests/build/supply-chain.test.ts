@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -229,5 +229,53 @@ describe('scripts/freshness.mjs: every dependency on its latest major, or held b
     const behind = await run('freshness.mjs', temp({ 'leftpad-old': '1.0.0' }, '# Project\n', aliases));
     expect(behind.output).toMatch(/leftpad-old: 1\.0\.0 is behind the latest 2\.0\.0/);
     expect(behind.status).toBe(1);
+  });
+});
+
+describe('scripts/freshness.mjs: packages of this repository', () => {
+  it('asks the registry nothing about a file: dependency', async () => {
+    registry.latest = { leftpad: '1.0.0' };
+    const local = { 'local-tool': 'file:tools/local-tool' };
+    const result = await run('freshness.mjs', temp({ leftpad: '1.0.0', 'local-tool': '0.0.0' }, '# Project\n', local));
+    expect(result.output).toMatch(/1 dependencies checked/);
+    expect(result.status).toBe(0);
+  });
+});
+
+describe('scripts/check-lockfile.mjs: `npm install` leaves the lock as it is', () => {
+  /** Runs the check on `dir`'s lock, with npm's record of the installed tree holding `installed`. */
+  function check(dir: string, installed: Record<string, unknown>) {
+    mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    writeFileSync(path.join(dir, 'node_modules/.package-lock.json'), JSON.stringify({ packages: installed }));
+    return new Promise<{ status: number; output: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [path.join(root, 'scripts/check-lockfile.mjs'), path.join(dir, 'package-lock.json')],
+        (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }),
+      );
+    });
+  }
+
+  it('fails when npm found more installing than the lock says, and passes the lock it wrote', async () => {
+    const dir = temp({ leftpad: '1.0.0' });
+    const locked = JSON.parse(readFileSync(path.join(dir, 'package-lock.json'), 'utf8')).packages;
+    const { '': _root, ...packages } = locked;
+    // npm marks a package with a binding.gyp it unpacked, which its registry metadata did not say.
+    const found = {
+      ...packages,
+      'node_modules/leftpad': { ...packages['node_modules/leftpad'], hasInstallScript: true },
+    };
+    const stale = await check(dir, found);
+    expect(stale.output).toMatch(/`npm install` would rewrite .*package-lock\.json: commit the lock it writes/);
+    expect(stale.output).toMatch(/node_modules\/leftpad: hasInstallScript absent in the lock, true installed/);
+    expect(stale.status).toBe(1);
+
+    writeFileSync(
+      path.join(dir, 'package-lock.json'),
+      JSON.stringify({ lockfileVersion: 3, requires: true, packages: { '': locked[''], ...found } }),
+    );
+    const written = await check(dir, found);
+    expect(written.output).toMatch(/`npm install` leaves .*package-lock\.json as it is/);
+    expect(written.status).toBe(0);
   });
 });

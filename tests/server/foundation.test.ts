@@ -133,6 +133,45 @@ describe('configuration', () => {
     expect(message).not.toContain('secret');
   });
 
+  /** The message loadConfig refuses this environment with. */
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('the configuration was accepted');
+  };
+
+  it('says when a password holding "/", "?" or "#" cut DATABASE_URL short, and how to pass it, without echoing it', () => {
+    // As `openssl rand -base64 24` makes them: some hold "/", and some of those read as a port.
+    for (const password of ['Kq9/xSecret+w=', '5432/Secret', 'ab?Secret', 'a#Secret']) {
+      const message = refusal({ DATABASE_URL: `postgres://alerta:${password}@postgres:5432/alerta` });
+      expect(message).toMatch(
+        /^Invalid configuration: DATABASE_URL has a user name or password holding "\/", "\?" or "#"/,
+      );
+      expect(message).toContain('percent-encode it ("/" as %2F');
+      expect(message).toContain('set PGPASSWORD');
+      expect(message).not.toContain('Secret');
+      // Percent-encoded it is read whole; or it stays out of the URL, for PGPASSWORD.
+      const encoded = `postgres://alerta:${encodeURIComponent(password)}@postgres:5432/alerta`;
+      expect(loadConfig({ DATABASE_URL: encoded }).DATABASE_URL).toBe(encoded);
+    }
+    expect(loadConfig({ DATABASE_URL: 'postgres://alerta@postgres:5432/alerta' }).DATABASE_URL).toContain('alerta@');
+  });
+
+  it('names the scheme a URL setting must start with, and the one it has', () => {
+    expect(refusal({ DATABASE_URL: 'mysql://alerta@db/alerta' })).toBe(
+      'Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql://, not mysql://',
+    );
+    expect(refusal({ REDIS_URL: 'redis://:pa/ss@redis:6379' })).toMatch(
+      /^Invalid configuration: REDIS_URL has a user name or password holding/,
+    );
+    expect(refusal({ APP_URL: 'https://exa mple.org' })).toMatch(
+      /^Invalid configuration: APP_URL is not a URL that can be read/,
+    );
+  });
+
   it('gives the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -252,9 +252,13 @@ class RedisProxy {
     client.pipe(upstream).pipe(client);
   });
 
+  /** The test Redis's URL with this proxy's address: its database number and password are kept. */
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `redis://127.0.0.1:${(this.server.address() as net.AddressInfo).port}`;
+    const url = new globalThis.URL(REDIS_URL!);
+    url.hostname = '127.0.0.1';
+    url.port = String((this.server.address() as net.AddressInfo).port);
+    return url.href;
   }
   cutOff(): void {
     this.cut = true;

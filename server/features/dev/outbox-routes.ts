@@ -47,10 +47,6 @@ export const outboxServed = (app: FastifyInstance) =>
   (app.mail.name === 'outbox' || app.sms.name === 'outbox' || app.voice.name === 'outbox') &&
   app.config.NODE_ENV !== 'production';
 
-/** The outbox's address with its key, as the start line prints it. */
-export const outboxUrl = (app: FastifyInstance, file = 'outbox') =>
-  `${app.config.APP_URL}/dev/${file}?key=${encodeURIComponent(app.config.DEV_OUTBOX_KEY)}`;
-
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** The outbox also needs its key (`?key=`, printed at start): without it, or with another, a 404. */
