@@ -8,8 +8,8 @@ export interface SmsOptOutsTable {
   created_at: number;
 }
 
-/** What a notice is: an invitation to be a contact, the help text, or "which alert?". */
-export type SmsNoticeKind = 'invitation' | 'help' | 'which';
+/** What a notice is: an invitation to be a contact, the help text, "which alert?", or "your answer was taken". */
+export type SmsNoticeKind = 'invitation' | 'help' | 'which' | 'taken';
 
 /** One SMS Alerta sends outside an alert, sent by its job (`sms-notice`); `user_id` for an invitation. */
 export interface SmsNoticesTable {

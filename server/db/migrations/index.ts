@@ -24,6 +24,7 @@ import * as contactReplies from './2026112813-contact-replies.js';
 import * as smsJobs from './2026112820-sms-jobs.js';
 import * as timersKindDue from './2026112821-timers-kind-due.js';
 import * as checkinProvenance from './2026120701-checkin-provenance.js';
+import * as responderChannel from './2026121001-responder-channel.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026112820-sms-jobs': smsJobs,
   '2026112821-timers-kind-due': timersKindDue,
   '2026120701-checkin-provenance': checkinProvenance,
+  '2026121001-responder-channel': responderChannel,
 };

@@ -1,5 +1,5 @@
 import { parseReply } from '../../../common/sms-replies.js';
-import { HELP_MESSAGE, whichMessage } from '../../../common/sms-text-replies.js';
+import { HELP_MESSAGE, takenMessage, whichMessage } from '../../../common/sms-text-replies.js';
 import type { Db } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { HOUR } from '../../lib/time.js';
@@ -41,10 +41,10 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
   if ((await optedOutAmong(deps.db, [phone])).size > 0) return 'ignored';
   const open = await openAlertsOf(deps.db, phone, now);
   const chosen = choice === null ? undefined : await answerToQuestion(deps.db, phone, open, choice, now);
-  if (chosen) return onTheWay(deps, chosen, now);
+  if (chosen) return onTheWay(deps, chosen, now, phone);
   if (word === 'on_my_way' || (word === 'ok' && open.length > 0)) {
     const [only] = open;
-    if (open.length === 1 && only) return onTheWay(deps, only, now);
+    if (open.length === 1 && only) return onTheWay(deps, only, now, phone);
     if (open.length > 1) return askWhich(deps, phone, open, now);
   }
   if ((word === 'yes' || word === 'ok') && (await confirmNumber(deps.db, phone, now))) return 'confirmed';
@@ -67,10 +67,18 @@ async function answerToQuestion(db: Db, phone: string, open: OpenAlert[], choice
   return picked;
 }
 
-/** The same "I'm on my way" as the contact's link, seen at once on every process's live streams. */
-async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number): Promise<ReplyOutcome> {
-  await contactOnTheWay(deps, alert.alertId, alert.delivery, '', now);
+/**
+ * The same "I'm on my way" as the contact's link, seen at once on every process's live streams,
+ * named as an SMS reply; the first one gets a line back saying it was taken (a repeat gets none).
+ */
+async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number, phone: string): Promise<ReplyOutcome> {
+  const stored = await contactOnTheWay(deps, alert.alertId, alert.delivery, { typedName: '', channel: 'sms' }, now);
   deps.liveHub.publish(alert.alertId);
+  if (stored.created) {
+    const body = takenMessage(alert.language, alert.ownerName);
+    await queueNotice(deps.db, { phone, kind: 'taken', body, now });
+    deps.timers.kick();
+  }
   return 'on_the_way';
 }
 
