@@ -55,6 +55,18 @@ describe(`a missed daily check-in's alarm, read and ended (${dbLabel})`, () => {
 
   it('"I’m OK today" with the owner’s proof ends the open alert, cancels its calls and, asked to, tells each contact; the link alone ends nothing', async () => {
     const { o, alert } = await missed();
+    // The owner's e-mail names what was missed and who was alerted; its button only opens the app.
+    const mails = t.app.outbox.emails.filter(
+      (mail) => mail.to === o.user.email && /contacts were alerted/.test(mail.subject),
+    );
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      'Alerta: you missed your daily check-in and your contacts were alerted',
+    ]);
+    const mail = mails[0] as { text: string; html: string };
+    expect(mail.text).toContain("You missed today's daily check-in; Contact 0 and Contact 1 were alerted on");
+    expect(mail.html).toContain('I&#39;m OK — tell my contacts');
+    expect(mail.text).not.toMatch(/not-me|wasn't me|your link/i);
+    expect(mail.text).toContain(`\n${t.app.config.APP_URL}/\n`);
     const refused = await ok(o, {}, { notify: true });
     expect(refused.statusCode).toBe(403);
     expect((await live(alert.public_id)).json().state).toBe('active');
