@@ -7,7 +7,7 @@
 
 import { clockIn } from './profile-rules.js';
 import { fitSms, type Headline } from './sms-fit.js';
-import { type AlertLanguage, type AlertLocation, mapsUrl } from './sms-text.js';
+import { type AlertLanguage, type AlertLocation, mapsUrl, withReplyHint } from './sms-text.js';
 
 export interface CheckinMessageInput {
   language: AlertLanguage;
@@ -29,6 +29,8 @@ export interface CheckinMessageInput {
   /** When the SMS is written (epoch ms): the position's age is counted to it. */
   now: number;
   liveUrl?: string;
+  /** Sent from Alerta's number, which reads replies: a missed check-in says "reply 1 if you are on your way" (never the duress alert). */
+  replyHint?: boolean;
 }
 
 const TEXTS = {
@@ -97,10 +99,12 @@ export function checkinMessage(input: CheckinMessageInput): string {
     places.push(` ${texts.unavailable}`);
   }
   const details = [...(note ? places.map((place) => note + place) : []), ...places];
-  return fitSms({
+  const layout = {
     ownerName: input.ownerName,
     headline,
     details,
     ...(input.liveUrl ? { link: { label: ` ${texts.live}: `, url: input.liveUrl } } : {}),
-  });
+  };
+  // The duress SMS asks the contacts not to answer openly.
+  return input.replyHint && input.reason !== 'duress' ? withReplyHint(layout, input.language) : fitSms(layout);
 }

@@ -5,7 +5,7 @@
  */
 import { clockIn } from './profile-rules.js';
 import { fitSms } from './sms-fit.js';
-import { type AlertLanguage, type AlertLocation, mapsUrl } from './sms-text.js';
+import { type AlertLanguage, type AlertLocation, mapsUrl, withReplyHint } from './sms-text.js';
 
 export interface DailyMessageInput {
   language: AlertLanguage;
@@ -17,6 +17,8 @@ export interface DailyMessageInput {
   /** When the SMS is written: the position's age is counted to it. */
   now: number;
   liveUrl?: string;
+  /** Sent from Alerta's number, which reads replies: "reply 1 if you are on your way". */
+  replyHint?: boolean;
 }
 
 const TEXTS = {
@@ -80,10 +82,11 @@ export function dailyMessage(input: DailyMessageInput): string {
   } else {
     places.push(` ${texts.unavailable}`);
   }
-  return fitSms({
+  const layout = {
     ownerName: input.ownerName,
     headline: texts.headline(since),
     details: places,
     ...(input.liveUrl ? { link: { label: ` ${texts.live}: `, url: input.liveUrl } } : {}),
-  });
+  };
+  return input.replyHint ? withReplyHint(layout, input.language) : fitSms(layout);
 }

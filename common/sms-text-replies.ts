@@ -1,7 +1,7 @@
 /**
  * The SMS Alerta sends a contact outside the alert itself: the invitation when an owner adds
- * them, the help text for a reply not understood, and "which alert?" when several of the
- * number's owners have alerts open. Pure; each within `SMS_MAX_PARTS`.
+ * them, the help text for a reply not understood, "which alert?" when several of the
+ * number's owners have alerts open, and the line saying an "on my way" reply was taken. Pure; each within `SMS_MAX_PARTS`.
  */
 
 import { smsParts, transliterate } from './sms-encoding.js';
@@ -73,4 +73,14 @@ const ENDED = {
 /** The answer to a "which alert?" digit whose alert has ended since: one part, in the question's language. */
 export function endedMessage(language: AlertLanguage, choice: number): string {
   return (ENDED[language] ?? ENDED.en)(choice);
+}
+
+const TAKEN = {
+  pt: ['Alerta: resposta recebida. ', ' vê que vai a caminho.'],
+  en: ['Alerta: answer received. ', ' can see you are on your way.'],
+} as const satisfies Record<AlertLanguage, Headline>;
+
+/** The one line a contact's "1" gets back: their answer was taken and the owner sees it. */
+export function takenMessage(language: AlertLanguage, ownerName: string): string {
+  return fitSms({ ownerName, headline: TAKEN[language] ?? TAKEN.en, details: [''] });
 }

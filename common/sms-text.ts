@@ -5,7 +5,7 @@
 
 import { clockIn } from './profile-rules.js';
 import { transliterate } from './sms-encoding.js';
-import { fitSms, type Headline } from './sms-fit.js';
+import { fitSms, type Headline, type SmsLayout } from './sms-fit.js';
 
 export { SMS_MAX_PARTS, smsName } from './sms-fit.js';
 
@@ -111,12 +111,21 @@ export function alertMessage(input: AlertMessageInput): string {
     ...(input.liveUrl ? { link: { label: ` ${texts.live}: `, url: input.liveUrl } } : {}),
   };
   if (!input.replyHint || input.mode === 'test') return fitSms(layout);
-  // The hint is part of the headline, so the details and the name's end give way first; but who
-  // needs help comes before how to answer: where not even the name's start fits beside it (a name
-  // that takes the text to UCS-2), the hint gives way instead.
-  const headline: Headline = [texts.real[0], `${texts.real[1]}${texts.reply}`];
-  const hinted = fitSms({ ...layout, headline });
-  return hinted.startsWith(`${transliterate(texts.real[0])}?`) ? fitSms(layout) : hinted;
+  return withReplyHint(layout, input.language);
+}
+
+const REPLY_HINT = { pt: TEXTS.pt.reply, en: TEXTS.en.reply } as const;
+
+/**
+ * An alarm's SMS with "reply 1 if you are on your way" (it goes from Alerta's number, which reads
+ * replies). The hint is part of the headline, so the details and the name's end give way first;
+ * but who needs help comes before how to answer: where not even the name's start fits beside it
+ * (a name that takes the text to UCS-2), the hint gives way instead.
+ */
+export function withReplyHint(layout: SmsLayout, language: AlertLanguage): string {
+  const [before, after] = layout.headline;
+  const hinted = fitSms({ ...layout, headline: [before, `${after}${REPLY_HINT[language] ?? REPLY_HINT.en}`] });
+  return hinted.startsWith(`${transliterate(before)}?`) ? fitSms(layout) : hinted;
 }
 
 const ALL_CLEAR = {

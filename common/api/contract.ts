@@ -10,6 +10,7 @@ import { devicesApi } from './devices.js';
 import { voiceApi } from './escalation.js';
 import { healthApi } from './health.js';
 import { liveApi } from './live.js';
+import { openAlertsApi } from './open-alerts.js';
 import type { ApiRoute } from './paths.js';
 import { smsRepliesApi } from './sms-replies.js';
 
@@ -25,6 +26,7 @@ export const API_CONTRACT: Readonly<Record<string, Readonly<Record<string, ApiRo
   devicesApi,
   healthApi,
   liveApi,
+  openAlertsApi,
   smsRepliesApi,
   voiceApi,
 };

@@ -54,6 +54,15 @@ export const dailyView = dailySettings
   .meta({ id: 'DailyCheckin' });
 export type DailyView = z.output<typeof dailyView>;
 
+/** "I'm OK today" answered: the schedule, and how many missed-daily alerts it ended. */
+export const dailyOkAnswer = dailyView
+  .extend({
+    alerts_ended: z.number().int().describe('Open alerts of missed daily check-ins this call ended (0 or 1, mostly).'),
+    all_clear_queued: z.number().int().describe('All-clear SMS this call queued.'),
+  })
+  .meta({ id: 'DailyOkAnswer' });
+export type DailyOkAnswer = z.output<typeof dailyOkAnswer>;
+
 const daily = { tags: ['daily'] } as const;
 
 export const dailyApi = {
@@ -87,9 +96,17 @@ export const dailyApi = {
     ...operation('dailyOk', 'Check in for today: “I’m OK”', SECURITY.ownerProof),
     ...daily,
     description:
-      'Checks in for today. Needs the owner’s proof (403 `owner_proof_required`): a link alone cannot quiet the alarm. `at` (ISO 8601), when a queued tap is replayed, is when it was tapped (never ahead of the server’s clock).',
+      'Checks in for today, and ends the open alert a missed daily check-in raised (its calls cancelled; with `notify`, the all-clear SMS to each contact), as “I’m safe” does. Needs the owner’s proof (403 `owner_proof_required`): a link alone cannot quiet the alarm. `at` (ISO 8601), when a queued tap is replayed, is when it was tapped (never ahead of the server’s clock).',
     params: tokenParams,
-    body: z.object({ at: z.iso.datetime({ offset: true }).nullish() }).meta({ id: 'DailyOk' }),
-    response: { 200: dailyView, ...errorResponses(400, 403, 404, 429) },
+    body: z
+      .object({
+        at: z.iso.datetime({ offset: true }).nullish(),
+        notify: z
+          .boolean()
+          .default(false)
+          .describe('When it ends a missed daily check-in’s alert: also send each contact the all-clear SMS.'),
+      })
+      .meta({ id: 'DailyOk' }),
+    response: { 200: dailyOkAnswer, ...errorResponses(400, 403, 404, 429) },
   },
 } as const satisfies Contract<typeof dailyRoutes>;

@@ -38,7 +38,15 @@ export const responder = z
   .object({
     name: z.string().describe('Empty when the contact gave none.'),
     created_at: z.string(),
-    contact: z.boolean().describe('Answered through a contact’s own link from the alert SMS.'),
+    contact: z
+      .boolean()
+      .describe('Answered as one of the contacts: their own link from the alert SMS, a reply to it, or the call.'),
+    channel: z
+      .enum(['link', 'sms', 'call'])
+      .nullable()
+      .describe(
+        'How a contact answered: `link` (their own link from the SMS), `sms` (a reply to it), `call` (the escalation call); null for anyone else with the link.',
+      ),
   })
   .meta({ id: 'Responder' });
 
@@ -63,6 +71,23 @@ export const liveView = z
       owner_name: z.string().describe('The name the SMS gave: the display name, else the username.'),
       language: z.enum(['pt', 'en']),
       created_at: z.string(),
+      reason: z
+        .enum(['button', 'missed_checkin', 'duress', 'missed_daily'])
+        .describe(
+          'Why it went out, as the SMS says: pressed, a check-in not ended in time, the duress PIN, or a missed daily check-in.',
+        ),
+      since: z
+        .string()
+        .nullable()
+        .describe(
+          'Since when there has been no sign, as the SMS says: the last check-in (a missed daily check-in) or the time a check-in was due (a missed one); null otherwise.',
+        ),
+      you: z
+        .object({ created_at: z.string(), channel: z.enum(['link', 'sms', 'call']) })
+        .optional()
+        .describe(
+          'Asked with a contact’s own key (`?c=`): that contact’s own answer, however it came (their link, an SMS reply, the call).',
+        ),
       resolved_at: z.string().nullable(),
       tracking_until: z.string().describe('Positions are taken until then.'),
       position: livePosition.optional().describe('The latest position, while the alert is active.'),
@@ -140,6 +165,11 @@ export const ackRequest = z
 
 export const publicIdParams = z.object({ publicId: z.string().describe('The alert’s public id, from the SMS.') });
 
+/** `?c=`: the contact key of a contact's own link, to be told their own answer. */
+export const liveViewQuery = z.object({
+  c: z.string().max(100).optional().describe('The contact key of the contact’s own link from the SMS.'),
+});
+
 const sender = { tags: ['live'], params: tokenAlertParams } as const;
 const follower = { tags: ['live'], params: publicIdParams } as const;
 
@@ -174,8 +204,10 @@ export const liveApi = {
     ...liveRoutes.view,
     ...operation('getLiveView', 'Get what a live link shows', SECURITY.none),
     ...follower,
-    description: 'What the live link shows.',
-    response: { 200: liveView, ...errorResponses(404, 429) },
+    description:
+      'What the live link shows: who, why and since when, where, who is on the way. With the contact key of a contact’s own link (`c`), that contact’s own answer (`you`), also one given by SMS.',
+    querystring: liveViewQuery,
+    response: { 200: liveView, ...errorResponses(400, 404, 429) },
   },
   ack: {
     ...liveRoutes.ack,

@@ -73,6 +73,9 @@ export const liveRoutes = {
   events: at('GET', '/api/live/:publicId/events'),
 } as const;
 
+/** The owner's open alerts under the personal link, with the owner's proof: what the pages offer to end. */
+export const openAlertsRoutes = { list: at('GET', '/api/emergency/public/:token/open-alerts/') } as const;
+
 /** Check-ins: a timer the server holds; an alert goes out by itself when it is not ended in time. */
 export const checkinsRoutes = {
   start: at('POST', '/api/emergency/public/:token/checkins/'),

@@ -23,4 +23,9 @@ export interface AlertRespondersTable {
   delivery_id: Generated<string | null>;
   /** SHA-256 of the alert and the client address, for the per-address cap of answers without a key. */
   client_hash: Generated<string | null>;
+  /** How a contact answered: their link, an SMS reply or the escalation call; null for anyone else (migration 2026120704-responder-channel). */
+  channel: Generated<ResponderChannel | null>;
 }
+
+/** How a contact said they were on the way. */
+export type ResponderChannel = 'link' | 'sms' | 'call';

@@ -8,8 +8,11 @@ export interface SmsOptOutsTable {
   created_at: number;
 }
 
-/** What a notice is: an invitation to be a contact, the help text, "which alert?", or "that alert has ended". */
-export type SmsNoticeKind = 'invitation' | 'help' | 'which' | 'ended';
+/**
+ * What a notice is: an invitation to be a contact, the help text, "which alert?", "that alert has
+ * ended", or "your answer was taken".
+ */
+export type SmsNoticeKind = 'invitation' | 'help' | 'which' | 'ended' | 'taken';
 
 /** One SMS Alerta sends outside an alert, sent by its job (`sms-notice`); `user_id` for an invitation. */
 export interface SmsNoticesTable {

@@ -12,7 +12,7 @@ import { daily as ptDaily } from '../i18n/locales/pt-daily';
 import { readDeviceKey } from '../lib/device-key';
 import { call, ownerProof } from './api';
 import { offerReminders } from './checkin/push';
-import { askOwnerToSignIn } from './owner-proof-asked';
+import { announceAlarmEnded, askOwnerToSignIn } from './owner-proof-asked';
 import { type RemindersHere, remindersHere } from './reminders-here';
 import { loadPage } from './storage';
 
@@ -55,6 +55,9 @@ const STRINGS = {
     alertsAt: (time: string) => `Check-in em falta: os seus contactos são alertados às ${time}.`,
     doneAt: (time: string) => `Feito hoje às ${time} ✓`,
     missed: 'O check-in diário falhou: os seus contactos foram alertados.',
+    /** While the missed day's alert is open: "I'm OK today" ends it too. */
+    notify: 'Terminar o alerta e avisar os contactos por SMS de que estou bem',
+    doneEnded: 'Check-in feito: o alerta terminou.',
     remindHere: 'Lembrar-me aqui',
     reminders: {
       off: 'O lembrete diário chega por e-mail. Toque em “Lembrar-me aqui” para o receber também como notificação neste telemóvel.',
@@ -78,6 +81,8 @@ const STRINGS = {
     alertsAt: (time: string) => `Check-in due: your contacts are alerted at ${time}.`,
     doneAt: (time: string) => `Done today at ${time} ✓`,
     missed: 'The daily check-in was missed: your contacts were alerted.',
+    notify: 'End the alert and tell my contacts by SMS that I am OK',
+    doneEnded: 'Checked in: the alert has ended.',
     remindHere: 'Remind me here',
     reminders: {
       off: 'The daily reminder comes by e-mail. Tap “Remind me here” to get it as a notification on this phone too.',
@@ -170,6 +175,8 @@ export function DailyOk({
   const [refused, setRefused] = useState(false);
   const [here, setHere] = useState<RemindersHere | null>(null);
   const [offering, setOffering] = useState(false);
+  // The missed day's alert is ended with the check-in: whether the contacts are told too.
+  const [notify, setNotify] = useState(true);
   // The worker asked for the button (its reminder tapped while this page was open).
   const [asked, setAsked] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
@@ -275,7 +282,7 @@ export function DailyOk({
       cache: 'no-store',
       // The key lets the service worker queue it offline; the server counts it at `at`.
       headers: { 'content-type': 'application/json', 'idempotency-key': `daily-ok-${at}`, ...ownerProof() },
-      body: JSON.stringify({ at }),
+      body: JSON.stringify({ at, ...(view?.status === 'missed' ? { notify } : {}) }),
     });
     setBusy(false);
     if (answer.ok && answer.status === 202) setNote(backgroundSync() ? s.queued : s.queuedOpen);
@@ -283,7 +290,9 @@ export function DailyOk({
       // The button goes (nothing due now): focus moves to the sentence saying it went.
       focusNext.current = 'note';
       setView(answer.value);
-      setNote(s.done);
+      const ended = (answer.value as { alerts_ended?: number }).alerts_ended ?? 0;
+      setNote(ended > 0 ? s.doneEnded : s.done);
+      if (ended > 0) announceAlarmEnded();
     } else if (answer.status === 403) {
       setNote(s.proof);
       // As every change only the owner may make: the page offers its sign-in.
@@ -310,6 +319,11 @@ export function DailyOk({
       )}
       {view.status !== 'paused' && view.next_due_at && !shown && (
         <p>{s.next(whenText(view.next_due_at, language, timeZone))}</p>
+      )}
+      {shown && view.status === 'missed' && (
+        <label className="check">
+          <input type="checkbox" checked={notify} onChange={(event) => setNotify(event.target.checked)} /> {s.notify}
+        </label>
       )}
       {shown && (
         <button type="button" className="button calm" ref={button} disabled={busy} onClick={() => void ok()}>

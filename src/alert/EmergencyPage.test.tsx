@@ -205,7 +205,7 @@ describe('emergency page', () => {
 
   const offer = 'É o seu telemóvel? Inicie sessão uma vez para que este botão seja seu';
 
-  it('tells the owner to sign in once on this phone when "I’m safe" is refused for want of proof, and offers the sign-in even with a key', async () => {
+  it('offers the sign-in right there, focused, when "I’m safe" is refused for want of proof (even with a key), and keeps the confirmation', async () => {
     saveDeviceKey('key-of-a-removed-device', 'ana');
     // The live panel's own reads stay pending; "I'm safe" is refused: only the owner ends an alert.
     vi.stubGlobal('fetch', (url: string, init?: RequestInit) =>
@@ -226,9 +226,13 @@ describe('emergency page', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Estou em segurança' }));
       fireEvent.click(screen.getByRole('button', { name: 'Sim, estou em segurança' }));
       expect(await screen.findByTestId('resolve-needs-owner')).toHaveTextContent(
-        'Para terminar o alerta, este telemóvel tem de mostrar que é seu: inicie sessão uma vez em «É o seu telemóvel?», no fim da página, e confirme de novo.',
+        'Para terminar o alerta, este telemóvel tem de mostrar que é seu: inicie sessão aqui uma vez e confirme de novo.',
       );
-      expect(screen.getByText(offer)).toBeInTheDocument();
+      // Beside the refusal, open, its first field focused: nobody is sent to the bottom of the page.
+      const here = screen.getByTestId('owner-sign-in-here');
+      expect(here).toHaveAttribute('open');
+      expect(screen.getByTestId('resolve-needs-owner').nextElementSibling).toBe(here);
+      await waitFor(() => expect(document.activeElement).toBe(here.querySelector('input[name="username"]')));
       expect(screen.queryByTestId('resolved')).toBeNull();
       // Still there to confirm again once signed in.
       expect(screen.getByRole('button', { name: 'Sim, estou em segurança' })).toBeEnabled();

@@ -4,6 +4,7 @@ import { DailyOk } from './DailyOk';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { LivePanel } from './LivePanel';
+import { OpenAlerts } from './OpenAlerts';
 import { onAskedToSignIn, ownerAskedToSignIn } from './owner-proof-asked';
 import {
   ContactList,
@@ -123,6 +124,16 @@ export function EmergencyPage({
         </p>
       )}
 
+      {/* Every open alarm of the owner's, the server's included, with "I'm safe" (never a duress alert): */}
+      {/* during the countdown too, so the owner sees why before it goes again. */}
+      {phase.name !== 'loading' && !refused && (
+        <OpenAlerts
+          token={emergency.token}
+          language={language}
+          shown={phase.name === 'sent' ? phase.alert.id : undefined}
+          signedIn={signedIn}
+        />
+      )}
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
       {!busy && !refused && (
         <DailyOk

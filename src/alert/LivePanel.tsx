@@ -106,7 +106,7 @@ export function LivePanel({
             // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
             <li key={i}>
               {s.responder(r.name || s.someone, hhmm(r.created_at, language))}
-              {r.contact && <span className="hint"> · {s.fromContact}</span>}
+              {r.channel && <span className="hint"> · {s.via[r.channel]}</span>}
             </li>
           ))}
         </ul>
@@ -124,6 +124,7 @@ export function LivePanel({
         token={token}
         alertId={alert.id}
         resolved={resolved}
+        language={language}
         onResolved={() => {
           tracker?.stop();
           setResolved(true);

@@ -1,21 +1,29 @@
 import { useState } from 'react';
+import type { Language } from '../../common/constants';
+import { stringsFor } from './i18n';
 import { needsOwnerProof, resolveAlert } from './live-api';
 import type { LiveStrings } from './live-strings';
-import { askOwnerToSignIn } from './owner-proof-asked';
+import { OwnerSignIn } from './SignIn';
 
-/** "I'm safe", with a confirmation that offers the all-clear SMS; `onResolved` stops the tracking. */
+/**
+ * "I'm safe", with a confirmation that offers the all-clear SMS; `onResolved` stops the tracking.
+ * Refused for want of the owner's proof, it offers the sign-in right there, focused, and keeps
+ * the confirmation: signed in, the owner confirms again where they were.
+ */
 export function SafeButton({
   s,
   token,
   alertId,
   resolved,
   onResolved,
+  language,
 }: {
   s: LiveStrings;
   token: string;
   alertId: string;
   resolved: boolean;
   onResolved: () => void;
+  language: Language;
 }) {
   const [step, setStep] = useState<'idle' | 'confirm' | 'sending' | 'done' | 'failed' | 'notOwner'>(
     resolved ? 'done' : 'idle',
@@ -31,8 +39,7 @@ export function SafeButton({
       setStep('done');
       onResolved();
     } else if (needsOwnerProof(outcome)) {
-      // Only the owner ends an alert: the page's sign-in, then "Yes, I'm safe" again.
-      askOwnerToSignIn();
+      // Only the owner ends an alert: the sign-in here, then "Yes, I'm safe" again.
       setStep('notOwner');
     } else setStep('failed');
   }
@@ -73,9 +80,12 @@ export function SafeButton({
       </div>
       {step === 'failed' && <p role="alert">{s.resolveFailed}</p>}
       {step === 'notOwner' && (
-        <p role="alert" data-testid="resolve-needs-owner">
-          {s.resolveNeedsOwner}
-        </p>
+        <>
+          <p role="alert" data-testid="resolve-needs-owner">
+            {s.resolveNeedsOwner}
+          </p>
+          <OwnerSignIn s={stringsFor(language)} here onSignedIn={() => setStep('confirm')} />
+        </>
       )}
     </section>
   );

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { pathOf } from '../../common/api/paths';
 import { accountsRoutes, alertsRoutes } from '../../common/api/routes';
 import { readDeviceKey, saveDeviceKey } from '../lib/device-key';
@@ -75,10 +75,13 @@ export async function signInForKey(identifier: string, password: string): Promis
 export function OwnerSignIn({
   s,
   offer = false,
+  here = false,
   onSignedIn,
 }: {
   s: Strings;
   offer?: boolean;
+  /** Drawn open where a change was refused, its first field focused: nobody is sent looking for it. */
+  here?: boolean;
   /** Once this device holds the owner's key (the page asks for its data again, with it). */
   onSignedIn?: () => void;
 }) {
@@ -86,13 +89,19 @@ export function OwnerSignIn({
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Outcome | null>(null);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!here) return;
+    first.current?.scrollIntoView?.({ block: 'center' });
+    first.current?.focus();
+  }, [here]);
   if (done)
     return (
       <p className="hint" role="status" data-testid="owner-signed-in">
         {s.signedIn}
       </p>
     );
-  if (hasKey && !offer) return null;
+  if (hasKey && !offer && !here) return null;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -110,13 +119,17 @@ export function OwnerSignIn({
   }
 
   return (
-    <details className="owner-sign-in" data-testid="owner-sign-in">
+    <details
+      className="owner-sign-in"
+      data-testid={here ? 'owner-sign-in-here' : 'owner-sign-in'}
+      open={here || undefined}
+    >
       <summary>{s.ownerSignIn}</summary>
       <p className="hint">{s.ownerSignInHint}</p>
       <form onSubmit={(event) => void submit(event)}>
         <label>
           {s.username}
-          <input name="username" autoComplete="username" autoCapitalize="none" required />
+          <input ref={first} name="username" autoComplete="username" autoCapitalize="none" required />
         </label>
         <label>
           {s.password}

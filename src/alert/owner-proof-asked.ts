@@ -26,3 +26,17 @@ export function onAskedToSignIn(listener: () => void): () => void {
 export function resetAskedToSignIn(): void {
   asked = false;
 }
+
+/** Told when a change on this page ended an alarm ("I'm OK today" ended a missed day's alert): the open alerts are read again. */
+const ended = new Set<() => void>();
+
+/** Says an alarm was ended here. */
+export function announceAlarmEnded(): void {
+  for (const listener of ended) listener();
+}
+
+/** Calls `listener` when an alarm was ended here; returns the unsubscribe. */
+export function onAlarmEnded(listener: () => void): () => void {
+  ended.add(listener);
+  return () => ended.delete(listener);
+}

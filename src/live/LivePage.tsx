@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { checkResponderName, RESPONDER_NAME_INPUT_MAX, type ResponderNameProblem } from '../../common/responder-name';
 import { mapsUrl } from '../../common/sms-text';
 import { type Followed, followLive, type LivePosition, sendAck } from './api';
-import { ago, clock, type LiveStrings, liveLanguage, liveStrings } from './i18n';
+import { ago, clock, dayClock, type LiveStrings, liveLanguage, liveStrings } from './i18n';
 import { LiveMap } from './LiveMap';
 
 const ackKey = (publicId: string) => `alerta.live.ack.${publicId}`;
@@ -24,7 +24,7 @@ function useNow(everyMs = 5000): number {
 export function LivePage({ publicId, contactKey = null }: { publicId: string; contactKey?: string | null }) {
   const [followed, setFollowed] = useState<Followed | null>(null);
   const now = useNow();
-  useEffect(() => followLive(publicId, setFollowed), [publicId]);
+  useEffect(() => followLive(publicId, setFollowed, contactKey ? { contactKey } : {}), [publicId, contactKey]);
 
   const view = followed?.kind === 'view' ? followed.view : null;
   const language = liveLanguage(view && view.state !== 'ended' ? view.language : null);
@@ -53,6 +53,12 @@ export function LivePage({ publicId, contactKey = null }: { publicId: string; co
       <p className={`big ${active ? 'live-active' : 'sent'}`} data-testid="live-state" data-state={view.state}>
         {active ? s.stateActive : s.stateResolved}
       </p>
+      {view.reason && view.reason !== 'button' && (
+        <p className="big" data-testid="live-why">
+          {s.why[view.reason](view.owner_name)}
+        </p>
+      )}
+      {view.since && <p data-testid="live-since">{s.since(dayClock(view.since, language))}</p>}
       <p className="hint">{s.sentAt(clock(view.created_at, language), ago(view.created_at, now, s))}</p>
       {active && view.position && (
         <Position s={s} position={view.position} now={now} language={language}>
@@ -71,12 +77,17 @@ export function LivePage({ publicId, contactKey = null }: { publicId: string; co
             <li key={i}>
               <bdi>{r.name || s.someone}</bdi>
               {s.onTheWay(clock(r.created_at, language))}
-              {r.contact && <span className="hint"> · {s.contactMark}</span>}
+              {r.channel && <span className="hint"> · {s.via[r.channel]}</span>}
             </li>
           ))}
         </ul>
       )}
-      {active && <AckForm s={s} publicId={publicId} contactKey={contactKey} />}
+      {view.you && (
+        <p className="sent" role="status" data-testid="you-answered">
+          {s.youAnswered(clock(view.you.created_at, language))}
+        </p>
+      )}
+      {active && !view.you && <AckForm s={s} publicId={publicId} contactKey={contactKey} />}
       {active && view.trail.length > 1 && (
         <>
           <h2>{s.trailHeading}</h2>

@@ -7,10 +7,11 @@ export type { LivePosition, LiveView, MapTiles };
 
 export type Followed = { kind: 'view'; view: LiveView } | { kind: 'missing' } | { kind: 'offline' };
 
-/** Reads the live page's data once. */
-export async function fetchLive(publicId: string): Promise<Followed> {
+/** Reads the live page's data once; with a contact's key, their own answer too (`you`). */
+export async function fetchLive(publicId: string, contactKey?: string | null): Promise<Followed> {
+  const query = contactKey ? `?${new URLSearchParams({ c: contactKey })}` : '';
   try {
-    const response = await fetch(pathOf(liveRoutes.view, { publicId }), {
+    const response = await fetch(`${pathOf(liveRoutes.view, { publicId })}${query}`, {
       method: liveRoutes.view.method,
       cache: 'no-store',
       headers: { accept: 'application/json' },
@@ -61,7 +62,7 @@ export function contactKeyOf(search: string): string | null {
 export function followLive(
   publicId: string,
   onUpdate: (followed: Followed) => void,
-  options: { pollMs?: number; useEvents?: boolean } = {},
+  options: { pollMs?: number; useEvents?: boolean; contactKey?: string | null } = {},
 ): () => void {
   const pollMs = options.pollMs ?? LIVE_POLL_MS;
   let stopped = false;
@@ -76,7 +77,7 @@ export function followLive(
   // Polls while the stream is not open (no EventSource, or it is reconnecting).
   const poll = async () => {
     if (stopped) return;
-    if (!source || source.readyState !== EventSource.OPEN) deliver(await fetchLive(publicId));
+    if (!source || source.readyState !== EventSource.OPEN) deliver(await fetchLive(publicId, options.contactKey));
     if (!stopped) timer = setTimeout(() => void poll(), pollMs);
   };
   function stop() {
@@ -88,7 +89,13 @@ export function followLive(
   if ((options.useEvents ?? true) && typeof EventSource === 'function') {
     source = new EventSource(pathOf(liveRoutes.events, { publicId }));
     source.addEventListener('live', (event) => {
-      deliver({ kind: 'view', view: JSON.parse((event as MessageEvent<string>).data) as LiveView });
+      const view = JSON.parse((event as MessageEvent<string>).data) as LiveView;
+      // The stream is the same for everyone: a contact's own answer is read with their key.
+      if (options.contactKey && view.state !== 'ended') {
+        void fetchLive(publicId, options.contactKey).then((read) =>
+          deliver(read.kind === 'view' ? read : { kind: 'view', view }),
+        );
+      } else deliver({ kind: 'view', view });
     });
   }
   void poll();

@@ -13,6 +13,16 @@ const pt = {
   stateActive: 'Alerta ativo',
   stateResolved: 'Alerta terminado: está em segurança',
   sentAt: (time: string, ago: string) => `Alerta enviado às ${time} (${ago})`,
+  /** Why an alarm nobody pressed went out, as its SMS says. */
+  why: {
+    missed_daily: (name: string) => `${name} não fez o check-in diário.`,
+    missed_checkin: (name: string) => `${name} não confirmou que estava bem, como tinha combinado.`,
+    duress: (name: string) => `${name} pode estar a agir sob coação. Não lhe ligue; peça ajuda às autoridades.`,
+  },
+  since: (when: string) => `Nenhum sinal desde ${when}.`,
+  /** A contact's own answer, however it came (their link, an SMS reply, the call). */
+  youAnswered: (time: string) => `Disse que vai a caminho às ${time}.`,
+  via: { link: 'contacto', sms: 'por SMS', call: 'pela chamada' } as Record<'link' | 'sms' | 'call', string>,
   positionHeading: 'Última posição',
   accuracy: (m: number) => `precisão ${m} m`,
   openMaps: 'Abrir no mapa',
@@ -60,6 +70,14 @@ const en: typeof pt = {
   stateActive: 'Alert active',
   stateResolved: 'Alert over: they are safe',
   sentAt: (time: string, ago: string) => `Alert sent at ${time} (${ago})`,
+  why: {
+    missed_daily: (name: string) => `${name} missed their daily check-in.`,
+    missed_checkin: (name: string) => `${name} did not check in as planned.`,
+    duress: (name: string) => `${name} may be acting under duress. Do not call them; contact the authorities.`,
+  },
+  since: (when: string) => `No sign since ${when}.`,
+  youAnswered: (time: string) => `You said you are on your way at ${time}.`,
+  via: { link: 'contact', sms: 'by SMS', call: 'by the call' },
   positionHeading: 'Latest position',
   accuracy: (m: number) => `accuracy ${m} m`,
   openMaps: 'Open in maps',
@@ -125,3 +143,11 @@ export function ago(iso: string, now: number, s: LiveStrings): string {
   if (seconds < 3600) return s.ago.minutes(Math.floor(seconds / 60));
   return s.ago.hours(Math.floor(seconds / 3600));
 }
+
+/** A weekday and time in the page's language ("terça-feira, 09:41"). */
+export const dayClock = (iso: string, language: Language) =>
+  new Date(iso).toLocaleString(language === 'en' ? 'en-GB' : 'pt-PT', {
+    weekday: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  });

@@ -9,6 +9,7 @@ import { loadUser, logOut } from '../store/actions';
 import { AlertHistory } from './home/AlertHistory';
 import { CurrentCheckin } from './home/CurrentCheckin';
 import { DailyOk } from './home/DailyOk';
+import { OpenAlerts } from './home/OpenAlerts';
 
 /** The banner state of SPEC §4: trial active, premium, trial ended, or trial inactive. */
 export function bannerState(profile: Profile): 'trial' | 'premium' | 'trialEnded' | 'inactive' {
@@ -123,6 +124,7 @@ export function Home() {
         <h1>{t('home.welcome', { username: user.username })}</h1>
         {loadFailed && <LoadFailed messageKey="home.loadFailed" />}
         <StatusBanner profile={user.profile} />
+        {user.token && <OpenAlerts token={user.token} />}
         {user.token && <CurrentCheckin token={user.token} />}
         {user.token && <DailyOk token={user.token} />}
         <div className="actions">

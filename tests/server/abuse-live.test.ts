@@ -143,8 +143,8 @@ describe.each(stores)(`live pages against strangers (${dbLabel}, %s)`, (_store, 
     const view = (await call('GET', `/api/live/${alert.public_id}/`, '192.0.2.81')).json();
     expect(view.responders).toHaveLength(52);
     expect(view.responders.filter((r: { contact: boolean }) => r.contact)).toEqual([
-      { name: 'Ana (filha)', created_at: first.json().created_at, contact: true },
-      { name: 'Rui C.', created_at: typed.json().created_at, contact: true },
+      { name: 'Ana (filha)', created_at: first.json().created_at, contact: true, channel: 'link' },
+      { name: 'Rui C.', created_at: typed.json().created_at, contact: true, channel: 'link' },
     ]);
     const senderView = await call('GET', `/api/emergency/public/${owner.token}/alerts/${alert.id}/live/`, OWNER);
     expect(senderView.json().responders.filter((r: { contact: boolean }) => r.contact)).toHaveLength(2);

@@ -593,6 +593,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/emergency/public/{token}/open-alerts/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the owner’s open alerts
+     * @description Every real alert of the owner’s still active (newest first): pressed, a missed check-in or a missed daily check-in, with its deliveries, calls and who is on the way, for “I’m safe”. Never a duress alert (someone may be watching the page). Only with the owner’s proof (`Authorization: Bearer` of the owner’s session or `X-Alerta-Device-Key`): else 403 `owner_proof_required` (a link alone never learns the ids of the owner’s alerts).
+     */
+    get: operations['listOpenAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sms/status/': {
     parameters: {
       query?: never;
@@ -788,7 +808,7 @@ export interface paths {
     put?: never;
     /**
      * Check in for today: “I’m OK”
-     * @description Checks in for today. Needs the owner’s proof (403 `owner_proof_required`): a link alone cannot quiet the alarm. `at` (ISO 8601), when a queued tap is replayed, is when it was tapped (never ahead of the server’s clock).
+     * @description Checks in for today, and ends the open alert a missed daily check-in raised (its calls cancelled; with `notify`, the all-clear SMS to each contact), as “I’m safe” does. Needs the owner’s proof (403 `owner_proof_required`): a link alone cannot quiet the alarm. `at` (ISO 8601), when a queued tap is replayed, is when it was tapped (never ahead of the server’s clock).
      */
     post: operations['dailyOk'];
     delete?: never;
@@ -906,7 +926,7 @@ export interface paths {
     };
     /**
      * Get what a live link shows
-     * @description What the live link shows.
+     * @description What the live link shows: who, why and since when, where, who is on the way. With the contact key of a contact’s own link (`c`), that contact’s own answer (`you`), also one given by SMS.
      */
     get: operations['getLiveView'];
     put?: never;
@@ -1089,15 +1109,6 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    PlanChoiceInput: {
-      /** @enum {string} */
-      plan: 'basic' | 'premium';
-    };
-    NewContactInput: {
-      name?: string | null;
-      phone_number?: string | null;
-      relationship?: string | null;
-    };
     PositionUpdateInput: {
       latitude: number;
       longitude: number;
@@ -1117,6 +1128,15 @@ export interface components {
       name?: string | null;
       /** @description The `c` parameter of the contact’s own live link from the SMS: the answer always has a slot. */
       contact_key?: string | null;
+    };
+    PlanChoiceInput: {
+      /** @enum {string} */
+      plan: 'basic' | 'premium';
+    };
+    NewContactInput: {
+      name?: string | null;
+      phone_number?: string | null;
+      relationship?: string | null;
     };
     TwilioInboundSmsInput: {
       /** @description The sender’s number, E.164. */
@@ -1146,6 +1166,11 @@ export interface components {
     };
     DailyOkInput: {
       at?: string | null;
+      /**
+       * @description When it ends a missed daily check-in’s alert: also send each contact the all-clear SMS.
+       * @default false
+       */
+      notify: boolean;
     };
     /** @description An error answer: detail or field-keyed texts, with a stable code. */
     Error: {
@@ -1646,6 +1671,129 @@ export interface components {
         updated_at: string;
       }[];
     };
+    Position: {
+      latitude: number;
+      longitude: number;
+      /** @description Radius of the fix in metres. */
+      accuracy: number;
+      captured_at: string;
+    };
+    Responder: {
+      /** @description Empty when the contact gave none. */
+      name: string;
+      created_at: string;
+      /** @description Answered as one of the contacts: their own link from the alert SMS, a reply to it, or the call. */
+      contact: boolean;
+      /** @description How a contact answered: `link` (their own link from the SMS), `sms` (a reply to it), `call` (the escalation call); null for anyone else with the link. */
+      channel: ('link' | 'sms' | 'call') | null;
+    };
+    MapTiles: {
+      tile_url: string;
+      attribution: string;
+      attribution_url: string;
+    };
+    LiveView:
+      | {
+          /** @constant */
+          state: 'ended';
+        }
+      | {
+          /** @enum {string} */
+          state: 'active' | 'resolved';
+          /** @description The name the SMS gave: the display name, else the username. */
+          owner_name: string;
+          /** @enum {string} */
+          language: 'pt' | 'en';
+          created_at: string;
+          /**
+           * @description Why it went out, as the SMS says: pressed, a check-in not ended in time, the duress PIN, or a missed daily check-in.
+           * @enum {string}
+           */
+          reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
+          /** @description Since when there has been no sign, as the SMS says: the last check-in (a missed daily check-in) or the time a check-in was due (a missed one); null otherwise. */
+          since: string | null;
+          /** @description Asked with a contact’s own key (`?c=`): that contact’s own answer, however it came (their link, an SMS reply, the call). */
+          you?: {
+            created_at: string;
+            /** @enum {string} */
+            channel: 'link' | 'sms' | 'call';
+          };
+          resolved_at: string | null;
+          /** @description Positions are taken until then. */
+          tracking_until: string;
+          /** @description The latest position, while the alert is active. */
+          position?: components['schemas']['Position'];
+          /** @description The last 20 positions, newest first, while active. */
+          trail: components['schemas']['Position'][];
+          responders: components['schemas']['Responder'][];
+          map: components['schemas']['MapTiles'];
+        };
+    SenderLive: {
+      public_id: string;
+      /** @description The live page the SMS links to; null for a test alert. */
+      live_url: string | null;
+      /** @enum {string} */
+      state: 'active' | 'resolved' | 'ended';
+      resolved_at: string | null;
+      /** @description Whether to keep sending positions. */
+      tracking: boolean;
+      tracking_until: string;
+      responders: components['schemas']['Responder'][];
+    };
+    Resolution: {
+      /** @constant */
+      state: 'resolved';
+      resolved_at: string;
+      /** @description All-clear SMS this call queued (0 after the first call). */
+      all_clear_queued: number;
+    };
+    OpenAlert: {
+      id: string;
+      /** @description Names the live page, `/a/{public_id}`. */
+      public_id: string;
+      /** @enum {string} */
+      mode: 'real' | 'test';
+      /**
+       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
+       * @enum {string}
+       */
+      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
+      created_at: string;
+      /** @description True when the request carried the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key` the owner’s session issued): its SMS spend the owner’s own budget. */
+      proven: boolean;
+      /** @description True only when at least one SMS was withheld because this account’s own earlier alerts already reached that contact in the last minutes (`withheld_reason: recently_alerted`). */
+      recently_alerted: boolean;
+      /** @description True when at least one SMS was withheld by the number’s hourly ceiling for all senders (`withheld_reason: number_busy`): that contact was not alerted by this alert. Link-only alerts only, or a contact added less than an hour ago. */
+      number_busy: boolean;
+      deliveries: {
+        contact_name: string;
+        /** @enum {string} */
+        status: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+        /**
+         * @description Not sent: the number already received the most SMS allowed in a short time (see `withheld_reason`).
+         * @constant
+         */
+        withheld?: true;
+        /**
+         * @description With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.
+         * @enum {string}
+         */
+        withheld_reason?: 'recently_alerted' | 'number_busy';
+        /**
+         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
+         * @constant
+         */
+        opted_out?: true;
+      }[];
+      /** @description Whether and when the contacts are phoned if nobody answers, and each call’s state. */
+      escalation: components['schemas']['Escalation'];
+      /** @description Since when there has been no sign: the last check-in before a missed daily check-in, the time a missed check-in was due; null otherwise. */
+      since: string | null;
+      /** @description The live page the contacts follow. */
+      live_url: string;
+      /** @description Who said they are on the way, first first. */
+      responders: components['schemas']['Responder'][];
+    };
     PlanChoice: {
       /** @enum {string} */
       plan: 'basic' | 'premium';
@@ -1714,67 +1862,6 @@ export interface components {
       redis: 'ok' | 'off';
       version: string;
     };
-    Position: {
-      latitude: number;
-      longitude: number;
-      /** @description Radius of the fix in metres. */
-      accuracy: number;
-      captured_at: string;
-    };
-    Responder: {
-      /** @description Empty when the contact gave none. */
-      name: string;
-      created_at: string;
-      /** @description Answered through a contact’s own link from the alert SMS. */
-      contact: boolean;
-    };
-    MapTiles: {
-      tile_url: string;
-      attribution: string;
-      attribution_url: string;
-    };
-    LiveView:
-      | {
-          /** @constant */
-          state: 'ended';
-        }
-      | {
-          /** @enum {string} */
-          state: 'active' | 'resolved';
-          /** @description The name the SMS gave: the display name, else the username. */
-          owner_name: string;
-          /** @enum {string} */
-          language: 'pt' | 'en';
-          created_at: string;
-          resolved_at: string | null;
-          /** @description Positions are taken until then. */
-          tracking_until: string;
-          /** @description The latest position, while the alert is active. */
-          position?: components['schemas']['Position'];
-          /** @description The last 20 positions, newest first, while active. */
-          trail: components['schemas']['Position'][];
-          responders: components['schemas']['Responder'][];
-          map: components['schemas']['MapTiles'];
-        };
-    SenderLive: {
-      public_id: string;
-      /** @description The live page the SMS links to; null for a test alert. */
-      live_url: string | null;
-      /** @enum {string} */
-      state: 'active' | 'resolved' | 'ended';
-      resolved_at: string | null;
-      /** @description Whether to keep sending positions. */
-      tracking: boolean;
-      tracking_until: string;
-      responders: components['schemas']['Responder'][];
-    };
-    Resolution: {
-      /** @constant */
-      state: 'resolved';
-      resolved_at: string;
-      /** @description All-clear SMS this call queued (0 after the first call). */
-      all_clear_queued: number;
-    };
     DailyCheckin: {
       enabled: boolean;
       /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
@@ -1802,6 +1889,38 @@ export interface components {
       last_ok_at: string | null;
       /** @description The alert a missed day sent, while it is the latest news. */
       alert_id: string | null;
+    };
+    DailyOkAnswer: {
+      enabled: boolean;
+      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
+      time: string;
+      /** @description Due every 1 to 7 days. */
+      every_days: number;
+      /**
+       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
+       * @default 60
+       */
+      grace_minutes: number;
+      /**
+       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
+       * @default null
+       */
+      paused_until: string | null;
+      /**
+       * @description `off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.
+       * @enum {string}
+       */
+      status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
+      /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
+      next_due_at: string | null;
+      /** @description The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent. */
+      last_ok_at: string | null;
+      /** @description The alert a missed day sent, while it is the latest news. */
+      alert_id: string | null;
+      /** @description Open alerts of missed daily check-ins this call ended (0 or 1, mostly). */
+      alerts_ended: number;
+      /** @description All-clear SMS this call queued. */
+      all_clear_queued: number;
     };
   };
   responses: never;
@@ -3428,6 +3547,65 @@ export interface operations {
       };
     };
   };
+  listOpenAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token of the owner’s personal emergency link, its credential: whoever holds the link may raise the alarm; lowering it takes the owner’s proof as well. */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OpenAlert'][];
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: try again after Retry-After seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   receiveSmsStatus: {
     parameters: {
       query?: {
@@ -4148,7 +4326,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DailyCheckin'];
+          'application/json': components['schemas']['DailyOkAnswer'];
         };
       };
       /** @description Invalid request: field-keyed texts or a detail, each with a stable code. */
@@ -4533,7 +4711,10 @@ export interface operations {
   };
   getLiveView: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The contact key of the contact’s own link from the SMS. */
+        c?: string;
+      };
       header?: never;
       path: {
         /** @description The alert’s public id, from the SMS. */
@@ -4550,6 +4731,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['LiveView'];
+        };
+      };
+      /** @description Invalid request: field-keyed texts or a detail, each with a stable code. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Not found. */

@@ -75,7 +75,9 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     }
     const seen = await ownerView(owner, alert.id);
     expect(seen.escalation).toBe('cancelled');
-    expect(seen.responders).toEqual([{ name: 'Ana Silva', created_at: expect.any(String), contact: true }]);
+    expect(seen.responders).toEqual([
+      { name: 'Ana Silva', created_at: expect.any(String), contact: true, channel: 'sms' },
+    ]);
     // Again: still one answer for that contact.
     expect(await replySms(t.app, ana, 'On my way!')).toBe('on_the_way');
     expect((await ownerView(owner, alert.id)).responders).toHaveLength(1);
@@ -92,7 +94,7 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     await settle();
     expect(await replySms(t.app, phone, 'Ok')).toBe('on_the_way');
     expect((await ownerView(owner, alert.id)).responders).toEqual([
-      { name: 'Eva Lopes', created_at: expect.any(String), contact: true },
+      { name: 'Eva Lopes', created_at: expect.any(String), contact: true, channel: 'sms' },
     ]);
   });
 
@@ -113,7 +115,7 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
 
     expect(await replySms(t.app, phone, '2')).toBe('on_the_way');
     expect((await ownerView(joana, first.id)).responders).toEqual([
-      { name: 'Ana', created_at: expect.any(String), contact: true },
+      { name: 'Ana', created_at: expect.any(String), contact: true, channel: 'sms' },
     ]);
     expect((await ownerView(pedro, second.id)).responders).toEqual([]);
     expect((await ownerView(pedro, second.id)).escalation).toBe('waiting');
@@ -138,7 +140,7 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     // The question asked still stands: its digit decides.
     expect(await replySms(t.app, phone, '2')).toBe('on_the_way');
     expect((await ownerView(rita, first.id)).responders).toEqual([
-      { name: 'Ana', created_at: expect.any(String), contact: true },
+      { name: 'Ana', created_at: expect.any(String), contact: true, channel: 'sms' },
     ]);
   });
 

@@ -8,6 +8,7 @@ import { reminderSummaryMail } from '../checkins/index.js';
 import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
+import openAlertsRoutes from './open-alerts-routes.js';
 import { mailOwnerAboutAlert, OWNER_MAIL_JOB, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
 import deviceKeyRoutes from './owner-proof-routes.js';
 import alertRoutes from './routes.js';
@@ -74,6 +75,7 @@ export default fp(
     await app.register(alertRoutes);
     await app.register(alertHistoryRoutes);
     await app.register(deviceKeyRoutes);
+    await app.register(openAlertsRoutes);
     // Documented always; answered (404 otherwise) only when the SMS adapter takes status callbacks.
     await app.register(smsStatusRoutes);
   },

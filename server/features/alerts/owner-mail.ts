@@ -7,6 +7,7 @@ import { noteMailEvent } from '../accounts/mail-bursts.js';
 import { findById, hashSecret } from '../accounts/repository.js';
 import { ownerLanguage } from './owners.js';
 import { alertById, deliveriesOf } from './repository.js';
+import { firedForOwner, serverFiredMail } from './server-fired-mail.js';
 
 /** The "this wasn't me" link of an alert e-mail works once, for 7 days, and not after the links were replaced. */
 export const NOT_ME_TTL_MS = 7 * DAY;
@@ -185,7 +186,8 @@ export interface OwnerMailGiven {
 }
 
 /**
- * Mails the owner about a real alert, with the "this wasn't me" link: the first alert of a burst
+ * Mails the owner about a real alert. An alarm the server raised for them gets its own e-mail
+ * (server-fired-mail.ts). Any other, with the "this wasn't me" link: the first alert of a burst
  * at once, the others counted into one summary 10 minutes after (mail-bursts.ts). A job of the
  * job engine, so a database or mail server that is briefly unavailable, or a process that dies,
  * delays the e-mail and loses nothing.
@@ -201,12 +203,19 @@ export async function mailOwnerAboutAlert(
   if (!alert || !user) return;
   const address = user.email;
   if (!address || !user.email_verified) return;
+  const deliveries = given?.deliveries ?? (await deliveriesOf(deps.db, [alert.id]));
+  // An alarm the server raised is one per missed check-in: no burst to gather, no link to renew.
+  if (firedForOwner(alert)) {
+    const names = deliveries.filter((d) => d.status !== 'opted_out').map((d) => d.contact_name);
+    await deps.mail.send(serverFiredMail(user, alert, names, deps.config.APP_URL));
+    return;
+  }
   // A run after a failure or a takeover: the burst counted this alert already, and its e-mail may not have gone.
   if (attempt === 1) {
     const event = { kind: 'alert_receipt' as const, address, userId: user.id, now: deps.clock.now() };
     if ((await noteMailEvent(deps.db, deps.dialect, event)) !== 'send') return;
   }
-  const sent = (given?.deliveries ?? (await deliveriesOf(deps.db, [alert.id]))).map((d) => ({
+  const sent = deliveries.map((d) => ({
     contact_name: d.contact_name,
     withheld: d.status === 'withheld',
   }));

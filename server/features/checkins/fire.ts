@@ -57,6 +57,7 @@ export async function sendCheckinAlert(
       location,
       now,
       liveUrl,
+      replyHint: true,
     });
   const alert = {
     reason,

@@ -37,6 +37,7 @@ export async function sendMissedDaily(
       location,
       now,
       liveUrl,
+      replyHint: true,
     });
   const alert = {
     reason: 'missed_daily' as const,

@@ -53,7 +53,7 @@ export default async function dailyRoutes(fastify: FastifyInstance) {
     handler: async (request) => {
       const owner = await provenOwner(request.params.token, request);
       const at = request.body.at ? Date.parse(request.body.at) : null;
-      return dailyOk(app, owner, at);
+      return dailyOk(app, owner, { at, notify: request.body.notify });
     },
   });
 }

@@ -1,10 +1,13 @@
-import type { DailySettings, DailyView } from '../../../common/api/daily.js';
+import type { DailyOkAnswer, DailySettings, DailyView } from '../../../common/api/daily.js';
 import { firstDueAfter, nextDueAt } from '../../../common/daily-schedule.js';
 import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { cancelTimer, setTimer } from '../../lib/timers.js';
+import { openAlertsOf } from '../alerts/open-alerts.js';
+import { alertOfUser } from '../alerts/repository.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
+import { resolveAlert } from '../live/service.js';
 import { dailyOf } from './repository.js';
 import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
 
@@ -111,13 +114,23 @@ export async function recordSignOfLife(
   });
 }
 
-/** "I'm OK today" at `at` (never ahead of the server's clock), answered with the new schedule. */
+/**
+ * "I'm OK today" at `at` (never ahead of the server's clock), answered with the new schedule. The
+ * owner is fine: the open alert a missed daily check-in raised ends too, as "I'm safe" ends it
+ * (its calls cancelled, and with `notify` the all-clear to each contact).
+ */
 export async function dailyOk(
-  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'dialect'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'dialect' | 'dispatcher' | 'liveHub'>,
   user: User,
-  at: number | null,
-): Promise<DailyView> {
+  request: { at: number | null; notify: boolean },
+): Promise<DailyOkAnswer> {
   const now = deps.clock.now();
-  await recordSignOfLife(deps, user, Math.min(at ?? now, now));
-  return dailyFor(deps, user);
+  await recordSignOfLife(deps, user, Math.min(request.at ?? now, now));
+  const missed = (await openAlertsOf(deps, user.id)).filter((alert) => alert.reason === 'missed_daily');
+  let queued = 0;
+  for (const open of missed) {
+    const alert = await alertOfUser(deps.db, user.id, open.id);
+    if (alert) queued += (await resolveAlert(deps, { user, alert }, request.notify)).all_clear_queued;
+  }
+  return { ...(await dailyFor(deps, user)), alerts_ended: missed.length, all_clear_queued: queued };
 }

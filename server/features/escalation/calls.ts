@@ -38,6 +38,7 @@ export async function pressKeys(
         deliveryId: call.delivery_id,
         name: call.contact_name,
         now,
+        channel: 'call',
       });
     }
     deps.liveHub.publish(alert.id);

@@ -29,7 +29,7 @@ export default async function livePublicRoutes(fastify: FastifyInstance) {
   app.route({
     ...served(liveApi.view),
     config: { rateLimit: limit(app, { max: 120, timeWindow: MINUTE, keyGenerator: clientKey('live-read') }) },
-    handler: async (request, reply) => reply.send(await followLiveView(app, request.params.publicId)),
+    handler: async (request, reply) => reply.send(await followLiveView(app, request.params.publicId, request.query.c)),
   });
 
   // "On my way" without a contact key: 5 tries per 10 minutes per address and alert. With a

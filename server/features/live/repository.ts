@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Alert, Database } from '../../db/schema.js';
+import type { ResponderChannel } from '../../db/schema-live.js';
 import { newId, orderedId } from '../../lib/ids.js';
 import { forgetPositionsBefore, touchAlert } from '../alerts/repository.js';
 
@@ -13,8 +14,10 @@ export interface Position {
 export interface Responder {
   name: string;
   created_at: number;
-  /** Answered through a contact's own link from the SMS. */
+  /** Answered as one of the contacts (their link, an SMS reply or the call). */
   contact: boolean;
+  /** How a contact answered; null for anyone else with the link. */
+  channel: ResponderChannel | null;
 }
 
 /** Stores a position (a replay of the same fix is stored once) and stamps the alert's last update. */
@@ -63,12 +66,17 @@ export async function trailOf(db: Kysely<Database>, alert: Alert, limit: number)
 export async function respondersOf(db: Kysely<Database>, alertId: string): Promise<Responder[]> {
   const rows = await db
     .selectFrom('alert_responders')
-    .select(['name', 'created_at', 'delivery_id'])
+    .select(['name', 'created_at', 'delivery_id', 'channel'])
     .where('alert_id', '=', alertId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ name: r.name, created_at: Number(r.created_at), contact: r.delivery_id !== null }));
+  return rows.map((r) => ({
+    name: r.name,
+    created_at: Number(r.created_at),
+    contact: r.delivery_id !== null,
+    channel: r.channel ?? (r.delivery_id !== null ? 'link' : null),
+  }));
 }
 
 /** The alert SMS whose live link carried this contact key (stored hashed), if any. */
@@ -109,19 +117,19 @@ export async function addStranger(
       .insertInto('alert_responders')
       .values({ id: newId(), alert_id: alertId, name, created_at: now, client_hash: clientHash })
       .execute();
-    return { name, created_at: now, contact: false };
+    return { name, created_at: now, contact: false, channel: null };
   });
 }
 
 /**
  * Records a contact's answer, one per delivery: a second press renames it (and keeps its
- * time). `created` is false for such an update.
+ * time and how it first came). `created` is false for such an update.
  */
 export async function addContactResponder(
   db: Kysely<Database>,
-  input: { alertId: string; deliveryId: string; name: string; now: number },
+  input: { alertId: string; deliveryId: string; name: string; now: number; channel: ResponderChannel },
 ): Promise<{ created: boolean; responder: Responder }> {
-  const { alertId, deliveryId, name, now } = input;
+  const { alertId, deliveryId, name, now, channel } = input;
   const earlier = await db
     .selectFrom('alert_responders')
     .select('created_at')
@@ -131,11 +139,11 @@ export async function addContactResponder(
   if (!earlier) {
     const inserted = await db
       .insertInto('alert_responders')
-      .values({ id: newId(), alert_id: alertId, name, created_at: now, delivery_id: deliveryId })
+      .values({ id: newId(), alert_id: alertId, name, created_at: now, delivery_id: deliveryId, channel })
       .onConflict((oc) => oc.columns(['alert_id', 'delivery_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-      return { created: true, responder: { name, created_at: now, contact: true } };
+      return { created: true, responder: { name, created_at: now, contact: true, channel } };
     }
   }
   // Answered before (or by a press racing this one): rename.
@@ -144,9 +152,10 @@ export async function addContactResponder(
     .set({ name })
     .where('alert_id', '=', alertId)
     .where('delivery_id', '=', deliveryId)
-    .returning('created_at')
+    .returning(['created_at', 'channel'])
     .executeTakeFirstOrThrow();
-  return { created: false, responder: { name, created_at: Number(row.created_at), contact: true } };
+  const first = { name, created_at: Number(row.created_at), contact: true, channel: row.channel ?? 'link' };
+  return { created: false, responder: first };
 }
 
 /**

@@ -22,7 +22,7 @@ import { subscriptionProfile } from '../billing/subscriptions.js';
 import { settleEscalation } from '../escalation/repository.js';
 import { contactKeyHash, livePageUrl } from './links.js';
 import { addContactResponder, addPosition, addStranger, deliveryByContactKey, respondersOf } from './repository.js';
-import { liveState, liveView, mapTiles } from './view.js';
+import { CONTACT_KEY, liveState, liveView, mapTiles, shownResponder } from './view.js';
 
 /** A fix may be a little older than the alert (the one it went out with). */
 const FIX_SLACK_MS = 5 * MINUTE;
@@ -32,8 +32,6 @@ const PUBLIC_ID = /^[A-Za-z0-9_-]{16,64}$/;
 export const MAX_STRANGERS = 50;
 /** Answers without a contact key from one client address, per alert. */
 export const STRANGERS_PER_ADDRESS = 3;
-/** What a contact key looks like (11 base64url characters today); anything else is not looked up. */
-const CONTACT_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 const NO_LIVE_PAGE = 'This live page does not exist.';
 
 /** What reading and changing the live side needs; changes are told to the open streams. */
@@ -107,7 +105,7 @@ export async function senderLive(
     tracking:
       alert.mode === 'real' && profile.gps_enabled && alert.resolved_at === null && now <= created + LIVE_TRACKING_MS,
     tracking_until: iso(created + LIVE_TRACKING_MS),
-    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at), contact: r.contact })),
+    responders: responders.map(shownResponder),
   };
 }
 
@@ -144,27 +142,37 @@ export async function currentLiveView(
   return liveView(deps.db, found.alert, found.owner, deps.clock.now(), mapTiles(deps.config));
 }
 
-/** What a live link shows (404 for an unknown one). */
-export async function followLiveView(deps: Pick<Deps, 'db' | 'clock' | 'config'>, publicId: string): Promise<LiveView> {
+/** What a live link shows (404 for an unknown one); with a contact's key, their own answer too. */
+export async function followLiveView(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  publicId: string,
+  contactKey?: string,
+): Promise<LiveView> {
   const { user, alert } = await followedAlert(deps, publicId);
-  return liveView(deps.db, alert, user, deps.clock.now(), mapTiles(deps.config));
+  return liveView(deps.db, alert, user, deps.clock.now(), mapTiles(deps.config), contactKey);
 }
 
 /**
- * A contact's own "I'm on my way" (their link's key, or their SMS reply): named after the
- * contact unless they typed a name, once per contact (again renames), and nobody needs phoning
+ * A contact's own "I'm on my way" (their link's key, or their SMS reply: `channel`): named after
+ * the contact unless they typed a name, once per contact (again renames), and nobody needs phoning
  * any more (a stranger's answer never cancels the calls). The caller publishes the change.
  */
 export async function contactOnTheWay(
   deps: Pick<Deps, 'db'>,
   alertId: string,
   delivery: { id: string; contact_name: string },
-  typedName: string,
+  answer: { typedName: string; channel: 'link' | 'sms' },
   now: number,
 ) {
   const contactName = checkResponderName(delivery.contact_name);
-  const name = typedName || (contactName.ok ? contactName.name : '');
-  const stored = await addContactResponder(deps.db, { alertId, deliveryId: delivery.id, name, now });
+  const name = answer.typedName || (contactName.ok ? contactName.name : '');
+  const stored = await addContactResponder(deps.db, {
+    alertId,
+    deliveryId: delivery.id,
+    name,
+    now,
+    channel: answer.channel,
+  });
   await settleEscalation(deps.db, alertId, 'cancelled');
   return stored;
 }
@@ -197,7 +205,7 @@ export async function acknowledge(
   let result: { created: boolean; responder: Responder };
   if (delivery) {
     await charge.contact();
-    const stored = await contactOnTheWay(deps, alert.id, delivery, answer.name, now);
+    const stored = await contactOnTheWay(deps, alert.id, delivery, { typedName: answer.name, channel: 'link' }, now);
     result = {
       created: stored.created,
       responder: { ...stored.responder, created_at: iso(stored.responder.created_at) },

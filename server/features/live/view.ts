@@ -1,12 +1,23 @@
 import type { Kysely } from 'kysely';
-import type { LivePosition, LiveState, LiveView, MapTiles } from '../../../common/api/live.js';
+import type {
+  LivePosition,
+  LiveState,
+  LiveView,
+  MapTiles,
+  Responder as ShownResponder,
+} from '../../../common/api/live.js';
 import { LIVE_PAGE_TTL_MS, LIVE_TRACKING_MS } from '../../../common/constants.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
 import type { Alert, Database, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
 import { ownerLanguage } from '../alerts/owners.js';
-import { type Position, respondersOf, trailOf } from './repository.js';
+import { sinceOf } from '../alerts/why.js';
+import { contactKeyHash } from './links.js';
+import { type Position, type Responder, respondersOf, trailOf } from './repository.js';
+
+/** What a contact key looks like (11 base64url characters today); anything else is not looked up. */
+export const CONTACT_KEY = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** Positions the live page lists, newest first. */
 export const TRAIL_LENGTH = 20;
@@ -37,6 +48,9 @@ export const shownPosition = (p: Position): LivePosition => ({
   captured_at: iso(p.captured_at),
 });
 
+/** An answer as shown: its time in ISO 8601. */
+export const shownResponder = (r: Responder): ShownResponder => ({ ...r, created_at: iso(r.created_at) });
+
 /**
  * What a live link shows: the name the SMS already gave (the display name, else the username), when the alert went out, its state,
  * who is on the way and, while it is active, where the owner is. Nothing else about the
@@ -48,13 +62,16 @@ export async function liveView(
   owner: User,
   now: number,
   map: MapTiles,
+  contactKey?: string,
 ): Promise<LiveView> {
   const state = liveState(alert, now);
   if (state === 'ended') return { state };
   const created = Number(alert.created_at);
-  const [trail, responders] = await Promise.all([
+  const [trail, responders, since, you] = await Promise.all([
     state === 'active' ? trailOf(db, alert, TRAIL_LENGTH) : Promise.resolve([]),
     respondersOf(db, alert.id),
+    sinceOf(db, alert),
+    contactKey ? answerOfContact(db, alert.id, contactKey) : Promise.resolve(undefined),
   ]);
   const [latest] = trail;
   return {
@@ -62,11 +79,27 @@ export async function liveView(
     owner_name: shownName(owner),
     language: ownerLanguage(owner),
     created_at: iso(created),
+    reason: alert.reason,
+    since: since === null ? null : iso(since),
+    ...(you ? { you } : {}),
     resolved_at: alert.resolved_at === null ? null : iso(Number(alert.resolved_at)),
     tracking_until: iso(created + LIVE_TRACKING_MS),
     ...(latest ? { position: shownPosition(latest) } : {}),
     trail: trail.map(shownPosition),
-    responders: responders.map((r) => ({ name: r.name, created_at: iso(r.created_at), contact: r.contact })),
+    responders: responders.map(shownResponder),
     map,
   };
+}
+
+/** A contact's own answer on an alert, found by the key of their link, however it came (link, SMS reply, call). */
+async function answerOfContact(db: Kysely<Database>, alertId: string, contactKey: string) {
+  if (!CONTACT_KEY.test(contactKey)) return undefined;
+  const row = await db
+    .selectFrom('alert_responders')
+    .innerJoin('deliveries', 'deliveries.id', 'alert_responders.delivery_id')
+    .select(['alert_responders.created_at', 'alert_responders.channel'])
+    .where('alert_responders.alert_id', '=', alertId)
+    .where('deliveries.contact_key_hash', '=', contactKeyHash(contactKey))
+    .executeTakeFirst();
+  return row ? { created_at: iso(Number(row.created_at)), channel: row.channel ?? ('link' as const) } : undefined;
 }

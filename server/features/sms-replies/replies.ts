@@ -1,11 +1,11 @@
 import { parseReply } from '../../../common/sms-replies.js';
-import { HELP_MESSAGE } from '../../../common/sms-text-replies.js';
+import { HELP_MESSAGE, takenMessage } from '../../../common/sms-text-replies.js';
 import type { Deps } from '../../lib/deps.js';
 import { HOUR } from '../../lib/time.js';
 import { contactOnTheWay } from '../live/service.js';
 import { confirmNumber } from './invitations.js';
 import { type OpenAlert, openAlertsOf } from './live-alerts.js';
-import { queueNoticeOnce } from './notices.js';
+import { queueNotice, queueNoticeOnce } from './notices.js';
 import { optedOutAmong, optIn, optOut } from './opt-outs.js';
 import { askWhich, forgetQuestion, pendingQuestion, type Question, tellEnded } from './questions.js';
 
@@ -49,7 +49,7 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
   const open = await openAlertsOf(deps.db, phone, now);
   if (word === 'on_my_way' || (word === 'ok' && open.length > 0)) {
     const [only] = open;
-    if (open.length === 1 && only) return onTheWay(deps, only, now);
+    if (open.length === 1 && only) return onTheWay(deps, only, now, phone);
     if (open.length > 1) return (await askWhich(deps, phone, open, now)) ? 'asked_which' : 'ignored';
   }
   if ((word === 'yes' || word === 'ok') && (await confirmNumber(deps.db, phone, now))) return 'confirmed';
@@ -68,13 +68,21 @@ async function answer(deps: ReplyDeps, phone: string, question: Question, choice
   const [chosen] = await openAlertsOf(deps.db, phone, now, alertId);
   if (!chosen) return (await tellEnded(deps, phone, question, choice, now)) ? 'told_ended' : 'ignored';
   await forgetQuestion(deps.db, phone);
-  return onTheWay(deps, chosen, now);
+  return onTheWay(deps, chosen, now, phone);
 }
 
-/** The same "I'm on my way" as the contact's link, seen at once on every process's live streams. */
-async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number): Promise<ReplyOutcome> {
-  await contactOnTheWay(deps, alert.alertId, alert.delivery, '', now);
+/**
+ * The same "I'm on my way" as the contact's link, seen at once on every process's live streams,
+ * named as an SMS reply; the first one gets a line back saying it was taken (a repeat gets none).
+ */
+async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number, phone: string): Promise<ReplyOutcome> {
+  const stored = await contactOnTheWay(deps, alert.alertId, alert.delivery, { typedName: '', channel: 'sms' }, now);
   deps.liveHub.publish(alert.alertId);
+  if (stored.created) {
+    const body = takenMessage(alert.language, alert.ownerName);
+    await queueNotice(deps.db, { phone, kind: 'taken', body, now });
+    deps.timers.kick();
+  }
   return 'on_the_way';
 }
 

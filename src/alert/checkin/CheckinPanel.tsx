@@ -234,6 +234,7 @@ export function CheckinPanel({
                 alertId={view.alert_id}
                 resolved={false}
                 onResolved={() => undefined}
+                language={language}
               />
             </>
           )}

@@ -1,3 +1,4 @@
+import { alarm } from './en-alarm';
 import { checkins } from './en-checkins';
 import { daily } from './en-daily';
 import { devices } from './en-devices';
@@ -244,6 +245,7 @@ const en: Messages = {
   ...setup,
   ...checkins,
   ...daily,
+  ...alarm,
   ...devices,
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
 };

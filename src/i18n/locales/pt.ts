@@ -1,3 +1,4 @@
+import { alarm } from './pt-alarm';
 import { checkins } from './pt-checkins';
 import { daily } from './pt-daily';
 import { devices } from './pt-devices';
@@ -245,6 +246,7 @@ const pt = {
   ...setup,
   ...checkins,
   ...daily,
+  ...alarm,
   ...devices,
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
 };

@@ -12,7 +12,7 @@ const view = {
   tracking_until: new Date(Date.now() + 3_600_000).toISOString(),
   trail: [],
   responders: [
-    { name: 'Rui Costa', created_at: new Date().toISOString(), contact: true },
+    { name: 'Rui Costa', created_at: new Date().toISOString(), contact: true, channel: 'link' },
     { name: 'Zé', created_at: new Date().toISOString(), contact: false },
   ],
   map: { tile_url: '', attribution: '', attribution_url: '' },
@@ -23,7 +23,7 @@ describe('"I\'m on my way" on the live page', () => {
   let answer: { status: number; body: unknown };
   beforeEach(() => {
     posted = [];
-    answer = { status: 201, body: { name: 'x', created_at: view.created_at, contact: true } };
+    answer = { status: 201, body: { name: 'x', created_at: view.created_at, contact: true, channel: 'link' } };
     vi.stubGlobal('EventSource', undefined);
     vi.stubGlobal(
       'fetch',
@@ -72,7 +72,7 @@ describe('"I\'m on my way" on the live page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('open the link from your own SMS');
     expect(posted).toEqual([{ name: 'Rui', contact_key: 'Ab3_-xYz012' }]);
 
-    answer = { status: 200, body: { name: 'Rui', created_at: view.created_at, contact: true } };
+    answer = { status: 200, body: { name: 'Rui', created_at: view.created_at, contact: true, channel: 'link' } };
     fireEvent.click(onMyWay());
     expect(await screen.findByTestId('ack-sent')).toBeVisible();
   });

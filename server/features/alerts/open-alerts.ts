@@ -1,0 +1,54 @@
+import type { OpenAlert } from '../../../common/api/open-alerts.js';
+import { LIVE_PAGE_TTL_MS } from '../../../common/constants.js';
+import { iso } from '../../lib/dates.js';
+import type { Deps } from '../../lib/deps.js';
+import { callsOf } from '../escalation/repository.js';
+import { livePageUrl } from '../live/links.js';
+import { respondersOf } from '../live/repository.js';
+import { liveState, shownResponder } from '../live/view.js';
+import { deliveriesOf } from './repository.js';
+import { alertView } from './views.js';
+import { sinceOf } from './why.js';
+
+/** More open at once than any owner has: a flood of link-only alerts is ended a page at a time. */
+const MOST_SHOWN = 20;
+
+/**
+ * The owner's real alerts still active on their live page, newest first, with what the pages show
+ * beside "I'm safe": why and since when, the deliveries and calls, who is on the way. Never a
+ * duress alert: the page that lists them may be in the hands of whoever forced the PIN.
+ */
+export async function openAlertsOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, userId: string): Promise<OpenAlert[]> {
+  const now = deps.clock.now();
+  const rows = await deps.db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('mode', '=', 'real')
+    .where('reason', '!=', 'duress')
+    .where('resolved_at', 'is', null)
+    // An active alert had its last change within the live page's life; its start may be older.
+    .where((eb) => eb(eb.fn.coalesce('last_update_at', 'created_at'), '>=', now - LIVE_PAGE_TTL_MS))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MOST_SHOWN)
+    .execute();
+  const open = rows.filter((alert) => liveState(alert, now) === 'active');
+  const ids = open.map((alert) => alert.id);
+  const [deliveries, calls] = await Promise.all([deliveriesOf(deps.db, ids), callsOf(deps.db, ids)]);
+  return Promise.all(
+    open.map(async (alert) => {
+      const [responders, since] = await Promise.all([respondersOf(deps.db, alert.id), sinceOf(deps.db, alert)]);
+      return {
+        ...alertView(
+          alert,
+          deliveries.filter((d) => d.alert_id === alert.id),
+          calls.filter((c) => c.alert_id === alert.id),
+        ),
+        since: since === null ? null : iso(since),
+        live_url: livePageUrl(deps.config.APP_URL, alert.public_id),
+        responders: responders.map(shownResponder),
+      };
+    }),
+  );
+}
