@@ -172,6 +172,17 @@ export async function emergencyJourney(t: TestApp, prism: PrismProxy, journal: J
   );
   await call('getAlert', 404, `${link}/alerts/${randomUUID()}/`);
   await call('getAlert', 200, `${link}/alerts/${alert.id}/`);
+  // The owner's own alert: its statuses (and its public id) only with the owner's proof.
+  const own = json(
+    await call('sendAlert', 201, `${link}/alerts/`, {
+      headers: { 'idempotency-key': randomUUID(), ...proof },
+      json: { mode: 'real', location: lisbonAt(t.app) },
+    }),
+  );
+  await call('getAlert', 403, `${link}/alerts/${own.id}/`);
+  await call('getAlert', 200, `${link}/alerts/${own.id}/`, { headers: proof });
+  await call('listOpenAlerts', 403, `${link}/open-alerts/`);
+  await call('listOpenAlerts', 200, `${link}/open-alerts/`, { headers: proof });
   await call('listAlerts', 401, '/api/emergency/alerts/');
   await call('listAlerts', 200, '/api/emergency/alerts/', { headers: owner.headers });
   t.clock.advance(1000);

@@ -171,7 +171,7 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     // The question still stands for its other choice.
     expect(await replySms(t.app, phone, '2')).toBe('on_the_way');
     expect((await ownerView(joana, first.id)).responders).toEqual([
-      { name: 'Ana', created_at: expect.any(String), contact: true },
+      { name: 'Ana', created_at: expect.any(String), contact: true, channel: 'sms' },
     ]);
   });
 });
