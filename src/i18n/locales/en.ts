@@ -163,6 +163,7 @@ const en: Messages = {
     passwordNoDigit: 'The password must contain at least one digit.',
     emailRequired: 'Enter your e-mail address: it confirms your account and tells you of every alert.',
     passwordsDontMatch: 'The passwords do not match.',
+    wrongPassword: 'Your current password is not correct.',
     invalidEmail: 'Enter a valid email address.',
     invalidCredentials: 'Invalid credentials. Check your username and password.',
     invalidUsername: 'A username may only contain letters, digits and . + - _',

@@ -163,6 +163,7 @@ const pt = {
     passwordNoDigit: 'A palavra-passe tem de ter pelo menos um algarismo.',
     emailRequired: 'Indique o seu e-mail: confirma a conta e avisa-o de cada alerta.',
     passwordsDontMatch: 'As palavras-passe não coincidem.',
+    wrongPassword: 'A palavra-passe atual não está correta.',
     invalidEmail: 'Indique um endereço de e-mail válido.',
     invalidCredentials: 'Credenciais inválidas. Verifique o nome de utilizador e a palavra-passe.',
     invalidUsername: 'O nome de utilizador só pode ter letras, algarismos e os sinais . + - _',
