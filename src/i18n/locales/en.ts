@@ -2,6 +2,7 @@ import { checkins } from './en-checkins';
 import { daily } from './en-daily';
 import { devices } from './en-devices';
 import { legal } from './en-legal';
+import { password } from './en-password';
 import { setup } from './en-setup';
 import type { Messages } from './pt';
 
@@ -45,6 +46,7 @@ const en: Messages = {
     password: 'Password',
     password1: 'Password',
     password2: 'Repeat password',
+    current_password: 'Current password',
     new_password1: 'New password',
     new_password2: 'Repeat new password',
     name: 'Name',
@@ -246,6 +248,7 @@ const en: Messages = {
   ...checkins,
   ...daily,
   ...devices,
+  ...password,
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
 };
 

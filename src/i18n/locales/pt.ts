@@ -2,6 +2,7 @@ import { checkins } from './pt-checkins';
 import { daily } from './pt-daily';
 import { devices } from './pt-devices';
 import { legal } from './pt-legal';
+import { password } from './pt-password';
 import { setup } from './pt-setup';
 
 /** Portuguese texts (the default language). Every key here must exist in en.ts too. */
@@ -45,6 +46,7 @@ const pt = {
     password: 'Palavra-passe',
     password1: 'Palavra-passe',
     password2: 'Repetir palavra-passe',
+    current_password: 'Palavra-passe atual',
     new_password1: 'Nova palavra-passe',
     new_password2: 'Repetir nova palavra-passe',
     name: 'Nome',
@@ -247,6 +249,7 @@ const pt = {
   ...checkins,
   ...daily,
   ...devices,
+  ...password,
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
 };
 

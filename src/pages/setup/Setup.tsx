@@ -14,6 +14,7 @@ import { DailyCheckin } from './DailyCheckin';
 import { Devices } from './Devices';
 import { EmergencyPanel } from './EmergencyPanel';
 import { Guide } from './Guide';
+import { PasswordSection } from './PasswordSection';
 import { PinPanel } from './PinPanel';
 import { ProfilePanel } from './ProfilePanel';
 
@@ -138,6 +139,7 @@ export default function Setup() {
       <PinPanel user={user} />
       <DailyCheckin contacts={contacts} limit={profile.contact_limit || undefined} />
       <Devices />
+      <PasswordSection />
       <AccountActions />
     </section>
   );
