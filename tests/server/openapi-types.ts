@@ -1110,6 +1110,15 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    TwilioInboundSmsInput: {
+      /** @description The sender’s number, E.164. */
+      From?: string;
+      Body?: string;
+      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
+      MessageSid?: string;
+    } & {
+      [key: string]: unknown;
+    };
     PlanChoiceInput: {
       /** @enum {string} */
       plan: 'basic' | 'premium';
@@ -1138,15 +1147,6 @@ export interface components {
       name?: string | null;
       /** @description The `c` parameter of the contact’s own live link from the SMS: the answer always has a slot. */
       contact_key?: string | null;
-    };
-    TwilioInboundSmsInput: {
-      /** @description The sender’s number, E.164. */
-      From?: string;
-      Body?: string;
-      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
-      MessageSid?: string;
-    } & {
-      [key: string]: unknown;
     };
     DailyCheckinSettingsInput: {
       enabled: boolean;
