@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerWithContacts } from './alerts-fixtures.js';
+import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 import { replySms } from './sms-replies-fixtures.js';
 
@@ -103,5 +103,21 @@ describe(`the owner is told when a contact says STOP (${dbLabel})`, () => {
     expect(summary?.text).toContain('Your contacts replied STOP to Alerta’s number 6 more times since');
     expect(summary?.text).toContain('Opted out now: Ana, Rui.');
     expect(summary?.text).toContain('at most one e-mail about contacts who replied STOP every 10 minutes');
+  });
+
+  it('a number the provider reports opted out (STOP said to the carrier) is told the same way, once', async () => {
+    const phone = fresh();
+    const owner = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
+    t.sms.refuseAsOptedOut(phone);
+    expect((await postAlert(t.app, owner.token)).statusCode).toBe(201);
+    await t.app.dispatcher.drain();
+    const told = async () =>
+      (await mailsTo(owner.user.email)).filter((mail) => mail.subject.includes('no longer receives your alerts'));
+    expect(await told()).toHaveLength(1);
+    // Another alert to the same number, already opted out: nothing more.
+    moveTime(t, 11 * MINUTE);
+    expect((await postAlert(t.app, owner.token)).statusCode).toBe(201);
+    await t.app.dispatcher.drain();
+    expect(await told()).toHaveLength(1);
   });
 });
