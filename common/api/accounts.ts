@@ -72,6 +72,21 @@ export const newPasswordCheck = (commonList?: ReadonlySet<string>) =>
       .superRefine(repeated('new_password1', 'new_password2')),
   );
 
+/**
+ * `POST /api/users/me/password/`: the signed-in owner's current password and the new one twice
+ * (the new one under the rules of a reset, checked on the server with its list).
+ */
+export const passwordChangeRequest = z
+  .object({
+    current_password: passwordField,
+    new_password1: passwordField,
+    new_password2: passwordField,
+  })
+  .meta({ id: 'PasswordChange' });
+
+/** The field error of a wrong current password. */
+export const WRONG_PASSWORD = 'Your current password is not correct.';
+
 export { type Me, type MeUpdate, me, meUpdate, PIN_MESSAGES, type Profile, profile } from './me.js';
 
 export const rotatedToken = z.object({ token: z.string() }).meta({ id: 'Token' });
@@ -141,6 +156,15 @@ export const accountsApi = {
     ...accounts,
     body: meUpdate,
     response: { 200: me, ...errorResponses(400, 401) },
+  },
+  changePassword: {
+    ...accountsRoutes.changePassword,
+    ...operation('changePassword', 'Change the password', SECURITY.session),
+    ...accounts,
+    description:
+      'Sets a new password after the current one: every other login of the account and every device key this login did not issue end at once; this login and its keys go on. A wrong current password is a 400 on `current_password`, counted under the login limits of the username (5 in 15 minutes from one address, then 429).',
+    body: passwordChangeRequest,
+    response: { 204: noContent, ...errorResponses(400, 401, 429) },
   },
   reset: {
     ...accountsRoutes.reset,

@@ -43,6 +43,7 @@ export const ERROR_CODES = [
   'password_entirely_numeric',
   'password_no_digit',
   'password_mismatch',
+  'wrong_password',
   'terms_required',
   'invalid_token',
   'invalid_user',

@@ -15,6 +15,7 @@ export const accountsRoutes = {
   logout: at('POST', '/api/users/auth/logout/'),
   me: at('GET', '/api/users/me/'),
   updateMe: at('PATCH', '/api/users/me/'),
+  changePassword: at('POST', '/api/users/me/password/'),
   reset: at('POST', '/api/users/reset-password/'),
   resetConfirm: at('POST', '/api/users/reset-password-confirm/'),
   deleteAccount: at('DELETE', '/api/users/delete-account/'),

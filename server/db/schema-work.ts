@@ -3,8 +3,13 @@
  * job runs from (server/lib/timers.ts).
  */
 
-/** Which e-mails go out one per burst: the owner's alert receipts, registration notices, check-in reminders and password resets. */
-export type MailBurstKind = 'alert_receipt' | 'registration_notice' | 'checkin_reminder' | 'password_reset';
+/** Which e-mails go out one per burst: the owner's alert receipts, registration notices, check-in reminders, password resets and contacts' STOPs. */
+export type MailBurstKind =
+  | 'alert_receipt'
+  | 'registration_notice'
+  | 'checkin_reminder'
+  | 'password_reset'
+  | 'contact_opt_out';
 
 /**
  * One row per (kind, address): the e-mails strangers can set off go out one per burst, at most

@@ -7,6 +7,7 @@ import type {
   emailRequest,
   loginRequest,
   MeUpdate,
+  passwordChangeRequest,
   RegistrationRequest,
   resetConfirmRequest,
   rotatedToken,
@@ -54,6 +55,10 @@ export const requestPasswordReset = (email: string) =>
 
 export const confirmPasswordReset = (body: z.input<typeof resetConfirmRequest>) =>
   call(accountsRoutes.resetConfirm, { json: body });
+
+/** A new password after the current one: the other logins and devices end, this one goes on. */
+export const changePassword = (body: z.input<typeof passwordChangeRequest>) =>
+  call(accountsRoutes.changePassword, { json: body });
 
 export const deleteAccount = () => call(accountsRoutes.deleteAccount);
 

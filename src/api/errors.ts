@@ -65,6 +65,7 @@ const CODE_MESSAGES: Record<ErrorCode, Rule> = {
   password_entirely_numeric: 'errors.passwordAllDigits',
   password_no_digit: 'errors.passwordNoDigit',
   password_mismatch: 'errors.passwordsDontMatch',
+  wrong_password: 'errors.wrongPassword',
   terms_required: 'errors.termsRequired',
   invalid_token: 'reset.invalid_link',
   invalid_user: 'reset.invalid_user',

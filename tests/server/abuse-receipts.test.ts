@@ -147,7 +147,7 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
       MAIL_SUMMARY_TIMER,
       summaryTimer(
         { ...t.app, mail: hangs },
-        { alert_receipt: write, registration_notice: write, checkin_reminder: write },
+        { alert_receipt: write, registration_notice: write, checkin_reminder: write, contact_opt_out: write },
       ),
     );
     void dying.runDue();

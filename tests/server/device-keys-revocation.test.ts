@@ -1,49 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deviceName } from '../../server/features/accounts/device-names.js';
 import { notMeKeyFor } from '../../server/features/alerts/owner-mail.js';
 import { linkIn, login, nextIp, post } from './accounts-helpers.js';
-import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
+import { type Owner, ownerWithContacts } from './alerts-fixtures.js';
+import { ANDROID_CHROME, type Headers, issueKey, keyProof, sendAlert, signIn, tokenOf } from './device-key-fixtures.js';
 import { createUser, dbLabel, suiteApp, TEST_PASSWORD, type TestApp } from './helper.js';
 
-const ANDROID_CHROME =
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const IPHONE_SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-
-type Headers = Record<string, string>;
-
-/** A device key issued to the login `headers` carry, from a browser with `userAgent`. */
-async function issueKey(t: TestApp, headers: Headers, userAgent = ANDROID_CHROME): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/users/me/device-keys/',
-    headers: { ...headers, 'user-agent': userAgent },
-    payload: {},
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().device_key as string;
-}
-
-const keyProof = (key: string) => ({ 'x-alerta-device-key': key });
-
-/** The owner's personal token as it is now (the links may have been replaced). */
-const tokenOf = async (t: TestApp, owner: Owner) =>
-  (await t.app.db.selectFrom('users').select('token').where('id', '=', owner.user.id).executeTakeFirstOrThrow())
-    .token as string;
-
-/** A real alert on the owner's current link, with `proof`, from `ip`. */
-async function sendAlert(t: TestApp, owner: Owner, proof: Headers, ip: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/emergency/public/${await tokenOf(t, owner)}/alerts/`,
-    headers: { 'idempotency-key': randomUUID(), ...proof },
-    payload: { mode: 'real', location: lisbonAt(t.app) },
-    remoteAddress: ip,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: string; proven: boolean };
-}
 
 /** "I'm safe" with the all-clear SMS, on the owner's current link. */
 async function allClear(t: TestApp, owner: Owner, alertId: string, proof: Headers, ip: string) {
@@ -59,13 +23,6 @@ async function allClear(t: TestApp, owner: Owner, alertId: string, proof: Header
 const resolvedAt = async (t: TestApp, alertId: string) =>
   (await t.app.db.selectFrom('alerts').select('resolved_at').where('id', '=', alertId).executeTakeFirstOrThrow())
     .resolved_at;
-
-/** Signs the owner in with a password, as the app or the emergency page does: the new login's headers. */
-async function signIn(t: TestApp, owner: Owner, password = TEST_PASSWORD): Promise<Headers> {
-  const res = await login(t, owner.user.username, password);
-  expect(res.statusCode, res.body).toBe(200);
-  return { authorization: `Bearer ${res.json().access as string}` };
-}
 
 /** Sets a new password through the reset e-mail's link. */
 async function resetPassword(t: TestApp, owner: Owner, password: string): Promise<void> {

@@ -258,6 +258,26 @@ export interface paths {
     patch: operations['updateMe'];
     trace?: never;
   };
+  '/api/users/me/password/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the password
+     * @description Sets a new password after the current one: every other login of the account and every device key this login did not issue end at once; this login and its keys go on. A wrong current password is a 400 on `current_password`, counted under the login limits of the username (5 in 15 minutes from one address, then 429).
+     */
+    post: operations['changePassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/reset-password/': {
     parameters: {
       query?: never;
@@ -1050,6 +1070,11 @@ export interface components {
       new_password1: string;
       new_password2: string;
     };
+    PasswordChangeInput: {
+      current_password: string;
+      new_password1: string;
+      new_password2: string;
+    };
     FixInput: {
       latitude: number;
       longitude: number;
@@ -1109,6 +1134,15 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    TwilioInboundSmsInput: {
+      /** @description The sender’s number, E.164. */
+      From?: string;
+      Body?: string;
+      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
+      MessageSid?: string;
+    } & {
+      [key: string]: unknown;
+    };
     PositionUpdateInput: {
       latitude: number;
       longitude: number;
@@ -1137,15 +1171,6 @@ export interface components {
       name?: string | null;
       phone_number?: string | null;
       relationship?: string | null;
-    };
-    TwilioInboundSmsInput: {
-      /** @description The sender’s number, E.164. */
-      From?: string;
-      Body?: string;
-      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
-      MessageSid?: string;
-    } & {
-      [key: string]: unknown;
     };
     DailyCheckinSettingsInput: {
       enabled: boolean;
@@ -1209,6 +1234,7 @@ export interface components {
         | 'password_entirely_numeric'
         | 'password_no_digit'
         | 'password_mismatch'
+        | 'wrong_password'
         | 'terms_required'
         | 'invalid_token'
         | 'invalid_user'
@@ -1304,6 +1330,7 @@ export interface components {
           | 'password_entirely_numeric'
           | 'password_no_digit'
           | 'password_mismatch'
+          | 'wrong_password'
           | 'terms_required'
           | 'invalid_token'
           | 'invalid_user'
@@ -1404,6 +1431,7 @@ export interface components {
               | 'password_entirely_numeric'
               | 'password_no_digit'
               | 'password_mismatch'
+              | 'wrong_password'
               | 'terms_required'
               | 'invalid_token'
               | 'invalid_user'
@@ -2524,6 +2552,64 @@ export interface operations {
       };
       /** @description Not authenticated, or the credentials are wrong. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request could not be read: `bad_request`, `bad_url`, `uri_too_long`, `headers_too_large`, `request_timeout`, `parse_error`, `payload_too_large` or `unsupported_media_type`. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  changePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordChangeInput'];
+      };
+    };
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request: field-keyed texts or a detail, each with a stable code. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the credentials are wrong. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: try again after Retry-After seconds. */
+      429: {
         headers: {
           [name: string]: unknown;
         };

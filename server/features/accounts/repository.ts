@@ -219,16 +219,21 @@ export async function revokeSession(db: Db, sessionId: string, now: number): Pro
   });
 }
 
-/** Ends every login of the user and every device key: an account recovered from someone else keeps none of theirs. */
-export async function revokeAllSessions(db: Db, userId: string, now: number): Promise<void> {
+/**
+ * Ends every login of the user and every device key: an account recovered from someone else
+ * keeps none of theirs. `except` keeps one login and the keys it issued (the owner's own, as she
+ * changes her password).
+ */
+export async function revokeAllSessions(db: Db, userId: string, now: number, except?: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     await trx
       .updateTable('sessions')
       .set({ revoked_at: now })
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
+      .$if(except !== undefined, (query) => query.where('id', '!=', except as string))
       .execute();
-    await endAllDeviceKeys(trx, userId);
+    await endAllDeviceKeys(trx, userId, except);
   });
 }
 
@@ -237,7 +242,13 @@ export async function endSessionDeviceKeys(db: Db, sessionId: string): Promise<v
   await db.deleteFrom('device_keys').where('session_id', '=', sessionId).execute();
 }
 
-/** Ends every key of the owner: nobody keeps a proof from before. */
-export async function endAllDeviceKeys(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('device_keys').where('user_id', '=', userId).execute();
+/** Ends every key of the owner (but those `except` issued): nobody keeps a proof from before. */
+export async function endAllDeviceKeys(db: Db, userId: string, except?: string): Promise<void> {
+  await db
+    .deleteFrom('device_keys')
+    .where('user_id', '=', userId)
+    .$if(except !== undefined, (query) =>
+      query.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '!=', except as string)])),
+    )
+    .execute();
 }

@@ -18,6 +18,7 @@ import {
 } from './devices.js';
 import { requestLanguage } from './language.js';
 import { meView, updateMe } from './me.js';
+import { changePassword } from './password-change.js';
 import { register, resendVerification, verifyEmail } from './registration.js';
 import { confirmReset, RESET_TEXTS, requestReset } from './reset.js';
 import { login, logout, refresh } from './sessions.js';
@@ -128,6 +129,16 @@ export default async function accountRoutes(fastify: FastifyInstance) {
     ...served(accountsApi.updateMe),
     onRequest: app.authenticate,
     handler: async (request) => updateMe(app, request.user, request.body),
+  });
+
+  app.route({
+    ...served(accountsApi.changePassword),
+    onRequest: app.authenticate,
+    handler: async (request, reply) => {
+      const signedIn = { user: request.user, sessionId: request.sessionId };
+      await changePassword(app, throttles, clientOf(request), signedIn, request.body);
+      return reply.code(204).send();
+    },
   });
 
   app.route({

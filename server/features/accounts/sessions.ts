@@ -1,4 +1,5 @@
 import { PASSWORD_MAX, type TokenPair } from '../../../common/api/accounts.js';
+import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { REFRESH_TOKEN_TTL_MS } from '../../plugins/auth.js';
@@ -64,6 +65,39 @@ export async function login(
     identifier.length <= IDENTIFIER_MAX && !identifier.includes('\u0000') && password.length <= PASSWORD_MAX * 4
       ? await findByLogin(deps.db, identifier)
       : undefined;
+  const { ok, known } = await checkPasswordThrottled(deps, throttles, client, identifier, user, password);
+  if (!user || !ok) throw invalidCredentials();
+  // Said only after the right password, so it tells a stranger nothing.
+  if (user.email && !user.email_verified) throw detailError(403, SESSION_TEXTS.emailNotVerified, 'email_not_verified');
+
+  const now = deps.clock.now();
+  const { sessionId, refreshId } = await deps.db
+    .transaction()
+    .execute((trx) => createSession(trx, user.id, now, REFRESH_TOKEN_TTL_MS));
+  return {
+    tokens: {
+      access: await deps.tokens.signAccess(user.id, sessionId),
+      refresh: await deps.tokens.signRefresh(user.id, sessionId, refreshId),
+    },
+    // A known browser keeps its id; any other gets a new one.
+    device: { userId: user.id, deviceId: known ? known.deviceId : newDeviceId() },
+  };
+}
+
+/**
+ * Checks `password` for `user` (none: an unknown identifier, which fails after the same argon2
+ * time) under the login limits of `identifier` as typed: refused (429) when that address is
+ * locked out, slowed down past five failures from anywhere, both skipped for a browser whose
+ * device cookie names this account (`known`). A wrong password counts against those same limits.
+ */
+export async function checkPasswordThrottled(
+  deps: Pick<Deps, 'clock'>,
+  throttles: Throttles,
+  client: Client,
+  identifier: string,
+  user: User | undefined,
+  password: string,
+): Promise<{ ok: boolean; known: LoginDevice | null }> {
   const presented = client.device;
   // The browser's device cookie names this account, and has not failed too often itself.
   const known =
@@ -83,29 +117,13 @@ export async function login(
   }
 
   const ok = await verifyPassword(user?.password_hash, password);
-  if (!user || !ok) {
-    if (known) await throttles.deviceFailures.add(known.deviceId);
-    else {
-      await throttles.loginFailures.add(attempt);
-      await throttles.loginFailuresAnywhere.add(identifier);
-    }
-    throw invalidCredentials();
+  if (user && ok) return { ok, known };
+  if (known) await throttles.deviceFailures.add(known.deviceId);
+  else {
+    await throttles.loginFailures.add(attempt);
+    await throttles.loginFailuresAnywhere.add(identifier);
   }
-  // Said only after the right password, so it tells a stranger nothing.
-  if (user.email && !user.email_verified) throw detailError(403, SESSION_TEXTS.emailNotVerified, 'email_not_verified');
-
-  const now = deps.clock.now();
-  const { sessionId, refreshId } = await deps.db
-    .transaction()
-    .execute((trx) => createSession(trx, user.id, now, REFRESH_TOKEN_TTL_MS));
-  return {
-    tokens: {
-      access: await deps.tokens.signAccess(user.id, sessionId),
-      refresh: await deps.tokens.signRefresh(user.id, sessionId, refreshId),
-    },
-    // A known browser keeps its id; any other gets a new one.
-    device: { userId: user.id, deviceId: known ? known.deviceId : newDeviceId() },
-  };
+  return { ok: false, known };
 }
 
 const invalidRefresh = () => detailError(401, SESSION_TEXTS.invalidRefresh, 'token_not_valid');

@@ -5,6 +5,7 @@ import { MAIL_SUMMARY_TIMER } from '../accounts/mail-bursts.js';
 import { pruneMailBursts, summaryTimer } from '../accounts/mail-summaries.js';
 import { registrationSummary } from '../accounts/registration.js';
 import { reminderSummaryMail } from '../checkins/index.js';
+import { optOutSummaryMail } from '../sms-replies/index.js';
 import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
@@ -48,6 +49,7 @@ export default fp(
         alert_receipt: (user, count, since) => ownerSummaryMail(app, user, count, since),
         registration_notice: (user, count, since) => registrationSummary(app, user, count, since),
         checkin_reminder: (user, count, since) => reminderSummaryMail(app.config.APP_URL, user, count, since),
+        contact_opt_out: (user, count, since) => optOutSummaryMail(app, user, count, since),
       }),
     );
     // The owner's e-mail about each real alert, set in the alert's own transaction.

@@ -1,17 +1,27 @@
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Db } from '../../db/schema.js';
+import { setOptOutMails } from './opt-out-mail.js';
 
 /**
  * Records that `phone` wants nothing from Alerta (its STOP, or the provider's word for it):
- * from any account, as carriers do. Saying it twice changes nothing.
+ * from any account, as carriers do. The first time, in the same transaction, each owner who has
+ * the number as a contact gets an e-mail job (opt-out-mail.ts); saying it again changes nothing
+ * and mails no one until a START. True when the number was not opted out before: the caller
+ * may kick the job engine after commit.
  */
-export async function optOut(db: Db, phone: string, source: 'reply' | 'provider', now: number): Promise<void> {
-  await db
-    .insertInto('sms_opt_outs')
-    .values({ phone_number: phone, source, created_at: now })
-    .onConflict((oc) => oc.column('phone_number').doNothing())
-    .execute();
+export async function optOut(db: Db, phone: string, source: 'reply' | 'provider', now: number): Promise<boolean> {
+  const record = async (trx: Db) => {
+    const inserted = await trx
+      .insertInto('sms_opt_outs')
+      .values({ phone_number: phone, source, created_at: now })
+      .onConflict((oc) => oc.column('phone_number').doNothing())
+      .returning('phone_number')
+      .executeTakeFirst();
+    if (inserted) await setOptOutMails(trx, phone, now);
+    return inserted !== undefined;
+  };
+  return db.isTransaction ? record(db) : db.transaction().execute(record);
 }
 
 /** START: the number may receive Alerta's SMS again. */

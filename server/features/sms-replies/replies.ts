@@ -34,7 +34,7 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
   const { word, choice } = parseReply(text);
   const now = deps.clock.now();
   if (word === 'stop') {
-    await optOut(deps.db, phone, 'reply', now);
+    if (await optOut(deps.db, phone, 'reply', now)) deps.timers.kick();
     await forgetQuestion(deps.db, phone);
     return 'opted_out';
   }

@@ -3,6 +3,7 @@ import { checkins } from './en-checkins';
 import { daily } from './en-daily';
 import { devices } from './en-devices';
 import { legal } from './en-legal';
+import { password } from './en-password';
 import { setup } from './en-setup';
 import type { Messages } from './pt';
 
@@ -46,6 +47,7 @@ const en: Messages = {
     password: 'Password',
     password1: 'Password',
     password2: 'Repeat password',
+    current_password: 'Current password',
     new_password1: 'New password',
     new_password2: 'Repeat new password',
     name: 'Name',
@@ -164,6 +166,7 @@ const en: Messages = {
     passwordNoDigit: 'The password must contain at least one digit.',
     emailRequired: 'Enter your e-mail address: it confirms your account and tells you of every alert.',
     passwordsDontMatch: 'The passwords do not match.',
+    wrongPassword: 'Your current password is not correct.',
     invalidEmail: 'Enter a valid email address.',
     invalidCredentials: 'Invalid credentials. Check your username and password.',
     invalidUsername: 'A username may only contain letters, digits and . + - _',
@@ -247,6 +250,7 @@ const en: Messages = {
   ...daily,
   ...alarm,
   ...devices,
+  ...password,
   pwa: { newVersion: 'A new version of Alerta is available.', reload: 'Reload', later: 'Later' },
 };
 

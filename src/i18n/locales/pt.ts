@@ -3,6 +3,7 @@ import { checkins } from './pt-checkins';
 import { daily } from './pt-daily';
 import { devices } from './pt-devices';
 import { legal } from './pt-legal';
+import { password } from './pt-password';
 import { setup } from './pt-setup';
 
 /** Portuguese texts (the default language). Every key here must exist in en.ts too. */
@@ -46,6 +47,7 @@ const pt = {
     password: 'Palavra-passe',
     password1: 'Palavra-passe',
     password2: 'Repetir palavra-passe',
+    current_password: 'Palavra-passe atual',
     new_password1: 'Nova palavra-passe',
     new_password2: 'Repetir nova palavra-passe',
     name: 'Nome',
@@ -164,6 +166,7 @@ const pt = {
     passwordNoDigit: 'A palavra-passe tem de ter pelo menos um algarismo.',
     emailRequired: 'Indique o seu e-mail: confirma a conta e avisa-o de cada alerta.',
     passwordsDontMatch: 'As palavras-passe não coincidem.',
+    wrongPassword: 'A palavra-passe atual não está correta.',
     invalidEmail: 'Indique um endereço de e-mail válido.',
     invalidCredentials: 'Credenciais inválidas. Verifique o nome de utilizador e a palavra-passe.',
     invalidUsername: 'O nome de utilizador só pode ter letras, algarismos e os sinais . + - _',
@@ -248,6 +251,7 @@ const pt = {
   ...daily,
   ...alarm,
   ...devices,
+  ...password,
   pwa: { newVersion: 'Há uma nova versão do Alerta.', reload: 'Atualizar', later: 'Mais tarde' },
 };
 

@@ -14,6 +14,7 @@ import { DailyCheckin } from './DailyCheckin';
 import { Devices } from './Devices';
 import { EmergencyPanel } from './EmergencyPanel';
 import { Guide } from './Guide';
+import { PasswordSection } from './PasswordSection';
 import { PinPanel } from './PinPanel';
 import { ProfilePanel } from './ProfilePanel';
 
@@ -142,6 +143,7 @@ export default function Setup() {
         contactsKnown={!fetchError && !(loading && contacts.length === 0)}
       />
       <Devices />
+      <PasswordSection />
       <AccountActions />
     </section>
   );
