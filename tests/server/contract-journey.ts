@@ -138,6 +138,16 @@ export async function accountJourney(t: TestApp, prism: PrismProxy, journal: Jou
   const final = json(
     await call('login', 200, '/api/users/auth/login/', { json: { username: 'contract', password: NEW_PASSWORD } }),
   );
+  const finalSession = { authorization: `Bearer ${final.access}` };
+  const change = { new_password1: `${NEW_PASSWORD}-2`, new_password2: `${NEW_PASSWORD}-2` };
+  await call('changePassword', 400, '/api/users/me/password/', {
+    headers: finalSession,
+    json: { ...change, current_password: 'Wrong-Guess-77' },
+  });
+  await call('changePassword', 204, '/api/users/me/password/', {
+    headers: finalSession,
+    json: { ...change, current_password: NEW_PASSWORD },
+  });
   await call('deleteAccount', 401, '/api/users/delete-account/', { method: 'DELETE' });
   await call('deleteAccount', 204, '/api/users/delete-account/', {
     method: 'DELETE',
