@@ -20,6 +20,8 @@ WORKDIR /app
 RUN if [ -n "$NPM_REGISTRY" ]; then npm config set --location=global registry "$NPM_REGISTRY"; fi \
  && if [ -n "$NPM_CAFILE" ]; then npm config set --location=global cafile "$NPM_CAFILE"; fi
 COPY package.json package-lock.json ./
+# A test tool the lock links from the tree (a dev dependency): npm ci reads its package.json.
+COPY scripts/openapi-typescript/package.json scripts/openapi-typescript/
 
 # The web app (dist/) and the compiled server (build/), built with the dev dependencies.
 FROM npm AS build
