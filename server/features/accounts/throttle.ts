@@ -1,5 +1,5 @@
-import { HOUR, MINUTE } from '../../lib/time.js';
 import { inLine } from '../../lib/in-line.js';
+import { HOUR, MINUTE } from '../../lib/time.js';
 import { Counter, type CounterHost } from '../../plugins/security.js';
 
 /** A failed login as the per-address counter keys it: the identifier as typed, and the client address. */
