@@ -112,6 +112,22 @@ describe(`changing the password while signed in (${dbLabel})`, () => {
     expect((await change(t, o.headers, asked(TEST_PASSWORD))).statusCode).toBe(204);
   });
 
+  it('forty wrong current passwords at once from one address: five are read, the rest 429; the login form too', async () => {
+    const o = await owner();
+    const ip = nextIp();
+    const guesses = Array.from({ length: 40 }, (_, i) => change(t, o.headers, asked(`Wrong-Guess-${i}0`), ip));
+    const codes = (await Promise.all(guesses)).map((res) => res.statusCode);
+    expect(codes.filter((code) => code === 400)).toHaveLength(5);
+    expect(codes.filter((code) => code === 429)).toHaveLength(35);
+    // The login form's guesses at once from another address (its own limit lets ten through): five read.
+    const there = nextIp();
+    const logins = Array.from({ length: 10 }, (_, i) => login(t, o.user.username, `Wrong-Guess-${i}1`, { ip: there }));
+    const loginCodes = (await Promise.all(logins)).map((res) => res.statusCode);
+    expect(loginCodes.filter((code) => code === 401)).toHaveLength(5);
+    // The owner, from elsewhere, still changes it.
+    expect((await change(t, o.headers, asked(TEST_PASSWORD))).statusCode).toBe(204);
+  });
+
   it('needs a live login, and a reset link sent before the change no longer works', async () => {
     const o = await owner();
     expect((await post(t, URL, asked(TEST_PASSWORD))).statusCode).toBe(401);

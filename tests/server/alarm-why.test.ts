@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type CheckinOwner, checkinOwner, settle, smsTo } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
@@ -95,6 +96,34 @@ describe(`a missed daily check-in's alarm, read and ended (${dbLabel})`, () => {
     await settle(t.app);
     expect(smsTo(t.app, o)).toHaveLength(before);
     expect((await live(alert.public_id)).json().state).toBe('resolved');
+  });
+
+  it('"I’m OK today" still ends the missed day’s alert after a link holder sent twenty newer alerts, which stay open', async () => {
+    const { o, alert } = await missed();
+    moveTime(t, MINUTE);
+    for (let i = 0; i < 20; i += 1) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: `/api/emergency/public/${o.token}/alerts/`,
+        headers: { 'idempotency-key': randomUUID() },
+        payload: { mode: 'real', location: null, location_error: 'unavailable' },
+        remoteAddress: `127.0.0.${i + 2}`,
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      moveTime(t, 1000);
+    }
+    const done = await ok(o, o.proof, { notify: false });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ alerts_ended: 1 });
+    expect((await live(alert.public_id)).json().state).toBe('resolved');
+    // What the link raised is the owner's to end, one by one, knowingly: not ended by a day's sign of life.
+    const open = await t.app.db
+      .selectFrom('alerts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', o.user.id)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(open.n)).toBe(20);
   });
 
   it('the live page says why and since when; a contact’s 1 by SMS is taken with one line back, shown as by SMS and recognised on their own link', async () => {

@@ -203,6 +203,32 @@ describe(`what a link reveals, and whose a check-in is (${dbLabel})`, () => {
     expect(smsTo(t.app, o)).toHaveLength(0);
   });
 
+  it('the check-in’s id under the server’s own alert keys (missed_checkin:, duress:) is refused 400 and neither reads nor pre-empts its alert', async () => {
+    const o = await checkinOwner(t.app, { contacts: 1 });
+    const started = await startCheckin(t.app, o.token, { body: { duration_seconds: 600 }, proof: o.proof });
+    const id = started.json().id as string;
+    moveTime(t, 10 * MINUTE + GRACE);
+    for (const key of [`missed_checkin:${id}`, `duress:${id}`, `MISSED_CHECKIN:${id}`]) {
+      for (const mode of ['test', 'real']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `${api(o.token)}alerts/`,
+          headers: { 'idempotency-key': key },
+          payload: { mode, location: null, location_error: 'unavailable' },
+          remoteAddress: nextIp(),
+        });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().code).toBe('idempotency_key_invalid');
+      }
+    }
+    expect(await t.app.db.selectFrom('alerts').select('id').where('user_id', '=', o.user.id).execute()).toEqual([]);
+    await settle(t.app);
+    await settle(t.app);
+    const fired = await t.app.db.selectFrom('alerts').selectAll().where('user_id', '=', o.user.id).execute();
+    expect(fired.map((alert) => [alert.reason, alert.proven])).toEqual([['missed_checkin', 1]]);
+    expect(smsTo(t.app, o)).toHaveLength(1);
+  });
+
   it('the missed daily check-in gives as last known position only a fix the owner sent with proof, never a planted one', async () => {
     const o = await checkinOwner(t.app, { contacts: 1, language: 'en' });
     // The owner's own position, on a check-in they started and ended.

@@ -1,3 +1,4 @@
+import { inLine } from '../../lib/in-line.js';
 import { HOUR, MINUTE } from '../../lib/time.js';
 import { Counter, type CounterHost } from '../../plugins/security.js';
 
@@ -59,6 +60,8 @@ export function createThrottles(app: CounterHost) {
     resetByAddress: new Counter(app, 'reset', 5, HOUR, asIs),
     /** 5 verification resends an hour per e-mail address. */
     resendByAddress: new Counter(app, 'resend', 5, HOUR, asIs),
+    /** Password checks of one counter's key, one after another: forty at once read no more than one by one would. */
+    checks: inLine(),
   };
 }
 export type Throttles = ReturnType<typeof createThrottles>;

@@ -1,5 +1,6 @@
 import type { OpenAlert } from '../../../common/api/open-alerts.js';
 import { LIVE_PAGE_TTL_MS } from '../../../common/constants.js';
+import type { Alert, AlertReason } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
 import type { Deps } from '../../lib/deps.js';
 import { callsOf } from '../escalation/repository.js';
@@ -14,13 +15,16 @@ import { sinceOf } from './why.js';
 const MOST_SHOWN = 20;
 
 /**
- * The owner's real alerts still active on their live page, newest first, with what the pages show
- * beside "I'm safe": why and since when, the deliveries and calls, who is on the way. Never a
- * duress alert: the page that lists them may be in the hands of whoever forced the PIN.
+ * The owner's real alerts still active on their live page (never a duress alert), newest first:
+ * at most `most`, or every one of `reason` whatever came after it.
  */
-export async function openAlertsOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, userId: string): Promise<OpenAlert[]> {
+export async function openAlertRows(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  which: { most: number } | { reason: AlertReason },
+): Promise<Alert[]> {
   const now = deps.clock.now();
-  const rows = await deps.db
+  let query = deps.db
     .selectFrom('alerts')
     .selectAll()
     .where('user_id', '=', userId)
@@ -30,10 +34,19 @@ export async function openAlertsOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     // An active alert had its last change within the live page's life; its start may be older.
     .where((eb) => eb(eb.fn.coalesce('last_update_at', 'created_at'), '>=', now - LIVE_PAGE_TTL_MS))
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(MOST_SHOWN)
-    .execute();
-  const open = rows.filter((alert) => liveState(alert, now) === 'active');
+    .orderBy('id', 'desc');
+  query = 'most' in which ? query.limit(which.most) : query.where('reason', '=', which.reason);
+  const rows = await query.execute();
+  return rows.filter((alert) => liveState(alert, now) === 'active');
+}
+
+/**
+ * The owner's real alerts still active on their live page, newest first, with what the pages show
+ * beside "I'm safe": why and since when, the deliveries and calls, who is on the way. Never a
+ * duress alert: the page that lists them may be in the hands of whoever forced the PIN.
+ */
+export async function openAlertsOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, userId: string): Promise<OpenAlert[]> {
+  const open = await openAlertRows(deps, userId, { most: MOST_SHOWN });
   const ids = open.map((alert) => alert.id);
   const [deliveries, calls] = await Promise.all([deliveriesOf(deps.db, ids), callsOf(deps.db, ids)]);
   return Promise.all(

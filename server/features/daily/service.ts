@@ -4,8 +4,7 @@ import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { cancelTimer, setTimer } from '../../lib/timers.js';
-import { openAlertsOf } from '../alerts/open-alerts.js';
-import { alertOfUser } from '../alerts/repository.js';
+import { openAlertRows } from '../alerts/open-alerts.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 import { resolveAlert } from '../live/service.js';
 import { dailyOf } from './repository.js';
@@ -126,11 +125,9 @@ export async function dailyOk(
 ): Promise<DailyOkAnswer> {
   const now = deps.clock.now();
   await recordSignOfLife(deps, user, Math.min(request.at ?? now, now));
-  const missed = (await openAlertsOf(deps, user.id)).filter((alert) => alert.reason === 'missed_daily');
+  // Every open one, however many alerts came after it: the link cannot bury it under newer ones.
+  const missed = await openAlertRows(deps, user.id, { reason: 'missed_daily' });
   let queued = 0;
-  for (const open of missed) {
-    const alert = await alertOfUser(deps.db, user.id, open.id);
-    if (alert) queued += (await resolveAlert(deps, { user, alert }, request.notify)).all_clear_queued;
-  }
+  for (const alert of missed) queued += (await resolveAlert(deps, { user, alert }, request.notify)).all_clear_queued;
   return { ...(await dailyFor(deps, user)), alerts_ended: missed.length, all_clear_queued: queued };
 }
