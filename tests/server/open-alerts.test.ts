@@ -85,11 +85,12 @@ describe(`the owner's open alerts (${dbLabel})`, () => {
       const mine = await list(o.token, ip, proof);
       expect(mine.statusCode, mine.body).toBe(200);
       const alerts = mine.json() as { id: string; reason: string; since: string | null; live_url: string }[];
+      // The server's alert first (the owner's and the server's before the link's), then the newest.
       expect(alerts.map((a) => [a.id, a.reason])).toEqual([
-        [pressed.id, 'button'],
         [daily.id, 'missed_daily'],
+        [pressed.id, 'button'],
       ]);
-      expect(alerts[1]).toMatchObject({
+      expect(alerts[0]).toMatchObject({
         since: new Date(t.app.clock.now() - 30 * HOUR).toISOString(),
         live_url: `${t.app.config.APP_URL}/a/${daily.public_id}`,
         deliveries: [{ contact_name: 'Ana Silva', status: 'queued' }],
@@ -108,5 +109,17 @@ describe(`the owner's open alerts (${dbLabel})`, () => {
     const res = await list(`${o.token}x`, nextIp(), { authorization: o.headers.authorization });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: expect.any(String) });
+  });
+
+  it('keeps the owner’s and the server’s alerts on the list however many newer alerts the link sent', async () => {
+    const o = await ownerWithContacts(t.app);
+    const daily = await serverAlert(o.user.id, { reason: 'missed_daily', created_at: t.app.clock.now() - HOUR });
+    for (let i = 0; i < 25; i += 1) await sendRealAlert(t.app, o.token);
+    const ip = nextIp();
+    const mine = await list(o.token, ip, await ownerProofOf(t.app, o.token));
+    expect(mine.statusCode, mine.body).toBe(200);
+    const ids = (mine.json() as { id: string }[]).map((alert) => alert.id);
+    expect(ids[0]).toBe(daily.id);
+    expect(ids.length).toBeLessThanOrEqual(20);
   });
 });

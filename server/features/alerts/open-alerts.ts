@@ -33,6 +33,9 @@ export async function openAlertRows(
     .where('resolved_at', 'is', null)
     // An active alert had its last change within the live page's life; its start may be older.
     .where((eb) => eb(eb.fn.coalesce('last_update_at', 'created_at'), '>=', now - LIVE_PAGE_TTL_MS))
+    // The owner's own and the server's alerts first: no number of alerts sent with the link alone
+    // pushes them off the list the owner ends them from.
+    .orderBy('proven', 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc');
   query = 'most' in which ? query.limit(which.most) : query.where('reason', '=', which.reason);
