@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
+import type { DevOutbox } from '../../providers/outbox.js';
 
 /** Listening on every address of this machine: its loopback reaches the server. */
 const WILDCARD = new Set(['0.0.0.0', '::']);
@@ -38,7 +39,11 @@ export function outboxAddress(config: Config, port: number): { url: string } | {
  * (verification and reset links) and the SMS, so an operator trying a proxied setup before
  * configuring SMTP and Twilio can still finish a sign-up.
  */
-export function logCapturedWhereUnreachable(app: FastifyInstance): void {
+export function logCapturedWhereUnreachable(app: {
+  config: Config;
+  outbox: Pick<DevOutbox, 'onCapture'>;
+  log: Pick<FastifyBaseLogger, 'info'>;
+}): void {
   if (!outboxUnreachable(app.config)) return;
   app.outbox.onCapture = (message) => app.log.info({ outbox: message }, 'dev outbox: captured');
 }
