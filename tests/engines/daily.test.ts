@@ -97,7 +97,7 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     await owner.close();
   }, 90_000);
 
-  it('“Estou bem hoje” sits at least 32 px from “Enviar o alerta agora”, in another colour', async () => {
+  it('“Estou bem hoje” sits at least 32 px from “Enviar alerta agora”, in another colour', async () => {
     const { user } = await ownerDueSoon();
     const first = await openCancelled(user.token);
     await signIn(first, user.username);
@@ -106,7 +106,7 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     await until('"Estou bem hoje" shown', () => hasOkButton(tab));
     const apart = await tab.run<{ gap: number; sendColour: string; okColour: string }>(`
       const byText = (text) => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === text);
-      const send = byText('Enviar o alerta agora');
+      const send = byText('Enviar alerta agora');
       const ok = byText('Estou bem hoje');
       const a = send.getBoundingClientRect();
       const b = ok.getBoundingClientRect();
