@@ -10,7 +10,8 @@ import { expectNoOverflow } from './tiles.js';
 // the emergency page (its device key) and the home page (the session) show the open alert with
 // what raised it, when, since when no sign, and who is on the way and how; "I'm safe" with the
 // all-clear ends it, and the contacts' live page, which said why, then says the owner is safe.
-// At 320 and 390 px in Portuguese and English, nothing scrolls sideways.
+// At 320 and 390 px in Portuguese and English, nothing scrolls sideways. An "I'm safe" refused
+// for want of proof opens the sign-in right there, focused, and keeps the confirmation.
 
 // The page's times read as the server's UTC instants.
 test.use({ timezoneId: 'UTC' });
@@ -182,4 +183,51 @@ test('the home page shows the missed day’s alarm in both languages and ends it
     headers: { authorization: `Bearer ${missed.access}` },
   });
   expect(await after.json()).toEqual([]);
+});
+
+test('“I’m safe” refused (this phone’s key removed meanwhile) opens the sign-in right there, focused; signed in, the confirmation ends the alert', async ({
+  browser,
+  server,
+}) => {
+  const t = TEXT.en;
+  const user = await seedUser(server.url, { language: 'en', contacts: contactsOwn() });
+  const missed = await missDailyCheckin(server, user);
+  const context = await browser.newContext({ timezoneId: 'UTC' });
+  await ownersPhone(context, server.url, user);
+  const owner = await context.newPage();
+  await owner.goto(`/public/${user.token}/?cancelled=1`);
+  const open = owner.getByTestId('open-alerts').locator('article.open-alert');
+  await expect(open.getByTestId('open-alert-why')).toContainText(t.why);
+
+  // The owner removes this phone from Setup elsewhere: its key no longer proves them.
+  const authorization = `Bearer ${missed.access}`;
+  const devices = (await (
+    await fetch(`${server.url}/api/users/me/devices/`, { headers: { authorization } })
+  ).json()) as {
+    id: string;
+    current: boolean;
+  }[];
+  for (const device of devices.filter((d) => !d.current)) {
+    const removed = await fetch(`${server.url}/api/users/me/devices/${device.id}/`, {
+      method: 'DELETE',
+      headers: { authorization },
+    });
+    expect(removed.ok).toBe(true);
+  }
+
+  await open.getByRole('button', { name: t.safe }).click();
+  await open.getByRole('button', { name: t.confirm }).click();
+  await expect(open.getByTestId('resolve-needs-owner')).toBeVisible();
+  const signIn = open.getByTestId('owner-sign-in-here');
+  await expect(signIn.getByLabel('Username or e-mail')).toBeFocused();
+  await expectNoOverflow(owner, 'the sign-in where "I\'m safe" was refused');
+  await signIn.getByLabel('Username or e-mail').fill(user.username);
+  await signIn.getByLabel('Password').fill('correct horse 42');
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in, the sign-in goes; the confirmation stays, its all-clear still offered: one more "Yes" ends it.
+  await expect(open.getByTestId('resolve-needs-owner')).toHaveCount(0);
+  await expect(open.getByRole('checkbox', { name: t.notify })).toBeChecked();
+  await open.getByRole('button', { name: t.confirm }).click();
+  await expect(owner.getByTestId('resolved')).toHaveText(t.resolved);
+  await context.close();
 });
