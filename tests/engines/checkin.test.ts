@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedUser } from '../e2e/seed.js';
 import type { Tab } from './engines.js';
-import { click, ENGINES, until, untilControlled, waitForText } from './page-helpers.js';
+import { click, ENGINES, signInOnPage, until, untilControlled, waitForText } from './page-helpers.js';
 import { engineSuite } from './suite.js';
 
 // A check-in on the emergency page in each engine: started with the link alone, still running in
@@ -12,18 +12,6 @@ import { engineSuite } from './suite.js';
 // reaches its service worker.
 
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
-/** The seeded users' password (tests/e2e/seed.ts). */
-const PASSWORD = 'correct horse 42';
-
-/** Fills the page's sign-in ("É o seu telemóvel?"), opened; false while it is not there. */
-const fillSignIn = (username: string) => `
-  const form = document.querySelector('details.owner-sign-in form');
-  if (!form) return false;
-  form.closest('details').open = true;
-  form.querySelector('input[name="username"]').value = ${JSON.stringify(username)};
-  form.querySelector('input[name="password"]').value = ${JSON.stringify(PASSWORD)};
-  return true;`;
-
 describe.each(ENGINES)('check-in on %s', (name) => {
   const suite = engineSuite(name, SERVER_ENV);
   const { stopServer, restartServer } = suite;
@@ -35,12 +23,6 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     await until('the Cancel button', () => tab.run<boolean>(click('Cancelar')));
     await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
     return tab;
-  }
-  /** Signs the owner in on the page: from then on its check-in calls carry this device's key. */
-  async function signIn(tab: Tab, username: string): Promise<void> {
-    await until('the sign-in form', () => tab.run<boolean>(fillSignIn(username)));
-    await until('"Iniciar sessão"', () => tab.run<boolean>(click('Iniciar sessão')));
-    await waitForText(tab, 'Este botão é agora seu');
   }
   const current = async (token: string) => {
     const answer = await fetch(`${suite.server.url}/api/emergency/public/${token}/checkins/current/`);
@@ -63,7 +45,7 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     await waitForText(again, 'Só o titular pode terminar ou adiar este check-in');
     expect((await current(user.token))?.status).toBe('running');
     await until('the sign-in button', () => again.run<boolean>(click('Iniciar sessão neste telemóvel')));
-    await signIn(again, user.username);
+    await signInOnPage(again, user.username);
     await until('"Estou bem"', () => again.run<boolean>(click('Estou bem')));
     await waitForText(again, 'Check-in terminado. Ninguém foi alertado.');
     expect((await current(user.token))?.status).toBe('done');
@@ -75,7 +57,7 @@ describe.each(ENGINES)('check-in on %s', (name) => {
     const tab = await openCancelled(user.token);
     // Only the worker keeps the press: a page it does not control just says it is waiting.
     await untilControlled(tab);
-    await signIn(tab, user.username);
+    await signInOnPage(tab, user.username);
     await until('the check-in button', () => tab.run<boolean>(click('Fazer check-in')));
     await until('the start button', () => tab.run<boolean>(click('Iniciar check-in')));
     await waitForText(tab, 'Faltam 1');

@@ -3,7 +3,7 @@ import { DEVICE_KEY_STORAGE_KEY } from '../../common/constants.js';
 import { DAILY_REMINDER_HASH, DEVICE_KEY_DB } from '../../common/push.js';
 import { seedUser } from '../e2e/seed.js';
 import type { Tab } from './engines.js';
-import { click, ENGINES, until, untilControlled, waitForText } from './page-helpers.js';
+import { click, ENGINES, PASSWORD, signInOnPage, until, untilControlled, waitForText } from './page-helpers.js';
 import { engineSuite } from './suite.js';
 
 // The daily check-in's "Estou bem hoje" on the emergency page in each engine: only on the owner's
@@ -13,17 +13,6 @@ import { engineSuite } from './suite.js';
 // process stopping and starting again on the same port and data directory.
 
 const SERVER_ENV = { BENCH_NO_RATE_LIMIT: '1' };
-/** The seeded users' password (tests/e2e/seed.ts). */
-const PASSWORD = 'correct horse 42';
-
-const fillSignIn = (username: string) => `
-  const form = document.querySelector('details.owner-sign-in form');
-  if (!form) return false;
-  form.closest('details').open = true;
-  form.querySelector('input[name="username"]').value = ${JSON.stringify(username)};
-  form.querySelector('input[name="password"]').value = ${JSON.stringify(PASSWORD)};
-  return true;`;
-
 /** "HH:MM" in UTC (a seeded owner has no time zone) `minutes` from now. */
 const utcClock = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString().slice(11, 16);
 
@@ -66,11 +55,6 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     await waitForText(tab, 'Alerta cancelado. Nada foi enviado.');
     return tab;
   }
-  async function signIn(tab: Tab, username: string): Promise<void> {
-    await until('the sign-in form', () => tab.run<boolean>(fillSignIn(username)));
-    await until('"Iniciar sessão"', () => tab.run<boolean>(click('Iniciar sessão')));
-    await waitForText(tab, 'Este botão é agora seu');
-  }
   const hasOkButton = (tab: Tab) =>
     tab.run<boolean>(
       `return [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Estou bem hoje');`,
@@ -86,7 +70,7 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
       body: '{}',
     });
     expect(refused.status).toBe(403);
-    await signIn(stranger, user.username);
+    await signInOnPage(stranger, user.username);
     await stranger.close();
     const owner = await openCancelled(user.token);
     await until('"Estou bem hoje"', () => owner.run<boolean>(click('Estou bem hoje')));
@@ -97,16 +81,16 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     await owner.close();
   }, 90_000);
 
-  it('“Estou bem hoje” sits at least 32 px from “Enviar o alerta agora”, in another colour', async () => {
+  it('“Estou bem hoje” sits at least 32 px from “Enviar alerta agora”, in another colour', async () => {
     const { user } = await ownerDueSoon();
     const first = await openCancelled(user.token);
-    await signIn(first, user.username);
+    await signInOnPage(first, user.username);
     await first.close();
     const tab = await openCancelled(user.token);
     await until('"Estou bem hoje" shown', () => hasOkButton(tab));
     const apart = await tab.run<{ gap: number; sendColour: string; okColour: string }>(`
       const byText = (text) => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === text);
-      const send = byText('Enviar o alerta agora');
+      const send = byText('Enviar alerta agora');
       const ok = byText('Estou bem hoje');
       const a = send.getBoundingClientRect();
       const b = ok.getBoundingClientRect();
@@ -145,7 +129,7 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
   it('the page opened as the daily reminder opens it (#daily): no countdown, “Estou bem hoje” focused, and the tap checks in', async () => {
     const { user, access, setAt } = await ownerDueSoon();
     const first = await openCancelled(user.token);
-    await signIn(first, user.username);
+    await signInOnPage(first, user.username);
     // The key the page signed in with is where the worker reads it.
     expect(await until('the worker’s copy of the key', () => workerHasKey(first))).toBe(true);
     await first.close();
@@ -167,7 +151,7 @@ describe.each(ENGINES)('daily check-in on %s', (name) => {
     const { user, access, setAt } = await ownerDueSoon();
     const first = await openCancelled(user.token);
     await untilControlled(first);
-    await signIn(first, user.username);
+    await signInOnPage(first, user.username);
     await first.close();
     const tab = await openCancelled(user.token);
     await untilControlled(tab);

@@ -75,3 +75,22 @@ export async function waitForText(tab: Tab, text: string, timeoutMs?: number): P
     throw new Error(`${error.message}; the page said: ${JSON.stringify(seen)}`);
   });
 }
+
+/** The seeded users' password (tests/e2e/seed.ts). */
+export const PASSWORD = 'correct horse 42';
+
+/** Fills the page's sign-in ("É o seu telemóvel?"), opened; false while it is not there. */
+const fillSignIn = (username: string) => `
+  const form = document.querySelector('details.owner-sign-in form');
+  if (!form) return false;
+  form.closest('details').open = true;
+  form.querySelector('input[name="username"]').value = ${JSON.stringify(username)};
+  form.querySelector('input[name="password"]').value = ${JSON.stringify(PASSWORD)};
+  return true;`;
+
+/** Signs the owner in on the emergency page: from then on its calls carry this device's key. */
+export async function signInOnPage(tab: Tab, username: string): Promise<void> {
+  await until('the sign-in form', () => tab.run<boolean>(fillSignIn(username)));
+  await until('"Iniciar sessão"', () => tab.run<boolean>(click('Iniciar sessão')));
+  await waitForText(tab, 'Este botão é agora seu');
+}
