@@ -69,19 +69,25 @@ describe.concurrent('start-up faults: one clear error, exit code 1', () => {
       /^alerta: cannot start: /,
     ],
     ['bad setting', { DATA_DIR: 'TMP', PORT: 'eighty' }, /^alerta: Invalid configuration: PORT must be a port number/],
-  ] as const)('%s', async (_name, env, pattern) => {
-    const resolved = Object.fromEntries(
-      Object.entries(env).map(([k, v]) => [k, v === 'A_FILE' ? path.join(dir, 'a-file') : v === 'TMP' ? dir : v]),
-    );
-    const { child, output } = spawnServer({ PORT: '0', ...resolved });
-    expect(await exited(child)).toBe(1);
-    const { out, err } = output();
-    const lines = err.trim().split('\n');
-    expect(lines, err).toHaveLength(1);
-    expect(lines[0]).toMatch(pattern);
-    expect(`${out}${err}`).not.toMatch(/\n\s+at /);
-    expect(err).not.toContain(SECRET);
-  });
+  ] as const)(
+    '%s',
+    // Six real processes start at once, each compiling the server under tsx: on two busy cores that
+    // can take longer than the suite's 30 s.
+    { timeout: 90_000 },
+    async (_name, env, pattern) => {
+      const resolved = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [k, v === 'A_FILE' ? path.join(dir, 'a-file') : v === 'TMP' ? dir : v]),
+      );
+      const { child, output } = spawnServer({ PORT: '0', ...resolved });
+      expect(await exited(child)).toBe(1);
+      const { out, err } = output();
+      const lines = err.trim().split('\n');
+      expect(lines, err).toHaveLength(1);
+      expect(lines[0]).toMatch(pattern);
+      expect(`${out}${err}`).not.toMatch(/\n\s+at /);
+      expect(err).not.toContain(SECRET);
+    },
+  );
 });
 
 describe('server killed with SIGKILL mid-dispatch', () => {
