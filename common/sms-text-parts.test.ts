@@ -91,7 +91,10 @@ function isCutOf(shown: string, name: string): boolean {
   const bare = shown.endsWith('…') ? shown.slice(0, -1) : shown;
   // "?" stands for a name with nothing visible, or whose first grapheme is a cluster of several
   // characters too long to fit (one character always fits).
-  if (bare === '?') return transliterate(smsName(name)).trim() === '' || (graphemes(smsName(name))[0] ?? '').length > 2;
+  // A name that is itself a question mark in another form ("︖", "？") is shown as one too: the
+  // comparison below.
+  const unseen = transliterate(smsName(name)).trim() === '' || (graphemes(smsName(name))[0] ?? '').length > 2;
+  if (bare === '?' && unseen) return true;
   return [smsName(name), transliterate(smsName(name))].some((form) => {
     const all = graphemes(form);
     const kept = graphemes(bare);
