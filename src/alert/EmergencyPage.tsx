@@ -5,7 +5,7 @@ import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { LivePanel } from './LivePanel';
 import { OpenAlerts } from './OpenAlerts';
-import { onAskedToSignIn, ownerAskedToSignIn } from './owner-proof-asked';
+import { onAskedToSignIn, onOwnerSignedIn, ownerAskedToSignIn } from './owner-proof-asked';
 import {
   ContactList,
   InstallButton,
@@ -42,6 +42,15 @@ export function EmergencyPage({
   const askedToSignIn = useSyncExternalStore(onAskedToSignIn, ownerAskedToSignIn);
   // Each sign-in on this page: "I'm OK today" reads its status again with the new key.
   const [signedIn, setSignedIn] = useState(0);
+  // From any of the page's sign-in forms (the one below, or one beside a refused "I'm safe").
+  useEffect(
+    () =>
+      onOwnerSignedIn(() => {
+        setSignedIn((count) => count + 1);
+        void emergency.ownerSignedIn();
+      }),
+    [emergency],
+  );
   const language = pickLanguage(page?.language);
   const s = stringsFor(language);
   useEffect(() => {
@@ -185,14 +194,7 @@ export function EmergencyPage({
       {!busy && phase.name !== 'invalid' && (
         // Also when the alert was not taken as the owner's, or a change only the owner may make was
         // refused: the key here may be stale or another account's.
-        <OwnerSignIn
-          s={s}
-          offer={(phase.name === 'sent' && phase.alert.proven === false) || askedToSignIn}
-          onSignedIn={() => {
-            setSignedIn((count) => count + 1);
-            void emergency.ownerSignedIn();
-          }}
-        />
+        <OwnerSignIn s={s} offer={(phase.name === 'sent' && phase.alert.proven === false) || askedToSignIn} />
       )}
     </main>
   );

@@ -3,6 +3,7 @@ import { pathOf } from '../../common/api/paths';
 import { accountsRoutes, alertsRoutes } from '../../common/api/routes';
 import { readDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { Strings } from './i18n';
+import { announceOwnerSignedIn } from './owner-proof-asked';
 
 type Outcome = 'wrong' | 'notVerified' | 'later' | 'failed';
 
@@ -114,6 +115,8 @@ export function OwnerSignIn({
     else {
       setHasKey(true);
       setDone(true);
+      // The whole page learns it, whichever form it came from (this one may sit beside a refusal).
+      announceOwnerSignedIn();
       onSignedIn?.();
     }
   }

@@ -40,3 +40,17 @@ export function onAlarmEnded(listener: () => void): () => void {
   ended.add(listener);
   return () => ended.delete(listener);
 }
+
+/** Told when the owner signed in on this page, from whichever sign-in form: the page reads its data again with the key. */
+const signedIn = new Set<() => void>();
+
+/** Says this page now holds the owner's key. */
+export function announceOwnerSignedIn(): void {
+  for (const listener of signedIn) listener();
+}
+
+/** Calls `listener` when the owner signs in on this page; returns the unsubscribe. */
+export function onOwnerSignedIn(listener: () => void): () => void {
+  signedIn.add(listener);
+  return () => signedIn.delete(listener);
+}

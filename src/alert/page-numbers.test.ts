@@ -31,7 +31,9 @@ beforeEach(() => {
   answer = async () => json(data(reads.at(-1)?.get('x-alerta-device-key') === KEY ? 'whole' : 'masked'));
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (_url: string, init?: RequestInit) => {
+    vi.fn(async (url: string, init?: RequestInit) => {
+      // Only this page's data: another test's page left polling in this worker shares the stub.
+      if (!String(url).endsWith(`/api/emergency/public/${token}/`)) return new Response(null, { status: 404 });
       reads.push(new Headers(init?.headers));
       return answer();
     }),

@@ -158,15 +158,17 @@ test('a link alone: masked numbers and no SMS link; "I\'m safe" refused until th
 
   await page.getByRole('button', { name: 'Estou em segurança' }).click();
   await page.getByRole('button', { name: 'Sim, estou em segurança' }).click();
-  await expect(page.getByTestId('resolve-needs-owner')).toContainText('inicie sessão uma vez');
+  await expect(page.getByTestId('resolve-needs-owner')).toContainText('inicie sessão aqui uma vez');
   await expect(page.getByTestId('resolved')).toHaveCount(0);
 
-  // The page's own sign-in, then "I'm safe" again: the owner's, with the all-clear.
-  await page.getByTestId('owner-sign-in').locator('summary').click();
-  await page.getByLabel('Nome de utilizador ou e-mail').fill(user.username);
-  await page.getByLabel('Palavra-passe').fill('correct horse 42');
-  await page.getByRole('button', { name: 'Iniciar sessão' }).click();
-  await expect(page.getByTestId('owner-signed-in')).toBeVisible();
+  // The page's sign-in, open right there beside the refusal, then "I'm safe" again: the owner's, with the all-clear.
+  const here = page.getByTestId('owner-sign-in-here');
+  await expect(here.getByLabel('Nome de utilizador ou e-mail')).toBeFocused();
+  await here.getByLabel('Nome de utilizador ou e-mail').fill(user.username);
+  await here.getByLabel('Palavra-passe').fill('correct horse 42');
+  await here.getByRole('button', { name: 'Iniciar sessão' }).click();
+  // Signed in, the sign-in and the refusal go; the confirmation stays.
+  await expect(page.getByTestId('resolve-needs-owner')).toHaveCount(0);
   // Signed in, the page has the whole numbers for "send from my phone".
   const sms = page.getByRole('link', { name: 'Enviar do meu telemóvel (SMS)' });
   for (const c of user.contacts) await expect(sms).toHaveAttribute('href', new RegExp(`\\${c.phone_number}`));
