@@ -15,7 +15,7 @@ test.use({ timezoneId: 'UTC', locale: 'pt-PT' });
 /** "HH:MM" (UTC) `minutes` after `at`. */
 const clockAt = (at: number, minutes: number) => new Date(at + minutes * 60_000).toISOString().slice(11, 16);
 
-test('Setup’s daily check-in in plain words; the reminder e-mail’s link checks in once; the home page’s “Estou bem hoje”', async ({
+test('Setup’s daily check-in in plain words; the reminder e-mail’s link checks in once; the home page’s card then says the day is done', async ({
   page,
   request,
   server,
@@ -94,10 +94,10 @@ test('Setup’s daily check-in in plain words; the reminder e-mail’s link chec
   await expect(page.getByRole('button', { name: 'Estou bem' })).toHaveCount(0);
   expect((await daily()).last_ok_at).toBe(byMail.last_ok_at);
 
-  // The home page's card: the status and "Estou bem hoje", which checks in with the session.
+  // The home page's card says the day is done, with the time, and offers no second "Estou bem hoje".
   await page.goto('/');
   await expect(page.getByTestId('daily-ok-status')).toContainText('À espera do próximo check-in');
-  await page.getByRole('button', { name: 'Estou bem hoje' }).click();
-  await expect(page.getByText('Check-in feito. Obrigado!')).toBeVisible();
-  await expect.poll(async () => (await daily()).last_ok_at).not.toBe(byMail.last_ok_at);
+  await expect(page.getByTestId('daily-done')).toContainText(/Feito hoje às \d\d:\d\d ✓/);
+  await expect(page.getByRole('button', { name: 'Estou bem hoje' })).toHaveCount(0);
+  expect((await daily()).last_ok_at).toBe(byMail.last_ok_at);
 });
