@@ -20,6 +20,8 @@ let okAnswer: () => Response;
 let statusAnswer: () => Response;
 
 beforeEach(() => {
+  // The module's "asked to sign in" outlives the test files before this one in the same worker.
+  resetAskedToSignIn();
   calls = [];
   okAnswer = () => json(200, view({ status: 'waiting' }));
   statusAnswer = () => json(200, view());

@@ -27,6 +27,8 @@ let answer: () => Promise<Response>;
 beforeEach(() => {
   token = `t${Math.random().toString(36).slice(2)}`;
   reads = [];
+  // The module's "asked to sign in" outlives the test files before this one in the same worker.
+  resetAskedToSignIn();
   // The server answers as it does: whole numbers to the owner's key, masked to anyone else.
   answer = async () => json(data(reads.at(-1)?.get('x-alerta-device-key') === KEY ? 'whole' : 'masked'));
   vi.stubGlobal(

@@ -15,6 +15,7 @@ const watch = {
 describe('positions on the owner’s alert from a page without its proof', () => {
   let answer: Response;
   beforeEach(() => {
+    resetAskedToSignIn();
     vi.useFakeTimers({ now: Date.UTC(2026, 2, 1, 14) });
     vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible');
     vi.stubGlobal(
