@@ -84,16 +84,25 @@ export function holdSqlite(file) {
   }
 }
 
-/** Other sessions connected to the PostgreSQL database of `url` (a server keeps some open while it runs). */
-export async function otherSessions(url) {
+/** The one number `query` answers (as `n`) on the PostgreSQL database of `url`. */
+async function countIn(url, query) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query(
-      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-    );
+    const { rows } = await client.query(query);
     return rows[0].n;
   } finally {
     await client.end();
   }
 }
+
+/** Tables in the current schema of the PostgreSQL database of `url` (its migrations' own count as data too). */
+export const tableCount = (url) =>
+  countIn(url, 'select count(*)::int as n from information_schema.tables where table_schema = current_schema()');
+
+/** Other sessions connected to the PostgreSQL database of `url` (a server keeps some open while it runs). */
+export const otherSessions = (url) =>
+  countIn(
+    url,
+    'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );

@@ -6,29 +6,21 @@
 // kept beside as alerta.sqlite.before-restore-<time>.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { dataStore, fail, openSqlite, option, runTool } from './data-store.mjs';
-import { dumpMigrations, holdSqlite, migrationsProblem, otherSessions, sqliteMigrations } from './restore-checks.mjs';
+import {
+  dumpMigrations,
+  holdSqlite,
+  migrationsProblem,
+  otherSessions,
+  sqliteMigrations,
+  tableCount,
+} from './restore-checks.mjs';
 
 const argv = process.argv.slice(2);
 const from = path.resolve(option(argv, 'from', 'usage: npm run restore -- --from <file> [--force]'));
 const force = argv.includes('--force');
 const store = dataStore();
 if (!existsSync(from)) fail(`no backup at ${from}`);
-
-/** Tables in the database's current schema (its migrations' own count as data too). */
-async function tableCount(url) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      'select count(*)::int as n from information_schema.tables where table_schema = current_schema()',
-    );
-    return rows[0].n;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Fails unless the copy `from`, whose migration table lists `names`, is one this version can restore. */
 function checkMigrations(names) {

@@ -109,7 +109,7 @@ export interface Config extends Omit<Env, 'APP_URL' | 'JWT_SECRET' | 'DEV_OUTBOX
 }
 
 /** Addresses only this machine can reach. */
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+export const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 export class ConfigError extends Error {}
 

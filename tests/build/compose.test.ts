@@ -116,4 +116,20 @@ describe('compose.yaml', () => {
     const caddyfile = readFileSync(path.join(root, mounted!.split(':')[0]!), 'utf8');
     expect(caddyfile).toMatch(/reverse_proxy \{\$ALERTA_UPSTREAMS[^}]*\} \{[\s\S]*health_uri \/api\/ready/);
   });
+
+  it('has the docs name only services it defines in their `docker compose` commands', () => {
+    const named: string[] = [];
+    for (const file of ['README.md', 'docs/DEPLOY.md', 'docs/OPERATIONS.md', '.env.example']) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      // A command ends at the end of its line, its code span, a pipe, a redirection or a comment.
+      for (const [, verb, rest] of text.matchAll(/docker compose ([a-z]+)\b([^`\n|#;<>]*)/g)) {
+        const words = rest!.split(/\s+/).filter((word) => word && !word.startsWith('-'));
+        // exec and run take one service, then the command to run in it; the others take services.
+        for (const service of verb === 'exec' || verb === 'run' ? words.slice(0, 1) : words)
+          named.push(`${file}: docker compose ${verb} ${service}`);
+      }
+    }
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((command) => !(command.split(' ').at(-1)! in compose.services))).toEqual([]);
+  });
 });

@@ -1,13 +1,15 @@
 import { isIP } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
+import { type Config, LOOPBACK_HOST } from '../../config.js';
 import type { DevOutbox } from '../../providers/outbox.js';
 
 /** Listening on every address of this machine: its loopback reaches the server. */
 const WILDCARD = new Set(['0.0.0.0', '::']);
 /** Loopback names and addresses that `localhost` also reaches. */
 const PLAIN_LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i;
+
+/** The address the server listens on, an IPv6 one without its brackets. */
+const listeningHost = (config: Config) => config.HOST.replace(/^\[(.*)\]$/, '$1');
 
 /**
  * Why no one can open the outbox pages of a server with this configuration, or null when this
@@ -18,8 +20,8 @@ export function outboxUnreachable(config: Config): string | null {
   if (config.TRUST_PROXY !== false) {
     return 'TRUST_PROXY is set, and the dev pages answer nothing that may come through a proxy, not even this machine';
   }
-  const host = config.HOST.replace(/^\[(.*)\]$/, '$1');
-  if (WILDCARD.has(host) || LOOPBACK.test(host) || config.DEV_OUTBOX_PUBLIC) return null;
+  const host = listeningHost(config);
+  if (WILDCARD.has(host) || LOOPBACK_HOST.test(host) || config.DEV_OUTBOX_PUBLIC) return null;
   return `HOST=${config.HOST} takes no connection from this machine's loopback, the only peer the dev pages answer (DEV_OUTBOX_PUBLIC=1 opens them to others)`;
 }
 
@@ -27,7 +29,7 @@ export function outboxUnreachable(config: Config): string | null {
 export function outboxAddress(config: Config, port: number): { url: string } | { unreachable: string } {
   const unreachable = outboxUnreachable(config);
   if (unreachable) return { unreachable };
-  const listening = config.HOST.replace(/^\[(.*)\]$/, '$1');
+  const listening = listeningHost(config);
   // Not APP_URL: that may name a proxy, which the outbox never answers through.
   const host = WILDCARD.has(listening) || PLAIN_LOOPBACK.has(listening.toLowerCase()) ? 'localhost' : listening;
   const origin = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
