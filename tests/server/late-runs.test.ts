@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
 import type { Database } from '../../server/db/schema.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { placementJob } from '../../server/features/escalation/placement.js';
+import { noticeJob } from '../../server/features/sms-replies/notices.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import { BACKOFF_JITTER, JOB_RETRY_MS } from '../../server/lib/reliability.js';
@@ -173,6 +175,55 @@ describe(`runs that lost their job, and calls the provider never answers (${dbLa
     );
     const usage = await t.app.db.selectFrom('usage_records').select('id').where('delivery_id', '=', d.id).execute();
     expect(usage).toHaveLength(1);
+  });
+
+  /**
+   * The help text to a number of its own, queued with its job (a kind of the test's own) due now
+   * after an attempt that went unanswered: each run asks the provider first. Reads the notice.
+   */
+  async function queuedNotice(kind: string) {
+    const { to } = await queued();
+    const id = newId();
+    const now = clock.now();
+    await t.app.db
+      .insertInto('sms_notices')
+      .values({
+        id,
+        user_id: null,
+        phone_number: to,
+        kind: 'help',
+        body: HELP_MESSAGE,
+        status: 'queued',
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await setTimer(t.app.db, { kind, subject: id, dueAt: now, now });
+    await t.app.db
+      .updateTable('timers')
+      .set({ attempts: 1 })
+      .where('kind', '=', kind)
+      .where('subject', '=', id)
+      .execute();
+    return () => t.app.db.selectFrom('sms_notices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** The notices of a process on `db`, sent to `sms`; with `renewMs` an hour, one stalled for good. */
+  const noticing = (db: Kysely<Database>, sms: SmsPort, kind: string, renewMs?: number) => {
+    const engine = createTimers({ db, dialect: t.app.dialect, clock, log, ...(renewMs ? { renewMs } : {}) });
+    engine.on(kind, noticeJob({ db, clock, sms }));
+    return engine;
+  };
+
+  it('a notice whose run stalled past its lease before its send is sent once, by the run that took it over', async () => {
+    const kind = `late-notice-${newId()}`;
+    const read = await queuedNotice(kind);
+    const provider = smsProvider();
+    const stalling = noticing(t.app.db, provider.port, kind, HOUR).runDue();
+    await vi.waitFor(() => expect(provider.gate.asked()).toBe(1));
+    await takenOverWhileStalled(stalling, provider, (db) => noticing(db, provider.port, kind).runDue());
+    expect(await read()).toMatchObject({ status: 'sent' });
   });
 
   /** A call of a real alert, queued, with its placement job (a kind of the test's own) due now; `placed` when an attempt began. */
