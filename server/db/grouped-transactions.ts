@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './index.js';
-import type { Database } from './schema.js';
+import type { Database, Db } from './schema.js';
 
 /** Most pieces of work one commit carries: a long queue is cut into commits of this many. */
 const MOST_PER_COMMIT = 32;
@@ -105,3 +105,7 @@ export function inWriteTransaction<T>(
 ): Promise<T> {
   return groupsWrites(dialect) ? inGroupedTransaction(db, run) : db.transaction().execute(run);
 }
+
+/** Runs `work` in `db`'s transaction when it is one, else in a new transaction of its own. */
+export const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type CheckinOwner, checkinOwner, settle, smsTo } from './checkin-fixtures.js';
+import { type CheckinOwner, checkinOwner, clockTime, settle, smsTo } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 import { replySms } from './sms-replies-fixtures.js';
 
@@ -21,12 +21,7 @@ describe(`a missed daily check-in's alarm, read and ended (${dbLabel})`, () => {
   const missed = async () => {
     const o = await checkinOwner(t.app, { contacts: 2 });
     await t.app.db.updateTable('users').set({ time_zone: ZONE }).where('id', '=', o.user.id).execute();
-    const time = new Intl.DateTimeFormat('en-GB', {
-      timeZone: ZONE,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(t.clock.now() + 2 * 3600_000);
+    const time = clockTime(t.clock.now() + 2 * 3600_000, ZONE);
     const put = await t.app.inject({
       method: 'PUT',
       url: '/api/users/me/daily-checkin/',

@@ -74,6 +74,10 @@ export async function checkinOwner(
   return Object.assign(o, { phones, proof: await deviceProof(app, o) });
 }
 
+/** The time `at` shows on a clock in `timeZone` ("HH:MM"): a daily check-in's time, or the time an SMS gives. */
+export const clockTime = (at: number | Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+
 /** The SMS the owner's contacts got. */
 export const smsTo = (app: FastifyInstance, owner: CheckinOwner) =>
   app.outbox.sms.filter((sms) => owner.phones.includes(sms.to));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/features/accounts/passwords.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
-import { checkinCall, type DeviceProof, deviceProof } from './checkin-fixtures.js';
+import { checkinCall, clockTime, type DeviceProof, deviceProof } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
 
@@ -182,12 +182,7 @@ describe(`check-ins (${dbLabel})`, () => {
       await restarted.dispatcher.drain();
       const sms = smsTo(o, restarted);
       expect(sms).toHaveLength(1);
-      const due = new Intl.DateTimeFormat('en-GB', {
-        timeZone: 'Europe/Lisbon',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      }).format(dueAt);
+      const due = clockTime(dueAt, 'Europe/Lisbon');
       expect(sms[0]).toContain(`did not check in as planned at ${due}.`);
       const row = await t.app.db.selectFrom('checkins').select('status').where('id', '=', id).executeTakeFirstOrThrow();
       expect(row.status).toBe('fired');

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { type CheckinOwner, checkinOwner, settle, startCheckin, subscribedBrowser } from './checkin-fixtures.js';
+import {
+  type CheckinOwner,
+  checkinOwner,
+  clockTime,
+  settle,
+  startCheckin,
+  subscribedBrowser,
+} from './checkin-fixtures.js';
 import { dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -25,12 +32,7 @@ describe(`daily check-in, reliably (${dbLabel})`, () => {
   const get = async (o: CheckinOwner) => t.app.inject({ method: 'GET', url: SETTINGS, headers: await session(o) });
   /** Due at the owner's clock time `ahead` from now, every day, with a 30-minute grace. */
   const enable = async (o: CheckinOwner, ahead = 2 * 3600_000) => {
-    const time = new Intl.DateTimeFormat('en-GB', {
-      timeZone: ZONE,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(t.clock.now() + ahead);
+    const time = clockTime(t.clock.now() + ahead, ZONE);
     const res = await t.app.inject({
       method: 'PUT',
       url: SETTINGS,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { firstDueAfter } from '../../common/daily-schedule.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { LISBON, lisbonAt, ownerWithContacts } from './alerts-fixtures.js';
-import { type CheckinOwner, checkinOwner, settle, smsTo, subscribedBrowser } from './checkin-fixtures.js';
+import { type CheckinOwner, checkinOwner, clockTime, settle, smsTo, subscribedBrowser } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 import { secondServer } from './second-process.js';
 
@@ -32,12 +32,7 @@ describe(`daily check-in (${dbLabel})`, () => {
   const get = async (o: CheckinOwner) => t.app.inject({ method: 'GET', url: SETTINGS, headers: await session(o) });
   /** A schedule due at the owner's clock time two hours from now, every day, with a 30-minute grace. */
   const enable = async (o: CheckinOwner, extra: object = {}) => {
-    const time = new Intl.DateTimeFormat('en-GB', {
-      timeZone: ZONE,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(t.clock.now() + 2 * 3600_000);
+    const time = clockTime(t.clock.now() + 2 * 3600_000, ZONE);
     const res = await put(o, { enabled: true, time, every_days: 1, grace_minutes: 30, ...extra });
     expect(res.statusCode, res.body).toBe(200);
     return res.json();

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
 import type { Database } from '../../server/db/schema.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { placementJob } from '../../server/features/escalation/placement.js';
+import { NOTICE_JOB, noticeJob, queueNotice } from '../../server/features/sms-replies/notices.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import { BACKOFF_JITTER, JOB_RETRY_MS } from '../../server/lib/reliability.js';
-import { createTimers, setTimer } from '../../server/lib/timers.js';
+import { createTimers, setTimer, type TimerHandler } from '../../server/lib/timers.js';
 import type { SmsPort } from '../../server/providers/sms/port.js';
 import type { VoicePort } from '../../server/providers/voice/port.js';
 import { appWithClockAhead, queuedSms } from './alerts-fixtures.js';
@@ -175,6 +177,48 @@ describe(`runs that lost their job, and calls the provider never answers (${dbLa
     expect(usage).toHaveLength(1);
   });
 
+  /**
+   * The help text to a number of its own, queued with its job (a kind of the test's own) due now
+   * after an attempt that went unanswered: each run asks the provider first. Reads the notice.
+   */
+  async function queuedNotice(kind: string) {
+    phone += 1;
+    const to = `+3519690${String(phone).padStart(5, '0')}`;
+    const now = clock.now();
+    await queueNotice(t.app.db, { phone: to, kind: 'help', body: HELP_MESSAGE, now });
+    const notice = () =>
+      t.app.db.selectFrom('sms_notices').selectAll().where('phone_number', '=', to).executeTakeFirstOrThrow();
+    const { id } = await notice();
+    await t.app.db
+      .updateTable('timers')
+      .set({ kind, attempts: 1 })
+      .where('kind', '=', NOTICE_JOB)
+      .where('subject', '=', id)
+      .execute();
+    return notice;
+  }
+
+  /** A process's job engine on `db`, running `kind` with `handler`; with `renewMs` an hour, one stalled for good. */
+  const engineOf = (db: Kysely<Database>, kind: string, handler: TimerHandler, renewMs?: number) => {
+    const engine = createTimers({ db, dialect: t.app.dialect, clock, log, ...(renewMs ? { renewMs } : {}) });
+    engine.on(kind, handler);
+    return engine;
+  };
+
+  /** The notices of a process on `db`, sent to `sms`. */
+  const noticing = (db: Kysely<Database>, sms: SmsPort, kind: string, renewMs?: number) =>
+    engineOf(db, kind, noticeJob({ db, clock, sms }), renewMs);
+
+  it('a notice whose run stalled past its lease before its send is sent once, by the run that took it over', async () => {
+    const kind = `late-notice-${newId()}`;
+    const read = await queuedNotice(kind);
+    const provider = smsProvider();
+    const stalling = noticing(t.app.db, provider.port, kind, HOUR).runDue();
+    await vi.waitFor(() => expect(provider.gate.asked()).toBe(1));
+    await takenOverWhileStalled(stalling, provider, (db) => noticing(db, provider.port, kind).runDue());
+    expect(await read()).toMatchObject({ status: 'sent' });
+  });
+
   /** A call of a real alert, queued, with its placement job (a kind of the test's own) due now; `placed` when an attempt began. */
   async function queuedCall(kind: string, placed: boolean) {
     const d = await queued();
@@ -209,16 +253,9 @@ describe(`runs that lost their job, and calls the provider never answers (${dbLa
     kind: string,
     options: { renewMs?: number; timeoutMs?: number } = {},
   ) => {
-    const engine = createTimers({
-      db,
-      dialect: t.app.dialect,
-      clock,
-      log,
-      ...(options.renewMs ? { renewMs: options.renewMs } : {}),
-    });
     const deps = { db, clock, log, voice, payments: t.app.payments, liveHub: t.app.liveHub };
-    engine.on(kind, placementJob(deps, options.timeoutMs ? { placeTimeoutMs: options.timeoutMs } : {}));
-    return engine;
+    const job = placementJob(deps, options.timeoutMs ? { placeTimeoutMs: options.timeoutMs } : {});
+    return engineOf(db, kind, job, options.renewMs);
   };
 
   it('a call whose run stalled past its lease before placing it is placed once, by the run that took it over', async () => {

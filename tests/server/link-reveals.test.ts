@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { nextIp } from './accounts-helpers.js';
-import { checkinCall, checkinOwner, checkinsPath, settle, smsTo, startCheckin } from './checkin-fixtures.js';
+import { checkinCall, checkinOwner, checkinsPath, clockTime, settle, smsTo, startCheckin } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
 
 const MINUTE = 60_000;
@@ -251,12 +251,7 @@ describe(`what a link reveals, and whose a check-in is (${dbLabel})`, () => {
     expect(pressed.statusCode, pressed.body).toBe(201);
     await settle(t.app);
     const session = { authorization: `Bearer ${await t.app.tokens.signAccess(o.user.id, o.sessionId)}` };
-    const time = new Intl.DateTimeFormat('en-GB', {
-      timeZone: o.user.time_zone ?? 'UTC',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(t.clock.now() + 2 * 3600_000);
+    const time = clockTime(t.clock.now() + 2 * 3600_000, o.user.time_zone ?? 'UTC');
     const daily = await t.app.inject({
       method: 'PUT',
       url: '/api/users/me/daily-checkin/',

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, expressionBuilder, type Kysely, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
-import { groupsWrites, inGroupedTransaction } from '../../db/grouped-transactions.js';
+import { groupsWrites, inGroupedTransaction, inTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, MailBurstKind } from '../../db/schema.js';
 import { nextTurn } from '../../lib/background.js';
@@ -197,6 +197,6 @@ async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent, 
     // A summary already waiting keeps its time; one being sent now gets a next turn for this event.
     await setTimer(trx, { kind: MAIL_SUMMARY_TIMER, subject: burst.id, dueAt, now }, 'keep');
   };
-  await (db.isTransaction ? setSummaryTimer(db) : db.transaction().execute(setSummaryTimer));
+  await inTransaction(db, setSummaryTimer);
   return firstSends;
 }

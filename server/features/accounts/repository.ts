@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { inTransaction } from '../../db/grouped-transactions.js';
 import type { Db, NewUser, OneTimeTokensTable, User, UserUpdate } from '../../db/schema.js';
 import { newId, randomToken } from '../../lib/ids.js';
 
@@ -201,10 +202,6 @@ export async function successorOf(db: Db, sessionId: string, expiresAt: number):
   const [only] = rows;
   return rows.length === 1 && only && Number(only.expires_at) === expiresAt ? only.id : undefined;
 }
-
-/** Runs `work` in `db`'s transaction, or in a new one. */
-const inTransaction = (db: Db, work: (trx: Db) => Promise<void>) =>
-  db.isTransaction ? work(db) : db.transaction().execute(work);
 
 /** Ends one login, and the device keys it gave pages (a logout, or a refresh token stolen). */
 export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {

@@ -100,47 +100,33 @@ export async function checkPasswordThrottled(
 ): Promise<{ ok: boolean; known: LoginDevice | null }> {
   const presented = client.device;
   const mine = presented !== null && user !== undefined && presented.userId === user.id;
+  const attempt = { identifier, ip: client.ip };
   // Each check reads the counters after the one before it counted its failure: guesses sent at
   // once are read no faster than one by one (in this process).
   const line = mine ? `device:${presented.deviceId}` : `login:${identifier}|${client.ip}`;
-  return throttles.checks(line, () => checkInLine(deps, throttles, client, identifier, user, password));
-}
+  return throttles.checks(line, async () => {
+    // The browser's device cookie names this account, and has not failed too often itself.
+    const known =
+      mine && (await throttles.deviceFailures.read(presented.deviceId)).count < throttles.deviceFailures.max
+        ? presented
+        : null;
+    if (!known) {
+      const here = await throttles.loginFailures.read(attempt);
+      if (here.count >= throttles.loginFailures.max) throw throttled(here.seconds);
+      const delay = loginDelayMs((await throttles.loginFailuresAnywhere.read(identifier)).count);
+      if (delay > 0) await deps.clock.sleep(delay);
+    }
 
-/** checkPasswordThrottled, once the checks before it with the same counter key are done. */
-async function checkInLine(
-  deps: Pick<Deps, 'clock'>,
-  throttles: Throttles,
-  client: Client,
-  identifier: string,
-  user: User | undefined,
-  password: string,
-): Promise<{ ok: boolean; known: LoginDevice | null }> {
-  const presented = client.device;
-  // The browser's device cookie names this account, and has not failed too often itself.
-  const known =
-    presented !== null &&
-    user !== undefined &&
-    presented.userId === user.id &&
-    (await throttles.deviceFailures.read(presented.deviceId)).count < throttles.deviceFailures.max
-      ? presented
-      : null;
-  const attempt = { identifier, ip: client.ip };
-
-  if (!known) {
-    const here = await throttles.loginFailures.read(attempt);
-    if (here.count >= throttles.loginFailures.max) throw throttled(here.seconds);
-    const delay = loginDelayMs((await throttles.loginFailuresAnywhere.read(identifier)).count);
-    if (delay > 0) await deps.clock.sleep(delay);
-  }
-
-  const ok = await verifyPassword(user?.password_hash, password);
-  if (user && ok) return { ok, known };
-  if (known) await throttles.deviceFailures.add(known.deviceId);
-  else {
-    await throttles.loginFailures.add(attempt);
-    await throttles.loginFailuresAnywhere.add(identifier);
-  }
-  return { ok: false, known };
+    // An unknown identifier is checked against a decoy hash: the same time, never a match.
+    const ok = await verifyPassword(user?.password_hash, password);
+    if (ok) return { ok, known };
+    if (known) await throttles.deviceFailures.add(known.deviceId);
+    else {
+      await throttles.loginFailures.add(attempt);
+      await throttles.loginFailuresAnywhere.add(identifier);
+    }
+    return { ok, known };
+  });
 }
 
 const invalidRefresh = () => detailError(401, SESSION_TEXTS.invalidRefresh, 'token_not_valid');

@@ -122,7 +122,8 @@ async function alreadyHeld(sms: SmsPort, notice: { phone_number: string; body: s
 
 /**
  * Sends a queued notice, unless its number opted out meanwhile, or (on a later attempt) the
- * provider already has it. The send gets the dispatcher's patience: one that goes unanswered
+ * provider already has it, or the run no longer holds its job right before the send (another
+ * process took it over). The send gets the dispatcher's patience: one that goes unanswered
  * throws, and the next attempt asks the provider first. A refusal because the number said STOP
  * to the carrier (Twilio's 21610) opts it out; another permanent refusal fails it; anything else
  * throws, and the job engine retries it.
@@ -132,7 +133,7 @@ export function noticeJob(
   options: { sendTimeoutMs?: number } = {},
 ): TimerHandler {
   const sendTimeoutMs = options.sendTimeoutMs ?? SMS_SEND_TIMEOUT_MS;
-  return async ({ subject, attempt }) => {
+  return async ({ subject, attempt, holds }) => {
     const notice = await deps.db
       .selectFrom('sms_notices')
       .selectAll()
@@ -148,6 +149,8 @@ export function noticeJob(
       await settle(deps.db, notice.id, 'sent', deps.clock.now());
       return;
     }
+    // A run stalled past its lease (the lookup above, a pause) may have lost the job to another run, which sends it.
+    if (!(await holds())) return;
     try {
       const message = { to: notice.phone_number, body: notice.body, reference: `notice-${notice.id}` };
       await withTimeout(deps.sms.send(message), sendTimeoutMs);

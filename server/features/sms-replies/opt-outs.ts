@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Db } from '../../db/schema.js';
 import { setOptOutMails } from './opt-out-mail.js';
@@ -21,7 +22,7 @@ export async function optOut(db: Db, phone: string, source: 'reply' | 'provider'
     if (inserted) await setOptOutMails(trx, phone, now);
     return inserted !== undefined;
   };
-  return db.isTransaction ? record(db) : db.transaction().execute(record);
+  return inTransaction(db, record);
 }
 
 /** START: the number may receive Alerta's SMS again. */
