@@ -29,9 +29,11 @@ export interface RunDeps {
 
 /**
  * Renews the lease while the run lasts; aborts `controller` when another process has taken the
- * job. `holds` asks the database at once, renewing the lease when it is still the run's: what a
- * run checks right before an effect it cannot take back, since a renewal may have been missed
- * (the process stalled) without the signal having fired yet.
+ * job. `holds` is what a run checks right before an effect it cannot take back, since a renewal
+ * may have been missed (the process stalled) without the signal having fired yet: while more than
+ * half the lease it last wrote is left on the clock (the database's, on a monotonic clock), no
+ * other process can have taken the job and it answers at once; later it asks the database,
+ * renewing the lease when it is still the run's.
  */
 export function keepLease(
   deps: RunDeps,
@@ -41,17 +43,23 @@ export function keepLease(
 ): { stop(): LeaseState; holds(): Promise<boolean> } {
   const { db, dialect, clock, leaseMs, renewMs, log } = deps;
   let state: LeaseState = 'held';
-  const renewal = (on: Db) =>
+  // Until when the lease this run last wrote (or was given with the job) runs.
+  let heldUntil = Number(timer.lease_until ?? 0);
+  const renewal = (on: Db, until: number) =>
     on
       .updateTable('timers')
-      .set({ lease_until: clock.now() + leaseMs })
+      .set({ lease_until: until })
       .where('id', '=', timer.id)
       .where('lease_token', '=', token)
       .executeTakeFirst();
   /** Renews the lease if it is still the run's, and keeps what became of it. */
   const renew = async (): Promise<LeaseState> => {
+    const until = clock.now() + leaseMs;
     // On SQLite in the commit of its turn's other writes.
-    const renewed = await (groupsWrites(dialect) ? inGroupedTransaction(db, renewal) : renewal(db));
+    const renewed = await (groupsWrites(dialect)
+      ? inGroupedTransaction(db, (trx) => renewal(trx, until))
+      : renewal(db, until));
+    if (Number(renewed.numUpdatedRows) > 0) heldUntil = until;
     if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return state;
     const row = await db.selectFrom('timers').select('lease_token').where('id', '=', timer.id).executeTakeFirst();
     // Set again or cancelled by a change while it ran: the run goes on; the row is no longer its to remove.
@@ -71,7 +79,11 @@ export function keepLease(
       clearInterval(interval);
       return state;
     },
-    holds: async () => (await renew()) === 'held',
+    holds: async () => {
+      if (state !== 'held') return false;
+      if (clock.now() < heldUntil - leaseMs / 2) return true;
+      return (await renew()) === 'held';
+    },
   };
 }
 

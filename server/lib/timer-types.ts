@@ -18,8 +18,9 @@ export interface DueTimer {
   /** Aborted when another process has taken the job over (this run's lease lapsed): stop, leave the effect to it. */
   signal: AbortSignal;
   /**
-   * Whether this run still holds its job, asked of the database (its lease renewed when it does):
-   * checked right before an effect it cannot take back (a provider call). False once the job is
+   * Whether this run still holds its job: at once while more than half its last lease is left,
+   * else asked of the database (its lease renewed when it does). Checked right before an effect it
+   * cannot take back (a provider call). False once the job is
    * no longer this run's: taken over by another process (the signal then aborted too) and maybe
    * done by it, or set again or cancelled by a change. A run stalled past its lease may not have
    * been told through its signal yet.

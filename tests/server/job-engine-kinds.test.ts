@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/lib/clock.js';
+import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
 import { createTimers, type DueTimer, setTimer, setTimers } from '../../server/lib/timers.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { secondConnection } from './second-process.js';
@@ -231,5 +232,28 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     await engine.runDue();
     // Doubled after the second failure: 20 s × 0.9, then × 1.0.
     expect((await waits()).sort((a, b) => a - b)).toEqual([18 * SECOND, 20 * SECOND]);
+  });
+
+  it('answers whether a run holds its job at once while half its lease is left, and asks the database (renewing it) after', async () => {
+    const clock = clockAhead();
+    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
+    const kind = newKind();
+    const seen: { holds: boolean; leaseUntil: number }[] = [];
+    engine.on(kind, async ({ subject, holds }) => {
+      const leaseOf = async () => Number((await jobOf(kind, subject))?.lease_until);
+      // A second after its claim: answered without a statement, the lease as the claim wrote it.
+      clock.advance(SECOND);
+      seen.push({ holds: await holds(), leaseUntil: await leaseOf() });
+      clock.advance(JOB_LEASE_MS / 2);
+      // Less than half its lease left: asked of the database, which renews it from now.
+      seen.push({ holds: await holds(), leaseUntil: await leaseOf() });
+    });
+    const claimedAt = clock.now();
+    await setTimer(t.app.db, { kind, subject: 'fresh', dueAt: clock.now(), now: clock.now() });
+    await engine.runDue();
+    expect(seen).toEqual([
+      { holds: true, leaseUntil: claimedAt + JOB_LEASE_MS },
+      { holds: true, leaseUntil: clock.now() + JOB_LEASE_MS },
+    ]);
   });
 });
