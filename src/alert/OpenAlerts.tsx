@@ -5,7 +5,7 @@ import { openAlertsRoutes } from '../../common/api/routes';
 import type { Language } from '../../common/constants';
 import { call, ownerProof } from './api';
 import { dayAndTime, hhmm, type LiveStrings, liveStringsFor } from './live-strings';
-import { onAlarmEnded } from './owner-proof-asked';
+import { onAlarmEnded, onOwnerSignedIn } from './owner-proof-asked';
 import { SafeButton } from './SafeButton';
 
 /** The owner's open alerts, with this device's key; none without one (the link alone learns nothing of them). */
@@ -51,33 +51,36 @@ export function Responders({ s, alert, language }: { s: LiveStrings; alert: Open
 /**
  * Every open alert of the owner's on the emergency page, signed in with this device's key: what
  * raised it, when, who is on the way, and "I'm safe" with the all-clear, as after a press. The
- * alert pressed on this visit (`shown`) has its own panel. Read again on each sign-in
- * (`signedIn`) and when "I'm OK today" ended one.
+ * alert pressed on this visit (`shown`) has its own panel. Read again on each sign-in on the
+ * page and when "I'm OK today" ended one.
  */
 export function OpenAlerts({
   token,
   language,
   shown,
-  signedIn = 0,
 }: {
   token: string;
   language: Language;
   shown?: string | undefined;
-  signedIn?: number;
 }) {
   const s = liveStringsFor(language);
   const [alerts, setAlerts] = useState<OpenAlert[]>([]);
   const [reads, setReads] = useState(0);
-  useEffect(() => onAlarmEnded(() => setReads((n) => n + 1)), []);
-  // Read again on each sign-in and each alarm ended here.
-  const asked = `${signedIn}:${reads}`;
+  useEffect(() => {
+    const readAgain = () => setReads((n) => n + 1);
+    const unsubscribe = [onAlarmEnded(readAgain), onOwnerSignedIn(readAgain)];
+    return () => {
+      for (const stop of unsubscribe) stop();
+    };
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each read asked for (`reads`) reads the list again.
   useEffect(() => {
     let live = true;
-    if (asked) void fetchOpenAlerts(token).then((found) => live && setAlerts(found));
+    void fetchOpenAlerts(token).then((found) => live && setAlerts(found));
     return () => {
       live = false;
     };
-  }, [token, asked]);
+  }, [token, reads]);
 
   const listed = alerts.filter((alert) => alert.id !== shown);
   if (!listed.length) return null;
