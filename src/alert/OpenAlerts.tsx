@@ -32,12 +32,24 @@ export function AlertWhy({ s, alert, language }: { s: LiveStrings; alert: OpenAl
   );
 }
 
-/** Who said they are on the way, and how (their link, an SMS reply, the call). */
-export function Responders({ s, alert, language }: { s: LiveStrings; alert: OpenAlert; language: Language }) {
-  if (!alert.responders.length) return <p className="hint">{s.noResponders}</p>;
+/** Who said they are on the way, and how (their link, an SMS reply, the call); `announce` reads a newcomer out. */
+export function Responders({
+  s,
+  responders,
+  language,
+  testId,
+  announce = false,
+}: {
+  s: LiveStrings;
+  responders: OpenAlert['responders'];
+  language: Language;
+  testId: string;
+  announce?: boolean;
+}) {
+  if (!responders.length) return <p className="hint">{s.noResponders}</p>;
   return (
-    <ul className="contacts" data-testid="open-alert-responders">
-      {alert.responders.map((r, i) => (
+    <ul className="contacts" data-testid={testId} aria-live={announce ? 'polite' : undefined}>
+      {responders.map((r, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
         <li key={i}>
           <span>{s.responder(r.name || s.someone, hhmm(r.created_at, language))}</span>
@@ -91,7 +103,7 @@ export function OpenAlerts({
         <article key={alert.id} className="open-alert" data-reason={alert.reason}>
           <AlertWhy s={s} alert={alert} language={language} />
           <h3>{s.respondersHeading}</h3>
-          <Responders s={s} alert={alert} language={language} />
+          <Responders s={s} responders={alert.responders} language={language} testId="open-alert-responders" />
           <SafeButton
             s={s}
             token={token}
