@@ -140,7 +140,6 @@ export function EmergencyPage({
           token={emergency.token}
           language={language}
           shown={phase.name === 'sent' ? phase.alert.id : undefined}
-          signedIn={signedIn}
         />
       )}
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}

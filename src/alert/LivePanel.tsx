@@ -6,10 +6,10 @@ import { EscalationLine } from './EscalationLine';
 import type { Fix, PositionWatch } from './geo';
 import { fetchSenderLive, type SenderLive } from './live-api';
 import { hhmm, type LiveStrings, liveStringsFor } from './live-strings';
+import { Responders } from './OpenAlerts';
 import { SafeButton } from './SafeButton';
 import { LiveTracker, type TrackingState } from './tracking';
 
-type Responders = SenderLive['responders'];
 const IDLE: TrackingState = { status: 'stopped', lastSentAt: null };
 
 /**
@@ -34,7 +34,7 @@ export function LivePanel({
 }) {
   const s = liveStringsFor(language);
   const [info, setInfo] = useState<SenderLive | null>(null);
-  const [responders, setResponders] = useState<Responders>([]);
+  const [responders, setResponders] = useState<SenderLive['responders']>([]);
   const [resolved, setResolved] = useState(false);
   const [tracker, setTracker] = useState<LiveTracker | null>(null);
   const [escalation, setEscalation] = useState(alert.escalation);
@@ -98,19 +98,7 @@ export function LivePanel({
       {tracker && !resolved && <TrackingLine s={s} tracker={tracker} language={language} />}
       <h2 id="responders-heading">{s.respondersHeading}</h2>
       {!resolved && <EscalationLine s={s} escalation={escalation} language={language} />}
-      {responders.length === 0 ? (
-        <p className="hint">{s.noResponders}</p>
-      ) : (
-        <ul className="contacts" data-testid="responders" aria-live="polite">
-          {responders.map((r, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
-            <li key={i}>
-              {s.responder(r.name || s.someone, hhmm(r.created_at, language))}
-              {r.channel && <span className="hint"> · {s.via[r.channel]}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <Responders s={s} responders={responders} language={language} testId="responders" announce />
       {info?.live_url && (
         <p className="hint">
           {s.livePage}:{' '}

@@ -5,7 +5,7 @@ import { openAlertsRoutes } from '../../common/api/routes';
 import type { Language } from '../../common/constants';
 import { call, ownerProof } from './api';
 import { dayAndTime, hhmm, type LiveStrings, liveStringsFor } from './live-strings';
-import { onAlarmEnded } from './owner-proof-asked';
+import { onAlarmEnded, onOwnerSignedIn } from './owner-proof-asked';
 import { SafeButton } from './SafeButton';
 
 /** The owner's open alerts, with this device's key; none without one (the link alone learns nothing of them). */
@@ -32,12 +32,24 @@ export function AlertWhy({ s, alert, language }: { s: LiveStrings; alert: OpenAl
   );
 }
 
-/** Who said they are on the way, and how (their link, an SMS reply, the call). */
-export function Responders({ s, alert, language }: { s: LiveStrings; alert: OpenAlert; language: Language }) {
-  if (!alert.responders.length) return <p className="hint">{s.noResponders}</p>;
+/** Who said they are on the way, and how (their link, an SMS reply, the call); `announce` reads a newcomer out. */
+export function Responders({
+  s,
+  responders,
+  language,
+  testId,
+  announce = false,
+}: {
+  s: LiveStrings;
+  responders: OpenAlert['responders'];
+  language: Language;
+  testId: string;
+  announce?: boolean;
+}) {
+  if (!responders.length) return <p className="hint">{s.noResponders}</p>;
   return (
-    <ul className="contacts" data-testid="open-alert-responders">
-      {alert.responders.map((r, i) => (
+    <ul className="contacts" data-testid={testId} aria-live={announce ? 'polite' : undefined}>
+      {responders.map((r, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: responders keep the server's order and names repeat.
         <li key={i}>
           <span>{s.responder(r.name || s.someone, hhmm(r.created_at, language))}</span>
@@ -51,33 +63,36 @@ export function Responders({ s, alert, language }: { s: LiveStrings; alert: Open
 /**
  * Every open alert of the owner's on the emergency page, signed in with this device's key: what
  * raised it, when, who is on the way, and "I'm safe" with the all-clear, as after a press. The
- * alert pressed on this visit (`shown`) has its own panel. Read again on each sign-in
- * (`signedIn`) and when "I'm OK today" ended one.
+ * alert pressed on this visit (`shown`) has its own panel. Read again on each sign-in on the
+ * page and when "I'm OK today" ended one.
  */
 export function OpenAlerts({
   token,
   language,
   shown,
-  signedIn = 0,
 }: {
   token: string;
   language: Language;
   shown?: string | undefined;
-  signedIn?: number;
 }) {
   const s = liveStringsFor(language);
   const [alerts, setAlerts] = useState<OpenAlert[]>([]);
   const [reads, setReads] = useState(0);
-  useEffect(() => onAlarmEnded(() => setReads((n) => n + 1)), []);
-  // Read again on each sign-in and each alarm ended here.
-  const asked = `${signedIn}:${reads}`;
+  useEffect(() => {
+    const readAgain = () => setReads((n) => n + 1);
+    const unsubscribe = [onAlarmEnded(readAgain), onOwnerSignedIn(readAgain)];
+    return () => {
+      for (const stop of unsubscribe) stop();
+    };
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each read asked for (`reads`) reads the list again.
   useEffect(() => {
     let live = true;
-    if (asked) void fetchOpenAlerts(token).then((found) => live && setAlerts(found));
+    void fetchOpenAlerts(token).then((found) => live && setAlerts(found));
     return () => {
       live = false;
     };
-  }, [token, asked]);
+  }, [token, reads]);
 
   const listed = alerts.filter((alert) => alert.id !== shown);
   if (!listed.length) return null;
@@ -88,7 +103,7 @@ export function OpenAlerts({
         <article key={alert.id} className="open-alert" data-reason={alert.reason}>
           <AlertWhy s={s} alert={alert} language={language} />
           <h3>{s.respondersHeading}</h3>
-          <Responders s={s} alert={alert} language={language} />
+          <Responders s={s} responders={alert.responders} language={language} testId="open-alert-responders" />
           <SafeButton
             s={s}
             token={token}

@@ -1,40 +1,51 @@
 import type { CallState } from '../../common/api/escalation';
 import type { Language } from '../../common/constants';
+import { alarm as enAlarm } from '../i18n/locales/en-alarm';
+import { alarm as ptAlarm } from '../i18n/locales/pt-alarm';
+
+/** An app string with its `{{name}}` places filled, as i18next fills them. */
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+
+/**
+ * The words the home page's open alerts say too (src/i18n/locales/*-alarm.ts), kept there once:
+ * who is on the way and how (their own link from the SMS, a reply to it, or the call), the
+ * owner's open alerts with what raised each, and "I'm safe" with its confirmation.
+ */
+const sameAsHome = ({ alarm }: typeof ptAlarm) => ({
+  respondersHeading: alarm.onTheWay,
+  noResponders: alarm.nobody,
+  someone: alarm.someone,
+  responder: (name: string, time: string) => fill(alarm.responder, { name, time }),
+  via: alarm.via as Record<'link' | 'sms' | 'call', string>,
+  openHeading: alarm.title,
+  /** What raised an alert, and since when there has been no sign. */
+  why: {
+    button: (time: string) => fill(alarm.why.button, { time }),
+    missed_daily: (time: string) => fill(alarm.why.missed_daily, { time }),
+    missed_checkin: (time: string) => fill(alarm.why.missed_checkin, { time }),
+  },
+  since: (when: string) => fill(alarm.since, { when }),
+  safe: alarm.safe,
+  confirmTitle: alarm.confirmTitle,
+  notify: alarm.notify,
+  confirm: alarm.confirm,
+  back: alarm.back,
+  resolving: alarm.resolving,
+  resolved: alarm.resolved,
+  allClearSent: alarm.allClearSent,
+  resolveFailed: alarm.failed,
+});
 
 /** Strings of the emergency page's after-sending panel: tracking, responders, escalation calls, "I'm safe". */
 const pt = {
+  ...sameAsHome(ptAlarm),
   tracking: 'A partilhar a sua posição com os contactos enquanto esta página estiver aberta.',
   trackingPaused: 'Partilha da posição em pausa enquanto a página está escondida.',
   trackingStopped: 'A partilha da posição terminou.',
   trackingLastSent: (time: string) => `Última posição enviada às ${time}.`,
   livePage: 'Página que os contactos veem',
-  respondersHeading: 'Quem vem a caminho',
-  noResponders: 'Ainda ninguém respondeu.',
-  someone: 'Alguém',
-  responder: (name: string, time: string) => `${name} vai a caminho (${time})`,
-  /** After a contact's answer: through their own link from the SMS, a reply to it, or the call. */
-  via: { link: 'pela ligação de um contacto', sms: 'por SMS', call: 'pela chamada' } as Record<
-    'link' | 'sms' | 'call',
-    string
-  >,
-  /** The owner's open alerts, listed wherever the owner is signed in. */
-  openHeading: 'Alertas ativos',
-  why: {
-    button: (time: string) => `Alerta enviado às ${time}.`,
-    missed_daily: (time: string) => `Não fez o check-in diário: os seus contactos foram alertados às ${time}.`,
-    missed_checkin: (time: string) => `O check-in não foi terminado: os seus contactos foram alertados às ${time}.`,
-  },
-  since: (when: string) => `Sem sinal seu desde ${when}.`,
-  safe: 'Estou em segurança',
-  confirmTitle: 'Terminar o alerta?',
   confirmBody: 'A partilha da posição para e a página dos contactos passa a dizer que está em segurança.',
-  notify: 'Avisar os contactos por SMS de que estou bem',
-  confirm: 'Sim, estou em segurança',
-  back: 'Voltar',
-  resolving: 'A terminar o alerta…',
-  resolved: 'Alerta terminado: está em segurança.',
-  allClearSent: 'Os contactos vão receber um SMS a dizer que está bem.',
-  resolveFailed: 'Não foi possível terminar o alerta. Verifique a rede e tente de novo.',
   /** "I'm safe" refused without the owner's proof (403 owner_proof_required). */
   resolveNeedsOwner:
     'Para terminar o alerta, este telemóvel tem de mostrar que é seu: inicie sessão aqui uma vez e confirme de novo.',
@@ -56,33 +67,13 @@ const pt = {
 };
 
 const en: typeof pt = {
+  ...sameAsHome(enAlarm),
   tracking: 'Sharing your position with your contacts while this page stays open.',
   trackingPaused: 'Position sharing paused while the page is hidden.',
   trackingStopped: 'Position sharing has ended.',
   trackingLastSent: (time: string) => `Last position sent at ${time}.`,
   livePage: 'The page your contacts see',
-  respondersHeading: 'Who is on the way',
-  noResponders: 'Nobody has answered yet.',
-  someone: 'Someone',
-  responder: (name: string, time: string) => `${name} is on the way (${time})`,
-  via: { link: 'through a contact’s own link', sms: 'by SMS', call: 'by the call' },
-  openHeading: 'Active alerts',
-  why: {
-    button: (time: string) => `Alert sent at ${time}.`,
-    missed_daily: (time: string) => `You missed your daily check-in: your contacts were alerted at ${time}.`,
-    missed_checkin: (time: string) => `Your check-in was not ended: your contacts were alerted at ${time}.`,
-  },
-  since: (when: string) => `No sign from you since ${when}.`,
-  safe: "I'm safe",
-  confirmTitle: 'End the alert?',
   confirmBody: 'Position sharing stops and your contacts’ page says you are safe.',
-  notify: 'Tell my contacts by SMS that I am safe',
-  confirm: "Yes, I'm safe",
-  back: 'Back',
-  resolving: 'Ending the alert…',
-  resolved: 'Alert ended: you are safe.',
-  allClearSent: 'Your contacts will get an SMS saying you are safe.',
-  resolveFailed: 'Could not end the alert. Check the network and try again.',
   resolveNeedsOwner: 'To end the alert this phone must show it is yours: sign in here once, then confirm again.',
   trackingNeedsOwner:
     'Your position is not being taken: only your own phone can move this alert. Sign in once under “Is this your phone?” at the bottom of the page.',

@@ -27,9 +27,9 @@ export function useForm<Values extends Record<string, string>>(initial: Values) 
       setError(null);
       setFieldErrors({});
     },
-    /** Shows a failed attempt: the form's message and the errors by field. */
-    showFailure({ message, fields }: MappedError) {
-      setError(message);
+    /** Shows a failed attempt: the form's message and the errors by field; `fallback` when the answer names neither. */
+    showFailure({ message, fields }: MappedError, fallback: Message | null = null) {
+      setError(message ?? (Object.keys(fields).length > 0 ? null : fallback));
       setFieldErrors(fields);
     },
     /** Empties the fields again. */

@@ -24,6 +24,22 @@ export async function mailedLink(request: APIRequestContext, to: string, fragmen
 }
 
 /**
+ * The page signed in as `tokens`, stored as the app stores them, on every page load until the app
+ * itself changes them (a refresh, a logout).
+ */
+export function signedIn(page: Page, tokens: { access: string; refresh: string }) {
+  return page.addInitScript(
+    ([access, refresh]) => {
+      if (!localStorage.getItem('alerta.access')) {
+        localStorage.setItem('alerta.access', access!);
+        localStorage.setItem('alerta.refresh', refresh!);
+      }
+    },
+    [tokens.access, tokens.refresh],
+  );
+}
+
+/**
  * A verified user with an active premium subscription, made through the API, and the
  * page logged in as them (tokens stored as the app stores them).
  */
@@ -48,15 +64,7 @@ export async function premiumUser(page: Page, request: APIRequestContext) {
   };
   const paid = await request.post(`${url}/pay`, { headers: { Accept: 'application/json' } });
   if (!paid.ok()) throw new Error(`pay: ${paid.status()} ${await paid.text()}`);
-  await page.addInitScript(
-    ([access, refresh]) => {
-      if (!localStorage.getItem('alerta.access')) {
-        localStorage.setItem('alerta.access', access!);
-        localStorage.setItem('alerta.refresh', refresh!);
-      }
-    },
-    [tokens.access, tokens.refresh],
-  );
+  await signedIn(page, tokens);
   return { username, email, password, tokens };
 }
 

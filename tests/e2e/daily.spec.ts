@@ -1,3 +1,4 @@
+import { signedIn } from './app-helpers.js';
 import { expect, test } from './fixtures.js';
 import { seedUser } from './seed.js';
 import { outboxJsonPath } from './server.js';
@@ -31,15 +32,7 @@ test('Setup’s daily check-in in plain words; the reminder e-mail’s link chec
       status: string;
       last_ok_at: string | null;
     };
-  await page.addInitScript(
-    ([access, refresh]) => {
-      if (!localStorage.getItem('alerta.access')) {
-        localStorage.setItem('alerta.access', access as string);
-        localStorage.setItem('alerta.refresh', refresh as string);
-      }
-    },
-    [tokens.access, tokens.refresh],
-  );
+  await signedIn(page, tokens);
 
   // Setup: due a minute or so from now (a time already passed this minute would be tomorrow's).
   await page.goto('/setup');

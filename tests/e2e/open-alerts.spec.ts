@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { signedIn } from './app-helpers.js';
 import { expect, test } from './fixtures.js';
 import { missDailyCheckin } from './missed-daily.js';
 import { ownersPhone } from './owner-key.js';
@@ -155,15 +156,7 @@ for (const language of ['pt', 'en'] as const) {
 test('the home page shows the missed day’s alarm in both languages and ends it', async ({ page, server }) => {
   const user = await seedUser(server.url);
   const missed = await missDailyCheckin(server, user);
-  await page.addInitScript(
-    ([access, refresh]) => {
-      if (!localStorage.getItem('alerta.access')) {
-        localStorage.setItem('alerta.access', access as string);
-        localStorage.setItem('alerta.refresh', refresh as string);
-      }
-    },
-    [missed.access, missed.refresh],
-  );
+  await signedIn(page, missed);
   await page.goto('/');
   const open = page.getByTestId('open-alerts').locator('article.open-alert');
   await expect(open).toHaveCount(1);

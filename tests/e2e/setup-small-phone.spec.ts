@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { signedIn } from './app-helpers.js';
 import { expect, test } from './fixtures.js';
 import { seedUser } from './seed.js';
 import { expectNoOverflow } from './tiles.js';
@@ -50,15 +51,7 @@ test('Setup’s contacts, devices and daily check-in at 320 and 390 px in both l
   });
   const login = await request.post('/api/users/auth/login/', { data: { username: user.username, password: PASSWORD } });
   const tokens = (await login.json()) as { access: string; refresh: string };
-  await page.addInitScript(
-    ([access, refresh]) => {
-      if (!localStorage.getItem('alerta.access')) {
-        localStorage.setItem('alerta.access', access as string);
-        localStorage.setItem('alerta.refresh', refresh as string);
-      }
-    },
-    [tokens.access, tokens.refresh],
-  );
+  await signedIn(page, tokens);
   await page.goto('/setup');
   await expect(page.locator('.contact-list li').first()).toBeVisible();
   for (const { code, language, save, remove } of LANGUAGES) {

@@ -1,6 +1,6 @@
 import type { alarm as pt } from './pt-alarm';
 
-/** The home page's open alerts (part of en.ts). */
+/** The owner's open alerts, on the home page (part of en.ts) and on the emergency page (src/alert/live-strings.ts). */
 export const alarm: typeof pt = {
   alarm: {
     title: 'Active alerts',

@@ -1,4 +1,4 @@
-/** Textos dos alertas ativos na página inicial (parte de pt.ts). */
+/** Textos dos alertas ativos do dono, na página inicial (parte de pt.ts) e na página de emergência (src/alert/live-strings.ts). */
 export const alarm = {
   alarm: {
     title: 'Alertas ativos',

@@ -44,10 +44,9 @@ export function Register() {
       setDone(true);
       timer.current = setTimeout(() => void navigate('/verify-email'), REGISTER_REDIRECT_MS);
     } catch (failure) {
-      const { message, fields } = await describeFailure(failure);
-      learn(values.password1, [message, fields.password1, fields.password2]);
-      const hasFields = Object.keys(fields).length > 0;
-      showFailure({ fields, message: message ?? (hasFields ? null : { key: 'register.failed' }) });
+      const failed = await describeFailure(failure);
+      learn(values.password1, [failed.message, failed.fields.password1, failed.fields.password2]);
+      showFailure(failed, { key: 'register.failed' });
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact, Plan } from '../../api/types';
-import { intlLocale } from '../../lib/locale';
+import { dateOnly } from '../../lib/time';
 
 interface ContactListProps {
   contacts: Contact[];
@@ -21,13 +21,6 @@ const STATE_TAGS = {
 } as const;
 
 /**
- * The current contacts, each with a remove button. Beyond the plan's limit (after a downgrade)
- * contacts are marked "not alerted on this plan", each with a button to alert it instead. Each
- * says whether it was invited by SMS, confirmed (replied YES) or opted out (replied STOP: ask
- * them to reply START), with a button to invite again when that would work, or the date from
- * which it will.
- */
-/**
  * Whether the invitation can go again now: never invited (or it could not go), or invited a week
  * ago or more; a confirmed or opted-out contact is not invited.
  */
@@ -36,6 +29,13 @@ const invitable = (contact: Contact) =>
   (contact.state === 'invited' &&
     (contact.invite_again_at === null || Date.parse(contact.invite_again_at) <= Date.now()));
 
+/**
+ * The current contacts, each with a remove button. Beyond the plan's limit (after a downgrade)
+ * contacts are marked "not alerted on this plan", each with a button to alert it instead. Each
+ * says whether it was invited by SMS, confirmed (replied YES) or opted out (replied STOP: ask
+ * them to reply START), with a button to invite again when that would work, or the date from
+ * which it will.
+ */
 export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst, onInvite }: ContactListProps) {
   const { t, i18n } = useTranslation();
   const [removing, setRemoving] = useState<string | null>(null);
@@ -65,13 +65,7 @@ export function ContactList({ contacts, limit, plan, onRemove, onAlertFirst, onI
               </div>
               {!invitable(contact) && contact.invite_again_at && (
                 <span className="note">
-                  {t('setup.inviteFrom', {
-                    date: new Intl.DateTimeFormat(intlLocale(i18n.language), {
-                      day: '2-digit',
-                      month: '2-digit',
-                      year: 'numeric',
-                    }).format(Date.parse(contact.invite_again_at)),
-                  })}
+                  {t('setup.inviteFrom', { date: dateOnly(contact.invite_again_at, i18n.language) })}
                 </span>
               )}
               {invitable(contact) && (

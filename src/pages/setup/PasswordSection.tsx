@@ -38,10 +38,9 @@ export function PasswordSection() {
       reset();
       setDone(true);
     } catch (failure) {
-      const { message, fields } = await describeFailure(failure);
-      learn(new_password1, [message, fields.new_password1]);
-      const hasFields = Object.keys(fields).length > 0;
-      showFailure({ fields, message: message ?? (hasFields ? null : { key: 'password.failed' }) });
+      const failed = await describeFailure(failure);
+      learn(new_password1, [failed.message, failed.fields.new_password1]);
+      showFailure(failed, { key: 'password.failed' });
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { dailyView } from '../../../src/alert/daily-test-fixtures';
 import type { DailyView } from '../../../src/api/daily';
 import i18n from '../../../src/i18n';
 import { DailyOk } from '../../../src/pages/home/DailyOk';
@@ -13,18 +14,8 @@ const ZONE = 'Europe/Lisbon';
 const lisbon = (at: number) =>
   new Intl.DateTimeFormat('pt-PT', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: ZONE }).format(at);
 
-const view = (fields: Partial<DailyView>): DailyView => ({
-  enabled: true,
-  time: '10:00',
-  every_days: 1,
-  grace_minutes: 60,
-  paused_until: null,
-  status: 'waiting',
-  next_due_at: new Date(Date.now() + 20 * HOUR).toISOString(),
-  last_ok_at: null,
-  alert_id: null,
-  ...fields,
-});
+const view = (fields: Partial<DailyView>): DailyView =>
+  dailyView({ status: 'waiting', next_due_at: new Date(Date.now() + 20 * HOUR).toISOString(), ...fields });
 
 /** The owner signed in, on Lisbon's clock, whose schedule reads `status` and checks in as `afterOk`. */
 function owner(status: DailyView, afterOk: DailyView = status) {

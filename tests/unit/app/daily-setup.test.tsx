@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { dailyView } from '../../../src/alert/daily-test-fixtures';
 import type { DailyView } from '../../../src/api/daily';
 import type { Contact } from '../../../src/api/types';
 import i18n from '../../../src/i18n';
@@ -8,17 +9,7 @@ import { fakeApi, renderApp, setupAppTests, signIn, user } from './helpers';
 
 setupAppTests();
 
-const OFF: DailyView = {
-  enabled: false,
-  time: '10:00',
-  every_days: 1,
-  grace_minutes: 60,
-  paused_until: null,
-  status: 'off',
-  next_due_at: null,
-  last_ok_at: null,
-  alert_id: null,
-};
+const OFF: DailyView = dailyView({ enabled: false, status: 'off', next_due_at: null });
 const ON: DailyView = { ...OFF, enabled: true, status: 'waiting', next_due_at: '2099-12-01T10:00:00.000Z' };
 const contact = (name: string) =>
   ({ id: name, name, phone_number: '+351912345678', relationship: '', alerted: true, state: 'invited' }) as Contact;
