@@ -10,4 +10,6 @@ export const fetchDaily = () => call(dailyRoutes.get).json<DailyView>();
 export const saveDaily = (settings: DailySettings) => call(dailyRoutes.put, { json: settings }).json<DailyView>();
 
 /** "I'm OK today" from the app: the signed-in session is the owner's proof. */
-export const dailyOkNow = (token: string) => call(dailyRoutes.ok, { token }, { json: {} }).json<DailyView>();
+/** "I'm OK today" with the session; `notify`, while the missed day's alert is open, also sends the all-clear as it ends it. */
+export const dailyOkNow = (token: string, notify?: boolean) =>
+  call(dailyRoutes.ok, { token }, { json: notify === undefined ? {} : { notify } }).json<DailyView>();

@@ -82,6 +82,8 @@ export function Home() {
   const access = useStore((state) => state.access);
   const pushToast = useStore((state) => state.pushToast);
   const [waiting, setWaiting] = useState(true);
+  // Alarms ended by the daily card's "I'm OK today": the open alerts are read again.
+  const [alarmsEnded, setAlarmsEnded] = useState(0);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const checkoutSeen = useRef(false);
@@ -124,9 +126,9 @@ export function Home() {
         <h1>{t('home.welcome', { username: user.username })}</h1>
         {loadFailed && <LoadFailed messageKey="home.loadFailed" />}
         <StatusBanner profile={user.profile} />
-        {user.token && <OpenAlerts token={user.token} />}
+        {user.token && <OpenAlerts token={user.token} reads={alarmsEnded} />}
         {user.token && <CurrentCheckin token={user.token} />}
-        {user.token && <DailyOk token={user.token} />}
+        {user.token && <DailyOk token={user.token} onAlarmEnded={() => setAlarmsEnded((n) => n + 1)} />}
         <div className="actions">
           <Link className="button primary" to="/setup">
             {t('home.manageContacts')}

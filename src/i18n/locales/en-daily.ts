@@ -51,6 +51,8 @@ export const daily: typeof pt = {
     },
     ok: 'I’m OK today',
     okDone: 'Checked in. Thank you!',
+    /** While the missed day's alert is open: "I'm OK today" ends it too. */
+    okNotify: 'End the alert and tell my contacts by SMS that I am OK',
     okFailed: 'The check-in failed. Try again.',
   },
 };

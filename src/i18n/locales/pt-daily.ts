@@ -50,6 +50,8 @@ export const daily = {
     },
     ok: 'Estou bem hoje',
     okDone: 'Check-in feito. Obrigado!',
+    /** While the missed day's alert is open: "I'm OK today" ends it too. */
+    okNotify: 'Terminar o alerta e avisar os contactos por SMS de que estou bem',
     okFailed: 'Não foi possível fazer o check-in. Tente de novo.',
   },
 };

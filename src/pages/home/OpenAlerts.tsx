@@ -72,9 +72,10 @@ function EndAlert({ token, alert, onEnded }: { token: string; alert: OpenAlert; 
 /**
  * The owner's open alerts on the home page (the session is the owner's proof): what raised each,
  * when, who is on the way, and "I'm safe" with the all-clear. Never a duress alert (the server
- * lists none). Where the owner's "I'm OK" e-mail button leads.
+ * lists none). Where the owner's "I'm OK" e-mail button leads. `reads` changes when an alarm
+ * was ended elsewhere on the page: the list is read again.
  */
-export function OpenAlerts({ token }: { token: string }) {
+export function OpenAlerts({ token, reads = 0 }: { token: string; reads?: number }) {
   const { t, i18n } = useTranslation();
   const [alerts, setAlerts] = useState<OpenAlert[]>([]);
 
@@ -87,7 +88,8 @@ export function OpenAlerts({ token }: { token: string }) {
     return () => {
       live = false;
     };
-  }, [token]);
+    // `reads`: read again when an alarm was ended elsewhere on the page ("I'm OK today").
+  }, [token, reads]);
 
   if (!alerts.length) return null;
   const language = i18n.language;

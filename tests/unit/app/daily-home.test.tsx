@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dailyView } from '../../../src/alert/daily-test-fixtures';
 import type { DailyView } from '../../../src/api/daily';
 import i18n from '../../../src/i18n';
 import { DailyOk } from '../../../src/pages/home/DailyOk';
 import { useStore } from '../../../src/store';
-import { fakeApi, setupAppTests, signIn, user } from './helpers';
+import { fakeApi, renderApp, setupAppTests, signIn, user } from './helpers';
 
 setupAppTests();
 
@@ -28,6 +28,33 @@ function owner(status: DailyView, afterOk: DailyView = status) {
 }
 
 describe('Home: the daily check-in card', () => {
+  it('on a missed day asks whether to tell the contacts, ends the alarm with its answer, and the open alerts are read again', async () => {
+    const due = Date.now() - 2 * HOUR;
+    signIn();
+    const api = fakeApi({
+      'GET /api/users/me/': { body: user({ has_premium: true, plan: 'premium', token: 'tok' }) },
+      'GET /api/users/me/daily-checkin/': { body: view({ status: 'missed', next_due_at: new Date(due).toISOString() }) },
+      'POST /api/emergency/public/tok/daily/ok/': {
+        body: view({ last_ok_at: new Date().toISOString(), next_due_at: new Date(due + 24 * HOUR).toISOString() }),
+      },
+      'GET /api/emergency/public/tok/open-alerts/': { body: [] },
+    });
+    const listed = () => api.calls.filter((c) => c.path === '/api/emergency/public/tok/open-alerts/').length;
+    renderApp('/');
+    const tell = await screen.findByRole('checkbox', {
+      name: 'Terminar o alerta e avisar os contactos por SMS de que estou bem',
+    });
+    expect(tell).toBeChecked();
+    fireEvent.click(tell);
+    await vi.waitFor(() => expect(listed()).toBe(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Estou bem hoje' }));
+    await screen.findByTestId('daily-done');
+    expect(api.calls.find((c) => c.path.endsWith('/daily/ok/'))?.body).toEqual({ notify: false });
+    await vi.waitFor(() => expect(listed()).toBe(2));
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+
   it('after “Estou bem hoje”, the button goes and the card says it counted, with the time', async () => {
     const due = Date.now() - HOUR / 2;
     const tapped = Date.now();
