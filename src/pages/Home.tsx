@@ -126,7 +126,8 @@ export function Home() {
         <h1>{t('home.welcome', { username: user.username })}</h1>
         {loadFailed && <LoadFailed messageKey="home.loadFailed" />}
         <StatusBanner profile={user.profile} />
-        {user.token && <OpenAlerts token={user.token} reads={alarmsEnded} />}
+        {/* Drawn anew (read again) when the daily card's "I'm OK today" ended an alarm. */}
+        {user.token && <OpenAlerts key={alarmsEnded} token={user.token} />}
         {user.token && <CurrentCheckin token={user.token} />}
         {user.token && <DailyOk token={user.token} onAlarmEnded={() => setAlarmsEnded((n) => n + 1)} />}
         <div className="actions">

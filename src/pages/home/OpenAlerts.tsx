@@ -72,10 +72,9 @@ function EndAlert({ token, alert, onEnded }: { token: string; alert: OpenAlert; 
 /**
  * The owner's open alerts on the home page (the session is the owner's proof): what raised each,
  * when, who is on the way, and "I'm safe" with the all-clear. Never a duress alert (the server
- * lists none). Where the owner's "I'm OK" e-mail button leads. `reads` changes when an alarm
- * was ended elsewhere on the page: the list is read again.
+ * lists none). Where the owner's "I'm OK" e-mail button leads.
  */
-export function OpenAlerts({ token, reads = 0 }: { token: string; reads?: number }) {
+export function OpenAlerts({ token }: { token: string }) {
   const { t, i18n } = useTranslation();
   const [alerts, setAlerts] = useState<OpenAlert[]>([]);
 
@@ -88,8 +87,7 @@ export function OpenAlerts({ token, reads = 0 }: { token: string; reads?: number
     return () => {
       live = false;
     };
-    // `reads`: read again when an alarm was ended elsewhere on the page ("I'm OK today").
-  }, [token, reads]);
+  }, [token]);
 
   if (!alerts.length) return null;
   const language = i18n.language;

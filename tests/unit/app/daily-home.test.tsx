@@ -33,7 +33,9 @@ describe('Home: the daily check-in card', () => {
     signIn();
     const api = fakeApi({
       'GET /api/users/me/': { body: user({ has_premium: true, plan: 'premium', token: 'tok' }) },
-      'GET /api/users/me/daily-checkin/': { body: view({ status: 'missed', next_due_at: new Date(due).toISOString() }) },
+      'GET /api/users/me/daily-checkin/': {
+        body: view({ status: 'missed', next_due_at: new Date(due).toISOString() }),
+      },
       'POST /api/emergency/public/tok/daily/ok/': {
         body: view({ last_ok_at: new Date().toISOString(), next_due_at: new Date(due + 24 * HOUR).toISOString() }),
       },
