@@ -4,8 +4,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CANCELLED_PARAM, withCountdownShell } from '../../common/emergency-shell.js';
-import { tokenHash } from '../features/alerts/limits.js';
 import { emergencyPage } from '../features/alerts/page.js';
+import { tokenHash } from '../features/owner/index.js';
 import { MINUTE } from '../lib/time.js';
 
 const brotli = promisify(brotliCompress);

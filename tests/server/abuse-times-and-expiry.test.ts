@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIX_MAX_AGE_MS, FIX_MAX_AHEAD_MS } from '../../server/features/alerts/fix-time.js';
+import { FIX_MAX_AGE_MS, FIX_MAX_AHEAD_MS } from '../../server/lib/fix-time.js';
 import { alertsOf, LISBON, lisbonAt, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { getLive, moved, postAck, postPosition, sendRealAlert } from './live-fixtures.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/features/accounts/passwords.js';
-import { FIX_MAX_AHEAD_MS } from '../../server/features/alerts/fix-time.js';
+import { FIX_MAX_AHEAD_MS } from '../../server/lib/fix-time.js';
 import { nextIp } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbLabel, moveTime, suiteApp } from './helper.js';

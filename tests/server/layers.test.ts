@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 // The layers of docs/ARCHITECTURE.md, read from the imports of server/features: only routes
 // and the feature plugins know Fastify's app, requests and replies (services are handed their
-// dependencies, server/lib/deps.ts), and a repository never reaches up into the rules above it.
+// dependencies, server/lib/deps.ts), a repository never reaches up into the rules above it, and
+// a feature uses another only through the front door its index.ts opens.
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FEATURES = path.join(ROOT, 'server/features');
@@ -79,6 +80,23 @@ function httpImports(file: string): string[] {
     .map((i) => `${relative(file)}:${i.line}: ${i.names.join(', ')}`);
 }
 
+/** The feature a path under server/features belongs to ('' for one outside it). */
+const featureOf = (target: string) =>
+  target.startsWith(FEATURES + path.sep) ? (relative(target).split('/')[0] ?? '') : '';
+
+/** `file:line: from` of each import that reaches into another feature past its index.ts. */
+function backDoorImports(file: string): string[] {
+  const own = featureOf(file);
+  return importsOf(file)
+    .filter((i) => i.from.startsWith('.'))
+    .map((i) => ({ ...i, target: path.resolve(path.dirname(file), i.from) }))
+    .filter((i) => {
+      const feature = featureOf(i.target);
+      return feature !== '' && feature !== own && i.target !== path.join(FEATURES, feature, 'index.js');
+    })
+    .map((i) => `${relative(file)}:${i.line}: ${i.from}`);
+}
+
 const files = sourceFiles(FEATURES);
 
 describe('server layers', () => {
@@ -87,6 +105,10 @@ describe('server layers', () => {
     expect(files.filter((file) => !isHttpLayer(file)).length).toBeGreaterThan(30);
     // The check sees a route's own import of the app type.
     expect(httpImports(path.join(FEATURES, 'contacts/routes.ts'))).not.toEqual([]);
+  });
+
+  it('lets a feature use another only through its index.ts', () => {
+    expect(files.flatMap(backDoorImports)).toEqual([]);
   });
 
   it('keeps Fastify app, request and reply types in routes and feature plugins', () => {

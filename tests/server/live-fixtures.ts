@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { issueDeviceKey, tokenOwnerId } from '../../server/features/alerts/owner-proof.js';
+import { issueDeviceKey, tokenOwnerId } from '../../server/features/owner/proof.js';
 import { LISBON, lisbonAt, postAlert } from './alerts-fixtures.js';
 
 /** A real alert sent for `token`; returns its id and public id. */

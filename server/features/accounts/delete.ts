@@ -1,5 +1,5 @@
 import type { Deps } from '../../lib/deps.js';
-import { cancelAtProvider } from '../billing/cancel.js';
+import { cancelAtProvider } from '../billing/index.js';
 import { deleteUser } from './repository.js';
 
 /**

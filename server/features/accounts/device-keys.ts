@@ -3,7 +3,7 @@ import type { Db } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
 
 /*
- * Device keys that can be taken back (the keys themselves: alerts/owner-proof.ts). A copied key
+ * Device keys that can be taken back (the keys themselves: owner/proof.ts). A copied key
  * proves the owner wherever it is sent, so each ends with what gave it: the owner removes it from
  * Setup; the login that issued it logs out; and all of them end when the links are replaced, on
  * "this wasn't me", "log out everywhere" and a password reset. Rows are deleted, never marked:

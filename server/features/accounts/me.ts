@@ -3,7 +3,7 @@ import { type Me, type meUpdate, PIN_MESSAGES } from '../../../common/api/accoun
 import type { User, UserUpdate } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { fieldErrors } from '../../lib/errors.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
+import { subscriptionProfile } from '../billing/index.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findById, updateUser } from './repository.js';
 

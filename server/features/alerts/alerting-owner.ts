@@ -13,9 +13,9 @@ import type {
   User,
 } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
-import { currentOf, profileOf } from '../billing/subscriptions.js';
-import { alertById } from '../escalation/repository.js';
-import { admitted, type OwnerDeps, storedKey, type TokenOwner, unknownToken } from './owners.js';
+import { currentOf, profileOf } from '../billing/index.js';
+import { admitted, type OwnerDeps, storedKey, type TokenOwner, unknownToken } from '../owner/index.js';
+import { alertById } from './repository.js';
 
 /** Every column of a table, the compiler checking that none is left out (SQLite's JSON needs them named). */
 const allColumns =

@@ -3,8 +3,8 @@ import { shownName } from '../../../common/profile-rules.js';
 import { allClearMessage } from '../../../common/sms-text.js';
 import type { Alert, Database, DeliveryKind, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
+import { ownerLanguage } from '../owner/index.js';
 import { insertDeliveries, partsOf, queuedDelivery } from './deliveries.js';
-import { ownerLanguage } from './owners.js';
 import { alertRecipients } from './repository.js';
 import { numbersWithinBudget } from './sms-budget.js';
 

@@ -1,5 +1,5 @@
 import type { NewAlert, NewDelivery } from '../../db/schema.js';
-import { contactKeyHash, contactPageUrl, newContactKey } from '../live/links.js';
+import { contactKeyHash, contactPageUrl, newContactKey } from '../live/index.js';
 import { queuedDelivery } from './deliveries.js';
 
 /**

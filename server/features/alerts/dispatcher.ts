@@ -13,11 +13,12 @@ import {
   SMS_SEND_TIMEOUT_MS,
 } from '../../lib/reliability.js';
 import { createTimers, type Reservation, type TimerHandler, type Timers } from '../../lib/timers.js';
+import { isPermanent } from '../../providers/calls.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
-import { optedOutAmong, optOut } from '../sms-replies/opt-outs.js';
+import { optedOutAmong, optOut } from '../sms-replies/index.js';
 import { type ClaimedDelivery, heldElsewhere, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries.js';
-import { isPermanent, recordFailure } from './failed-attempts.js';
+import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';
 
@@ -41,7 +42,7 @@ export interface DispatcherOptions {
   renewMs?: number;
   /**
    * A send taking longer than this counts as failed and is retried (ms). The provider may have
-   * taken it: the retry asks the provider first (unanswered.ts).
+   * taken it: the retry asks the provider first (hand-over.ts).
    */
   sendTimeoutMs?: number;
   /** Attempts before a delivery fails for good (default 7: about 15 minutes of retries). */

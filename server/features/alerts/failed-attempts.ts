@@ -1,10 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/schema.js';
+import { isPermanent, isUnanswered, loggable } from '../../providers/calls.js';
 import { type ClaimedDelivery, markAttemptFailed } from './deliveries.js';
-import { isUnanswered, loggable } from './unanswered.js';
-
-/** A provider error that retrying cannot fix (e.g. an invalid number). */
-export const isPermanent = (error: unknown) => (error as { permanent?: unknown } | null)?.permanent === true;
 
 /**
  * Records an attempt the provider refused or never answered (the delivery `queued` again with

@@ -1,19 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HOUR, MINUTE } from '../../lib/time.js';
-import { MAIL_SUMMARY_TIMER } from '../accounts/mail-bursts.js';
-import { pruneMailBursts, summaryTimer } from '../accounts/mail-summaries.js';
-import { registrationSummary } from '../accounts/registration.js';
+import { MAIL_SUMMARY_TIMER, pruneMailBursts, registrationSummary, summaryTimer } from '../accounts/index.js';
 import { reminderSummaryMail } from '../checkins/index.js';
+import { deviceKeyRoutes } from '../owner/index.js';
 import { optOutSummaryMail } from '../sms-replies/index.js';
 import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import openAlertsRoutes from './open-alerts-routes.js';
 import { mailOwnerAboutAlert, OWNER_MAIL_JOB, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
-import deviceKeyRoutes from './owner-proof-routes.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
+
+// What other features use of the alerts: the alert rows, the SMS queued within the budgets (an
+// all-clear, an escalation's), the alarms the server raises for the owner, and the open alerts.
+export { queueAllClear, queueWithinBudgets } from './all-clear.js';
+export { SMS_JOB } from './deliveries.js';
+export { openAlertRows } from './open-alerts.js';
+export {
+  alertById,
+  alertOfUser,
+  deliveriesOf,
+  forgetPositionsBefore,
+  markResolved,
+  realAlertByPublicId,
+  touchAlert,
+} from './repository.js';
+export { AlertMoved, type ServerAlertDeps, sendServerAlert } from './server-fired.js';
+export { sinceOf } from './why.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Counter, type CounterHost } from '../../plugins/security.js';
-
-/** Rate-limit keys hold a hash of an alert token, never the secret itself. */
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url').slice(0, 22);
+import { tokenHash } from '../owner/index.js';
 
 /**
  * A limit per token that a service charges only when it applies (a new test alert, not a

@@ -3,9 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { openAlertsApi } from '../../../common/api/open-alerts.js';
 import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
+import { ownerOf, perTokenClient, provenForPathToken, requireOwnerProof } from '../owner/index.js';
 import { openAlertsOf } from './open-alerts.js';
-import { perTokenClient, provenForPathToken, requireOwnerProof } from './owner-proof-routes.js';
-import { ownerOf } from './owners.js';
 
 /** `GET …/{token}/open-alerts/`: only with the owner's proof (403 `owner_proof_required`). */
 export default async function openAlertsRoutes(fastify: FastifyInstance) {

@@ -2,10 +2,8 @@ import type { Alert, Delivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
-import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
-import { noteMailEvent } from '../accounts/mail-bursts.js';
-import { findById, hashSecret } from '../accounts/repository.js';
-import { ownerLanguage } from './owners.js';
+import { findById, hashSecret, mailTime, noteMailEvent, render, SPACING_NOTE } from '../accounts/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import { alertById, deliveriesOf } from './repository.js';
 import { firedForOwner, serverFiredMail } from './server-fired-mail.js';
 

@@ -1,8 +1,8 @@
 import type { EmergencyPage } from '../../../common/api/alerts.js';
 import { shownName } from '../../../common/profile-rules.js';
 import { alertMessage } from '../../../common/sms-text.js';
-import { alertedContacts } from '../contacts/repository.js';
-import { activeOwner, type OwnerDeps, ownerLanguage } from './owners.js';
+import { alertedContacts } from '../contacts/index.js';
+import { activeOwner, type OwnerDeps, ownerLanguage } from '../owner/index.js';
 
 /** Digits a masked number shows: enough to tell two contacts apart, not to call either. */
 const SHOWN_DIGITS = 3;

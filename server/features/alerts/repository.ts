@@ -4,11 +4,6 @@ import type { Dialect } from '../../db/index.js';
 import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
 import { setTimers, type TimerInput, timerRow, timersInsert } from '../../lib/timers.js';
 
-/** The owner of a personal alert token; undefined for an unknown or rotated token. */
-export function ownerByToken(db: Db, token: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('token', '=', token).executeTakeFirst();
-}
-
 /** The alert a user already created with this idempotency key, if any. */
 export function alertByKey(db: Db, userId: string, key: string): Promise<Alert | undefined> {
   return db

@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
+import { carriesOwnerProof, perTokenClient, provenForPathToken, requireOwnerProof } from '../owner/index.js';
 import { type AlertingOwner, alertingOwner } from './alerting-owner.js';
 import { perTokenCharge } from './limits.js';
-import { carriesOwnerProof, perTokenClient, provenForPathToken, requireOwnerProof } from './owner-proof-routes.js';
 import { emergencyPage } from './page.js';
 import { alertStatus, type SendAlertDeps, sendAlert } from './service.js';
 

@@ -7,8 +7,14 @@ import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
 import { heldBy } from '../../lib/timer-rows.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
-import { firstRealAlert } from '../billing/repository.js';
-import { insertSmsUsage, reportSmsUsage, usageRows, type WrittenUsage, writtenUsage } from '../billing/usage.js';
+import {
+  firstRealAlert,
+  insertSmsUsage,
+  reportSmsUsage,
+  usageRows,
+  type WrittenUsage,
+  writtenUsage,
+} from '../billing/index.js';
 import { type ClaimedDelivery, SENT_STATUS, SMS_JOB, sentMarking } from './deliveries.js';
 
 /** A send the provider accepted, by the run whose lease token is `lease`. */

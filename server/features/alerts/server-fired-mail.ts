@@ -1,6 +1,6 @@
 import type { Alert, User } from '../../db/schema.js';
-import { mailTime, render } from '../accounts/mail.js';
-import { ownerLanguage } from './owners.js';
+import { mailTime, render } from '../accounts/index.js';
+import { ownerLanguage } from '../owner/index.js';
 
 /**
  * The owner's e-mail about an alarm the server raised for them (a missed daily check-in, a missed

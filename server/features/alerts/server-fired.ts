@@ -3,9 +3,9 @@ import type { AlertLocation } from '../../../common/sms-text.js';
 import type { Alert, AlertReason, Database, NewAlert, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { orderedId, randomToken } from '../../lib/ids.js';
-import { alertedContacts } from '../contacts/repository.js';
-import { escalationAt } from '../escalation/service.js';
-import { livePageUrl } from '../live/links.js';
+import { alertedContacts } from '../contacts/index.js';
+import { escalationAt } from '../escalation/index.js';
+import { livePageUrl } from '../live/index.js';
 import { contactDeliveries } from './compose.js';
 import { storeAlert } from './service.js';
 

@@ -2,7 +2,7 @@
 import type { AlertView, OwnerAlert, ShownStatus } from '../../../common/api/alerts.js';
 import type { Alert, Delivery, DeliveryStatus, EscalationCall, WithheldReason } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
-import { escalationView } from '../escalation/views.js';
+import { escalationView } from '../escalation/index.js';
 
 /** A provider's "undelivered", an SMS withheld by the budget and one to a number that said STOP are shown as failed. */
 export const shownStatus = (status: DeliveryStatus): ShownStatus =>

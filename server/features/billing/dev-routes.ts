@@ -4,7 +4,7 @@ import type { PlanName } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
 import type { SimulatedPayments } from '../../providers/payments/simulated.js';
-import { requireLocal } from '../dev/outbox-routes.js';
+import { requireLocal } from '../dev/index.js';
 import { planTerms } from './plans.js';
 import {
   applyPortalAction,

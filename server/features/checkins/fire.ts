@@ -2,22 +2,19 @@ import type { Transaction } from 'kysely';
 import { shownName } from '../../../common/profile-rules.js';
 import { checkinMessage } from '../../../common/sms-checkin-text.js';
 import type { Alert, Checkin, Database } from '../../db/schema.js';
-import { findById } from '../accounts/repository.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { AlertMoved, type ServerAlertDeps, sendServerAlert } from '../alerts/server-fired.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
+import { findById } from '../accounts/index.js';
+import { type ServerAlertDeps, sendServerAlert } from '../alerts/index.js';
+import { subscriptionProfile } from '../billing/index.js';
+import { ownerLanguage } from '../owner/index.js';
 
 export type FireDeps = ServerAlertDeps;
-
-/** The check-in was ended (or moved) first: its alert must not go. */
-export class CheckinMoved extends AlertMoved {}
 
 /**
  * Sends the real alert of a check-in, exactly as a pressed one goes (live links per contact,
  * budgets, history), with the check-in's SMS: `missed_checkin` names its due time, note and
  * last position; `duress` warns the contacts. One per check-in and reason (the alert's
  * idempotency key). `mark` commits with the alert (the check-in marked fired) or throws
- * `CheckinMoved` to send nothing. The owner is mailed about a missed check-in, never about a
+ * `AlertMoved` to send nothing. The owner is mailed about a missed check-in, never about a
  * duress alert (someone may be watching their mail). A check-in the owner started with their
  * proof, and any duress alert (the duress PIN comes with the proof), is the owner's proven
  * alert: a link alone cannot end, move or read it. One started with the link alone fires as

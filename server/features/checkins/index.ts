@@ -4,6 +4,7 @@ import { PIN_LOCK_TIMER, pinLockTimer } from './pins.js';
 import checkinRoutes from './routes.js';
 import { CHECKIN_REMINDER, CHECKIN_TIMER, checkinTimer } from './timer.js';
 
+export { pushToOwner } from './push.js';
 export { reminderSummaryMail } from './reminder.js';
 
 /** Check-ins: the emergency page's endpoints, the timer that holds each check-in, and the PIN lock's e-mail. */

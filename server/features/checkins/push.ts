@@ -5,8 +5,8 @@ import { detailError, fieldErrors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { outboundUrlProblem } from '../../lib/outbound.js';
 import type { PushMessage } from '../../providers/push/port.js';
-import { deviceKeyRow } from '../alerts/owner-proof.js';
-import { lockUser } from '../contacts/repository.js';
+import { lockUser } from '../contacts/index.js';
+import { deviceKeyRow } from '../owner/index.js';
 
 /** Devices an owner gets reminders on: a fifth is refused (never one of theirs dropped). */
 export const PUSH_SUBSCRIPTIONS_MAX = 4;

@@ -4,8 +4,8 @@ import { CHECKIN_REMINDER_HASH } from '../../../common/push.js';
 import type { Checkin, User } from '../../db/schema.js';
 import type { MailMessage } from '../../providers/mail/port.js';
 import type { PushMessage } from '../../providers/push/port.js';
-import { mailTime, render, SPACING_NOTE, type Template } from '../accounts/mail.js';
-import { ownerLanguage } from '../alerts/owners.js';
+import { mailTime, render, SPACING_NOTE, type Template } from '../accounts/index.js';
+import { ownerLanguage } from '../owner/index.js';
 
 const REMINDER: Record<Language, (firesAt: string) => Template> = {
   pt: (firesAt) => ({

@@ -6,11 +6,14 @@ import { DEVICE_KEY_HEADER } from '../../../common/constants.js';
 import { MINUTE } from '../../lib/time.js';
 import {
   carriesOwnerProof,
+  ownerOf,
+  ownerWithPlan,
   perTokenClient,
   provenForPathToken,
+  requestingOwner,
   requireOwnerProof,
-} from '../alerts/owner-proof-routes.js';
-import { ownerOf, ownerWithPlan, requestingOwner, type TokenOwner } from '../alerts/owners.js';
+  type TokenOwner,
+} from '../owner/index.js';
 import { deviceKeyOf, subscribePush } from './push.js';
 import { checkinByKey } from './repository.js';
 import { checkinPosition, currentOf, endCheckin, extendCheckin, startCheckin } from './service.js';

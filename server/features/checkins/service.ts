@@ -5,13 +5,13 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Checkin, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
+import { fixTimeProblem } from '../../lib/fix-time.js';
 import { newId } from '../../lib/ids.js';
+import { digestOf } from '../../lib/request-hash.js';
 import { HOUR, SECOND } from '../../lib/time.js';
 import { setTimer } from '../../lib/timers.js';
-import { fixTimeProblem } from '../alerts/fix-time.js';
-import type { TokenOwner } from '../alerts/owners.js';
-import { alertOfUser } from '../alerts/repository.js';
-import { digestOf } from '../alerts/request-hash.js';
+import { alertOfUser } from '../alerts/index.js';
+import type { TokenOwner } from '../owner/index.js';
 import { checkPin } from './pins.js';
 import {
   checkinByKey,

@@ -1,9 +1,9 @@
 import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { Checkin } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
-import { noteMailEvent } from '../accounts/mail-bursts.js';
-import { findById } from '../accounts/repository.js';
-import { CheckinMoved, type FireDeps, sendCheckinAlert } from './fire.js';
+import { findById, noteMailEvent } from '../accounts/index.js';
+import { AlertMoved } from '../alerts/index.js';
+import { type FireDeps, sendCheckinAlert } from './fire.js';
 import { pushToOwner } from './push.js';
 import { reminderMail, reminderPage, reminderPush } from './reminder.js';
 import { checkinById, updateActive } from './repository.js';
@@ -32,7 +32,7 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
   async function fire(checkin: Checkin, now: number) {
     await sendCheckinAlert(deps, checkin, 'missed_checkin', async (trx, alertId) => {
       if (!(await updateActive(trx, checkin.id, { status: 'fired', alert_id: alertId, ended_at: now }))) {
-        throw new CheckinMoved();
+        throw new AlertMoved();
       }
     });
   }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { configApi } from '../../../common/api/config.js';
 import { served } from '../../../common/api/shared.js';
-import { publicConfig } from '../billing/plans.js';
+import { publicConfig } from '../billing/index.js';
 
 /** `GET /api/config/`: the prices, contact limits and trial length this server is configured with. */
 export default async function configRoutes(fastify: FastifyInstance) {

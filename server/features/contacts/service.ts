@@ -6,9 +6,8 @@ import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { ApiError, detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
-import { inviteContact } from '../sms-replies/invitations.js';
-import { optedOutAmong } from '../sms-replies/opt-outs.js';
+import { subscriptionProfile } from '../billing/index.js';
+import { inviteContact, optedOutAmong } from '../sms-replies/index.js';
 import {
   type ContactView,
   deleteContact,

@@ -8,8 +8,8 @@ import {
   endAllDeviceKeys,
   findOneTimeToken,
   replaceToken,
-} from '../accounts/repository.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
+} from '../accounts/index.js';
+import { subscriptionProfile } from '../billing/index.js';
 
 export const SUBSCRIPTION_REQUIRED = 'An active subscription is required.';
 /** New links a person can make per hour from the app. */

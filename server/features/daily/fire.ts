@@ -2,21 +2,18 @@ import type { Transaction } from 'kysely';
 import { shownName } from '../../../common/profile-rules.js';
 import { dailyMessage } from '../../../common/sms-text-daily.js';
 import type { Alert, Database, User } from '../../db/schema.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { AlertMoved, type ServerAlertDeps, sendServerAlert } from '../alerts/server-fired.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
+import { type ServerAlertDeps, sendServerAlert } from '../alerts/index.js';
+import { subscriptionProfile } from '../billing/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import { lastKnownPosition } from './repository.js';
 
 export type DailyFireDeps = ServerAlertDeps;
-
-/** The owner checked in (or changed the schedule) first: the alert must not go. */
-export class DailyMoved extends AlertMoved {}
 
 /**
  * The missed daily check-in's real alert, sent as a pressed one goes (live links per contact,
  * budgets, history, escalation by phone), with the SMS naming the last sign of life and the last
  * known position with its age. One per owner and due time (the alert's idempotency key); `mark`
- * commits with it or throws `DailyMoved` to send nothing. Stored as the owner's proven alert
+ * commits with it or throws `AlertMoved` to send nothing. Stored as the owner's proven alert
  * (alerts/server-fired.ts, as for a check-in's): a link alone cannot end or quiet it.
  */
 export async function sendMissedDaily(

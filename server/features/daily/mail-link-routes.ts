@@ -5,8 +5,8 @@ import type { User } from '../../db/schema.js';
 import { escapeHtml, htmlPage, NOT_API } from '../../lib/html.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
-import { findById, hashSecret } from '../accounts/repository.js';
-import { ownerLanguage } from '../alerts/owners.js';
+import { findById, hashSecret } from '../accounts/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import { recordSignOfLife } from './service.js';
 
 const TEXTS: Record<Language, { ask: string; button: string; done: string; expired: string }> = {

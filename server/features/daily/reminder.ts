@@ -6,10 +6,9 @@ import type { User } from '../../db/schema.js';
 import { randomToken } from '../../lib/ids.js';
 import type { MailMessage } from '../../providers/mail/port.js';
 import type { PushMessage } from '../../providers/push/port.js';
-import { render } from '../accounts/mail.js';
-import { hashSecret } from '../accounts/repository.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { pushToOwner } from '../checkins/push.js';
+import { hashSecret, render } from '../accounts/index.js';
+import { pushToOwner } from '../checkins/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import type { DailyFireDeps } from './fire.js';
 
 const TEXTS: Record<Language, (alarm: string) => { subject: string; intro: string; button: string; outro: string }> = {

@@ -4,9 +4,8 @@ import { dailyApi } from '../../../common/api/daily.js';
 import { served } from '../../../common/api/shared.js';
 import { notAuthenticated } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
-import { findById } from '../accounts/repository.js';
-import { perTokenClient, provenForPathToken, requireOwnerProof } from '../alerts/owner-proof-routes.js';
-import { ownerOf } from '../alerts/owners.js';
+import { findById } from '../accounts/index.js';
+import { ownerOf, perTokenClient, provenForPathToken, requireOwnerProof } from '../owner/index.js';
 import { dailyFor, dailyOk, setDaily } from './service.js';
 
 /**

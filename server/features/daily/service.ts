@@ -4,9 +4,9 @@ import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { cancelTimer, setTimer } from '../../lib/timers.js';
-import { openAlertRows } from '../alerts/open-alerts.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
-import { resolveAlert } from '../live/service.js';
+import { openAlertRows } from '../alerts/index.js';
+import { subscriptionProfile } from '../billing/index.js';
+import { resolveAlert } from '../live/index.js';
 import { dailyOf } from './repository.js';
 import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
 

@@ -1,8 +1,9 @@
 import { firstDueAfter } from '../../../common/daily-schedule.js';
 import type { DailyCheckin, User } from '../../db/schema.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
-import { findById } from '../accounts/repository.js';
-import { type DailyFireDeps, DailyMoved, sendMissedDaily } from './fire.js';
+import { findById } from '../accounts/index.js';
+import { AlertMoved } from '../alerts/index.js';
+import { type DailyFireDeps, sendMissedDaily } from './fire.js';
 import { remindDaily } from './reminder.js';
 import { dailyOf, signOfLifeAfter } from './repository.js';
 import { alarmAt, caughtUp, DAILY_TIMER, scheduleOf } from './schedule.js';
@@ -78,7 +79,7 @@ export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder
         .where('anchor_at', '=', Number(row.anchor_at))
         .where('next_due_at', '=', Number(row.next_due_at))
         .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new DailyMoved();
+      if (Number(moved.numUpdatedRows) !== 1) throw new AlertMoved();
       await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now: clock.now() });
     });
   }

@@ -3,8 +3,8 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { detailError } from '../../lib/errors.js';
 import { escapeHtml, page } from '../../lib/html.js';
-import { pressKeys } from '../escalation/calls.js';
-import { handleReply } from '../sms-replies/replies.js';
+import { pressKeys } from '../escalation/index.js';
+import { handleReply } from '../sms-replies/index.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 

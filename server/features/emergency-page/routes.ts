@@ -4,7 +4,7 @@ import { BACKGROUND_COLOR, MANIFEST_ICONS, PRODUCT_NAME, THEME_COLOR } from '../
 import { notFound } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
-import { ownerByToken } from '../alerts/repository.js';
+import { ownerByToken } from '../owner/index.js';
 
 type Mode = 'public' | 'test';
 

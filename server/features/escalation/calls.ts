@@ -7,10 +7,11 @@ import { CALL_VOICE_LANGUAGE, callReply, ESCALATION_ACK_DIGIT } from '../../../c
 import { shownName } from '../../../common/profile-rules.js';
 import type { Deps } from '../../lib/deps.js';
 import type { CallReport } from '../../providers/voice/port.js';
-import { findById } from '../accounts/repository.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { addContactResponder } from '../live/repository.js';
-import { alertById, callById, moveCall } from './repository.js';
+import { findById } from '../accounts/index.js';
+import { alertById } from '../alerts/index.js';
+import { addContactResponder } from '../live/index.js';
+import { ownerLanguage } from '../owner/index.js';
+import { callById, moveCall } from './repository.js';
 
 export type CallDeps = Pick<Deps, 'db' | 'clock' | 'liveHub'>;
 

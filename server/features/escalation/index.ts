@@ -5,6 +5,11 @@ import { CALL_JOB, placementJob } from './placement.js';
 import voiceRoutes from './routes.js';
 import { ESCALATION_TIMER, escalationTimer } from './service.js';
 
+export { pressKeys } from './calls.js';
+export { callsOf, settleEscalation } from './repository.js';
+export { ESCALATION_TIMER, escalationAt } from './service.js';
+export { escalationView } from './views.js';
+
 /** Escalation by phone: the timer each real alert sets, the job placing each call, and the voice provider's callbacks. */
 export default fp(
   async function escalation(app: FastifyInstance) {

@@ -12,12 +12,12 @@ import type { Alert, EscalationCall, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { CALL_LOOKUP_TIMEOUT_MS, CALL_MAX_ATTEMPTS, CALL_PLACE_TIMEOUT_MS } from '../../lib/reliability.js';
 import type { TimerHandler } from '../../lib/timers.js';
-import { findById } from '../accounts/repository.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { loggable, withTimeout } from '../alerts/unanswered.js';
-import { recordSmsUsage } from '../billing/usage.js';
+import { loggable, withTimeout } from '../../providers/calls.js';
+import { findById } from '../accounts/index.js';
+import { alertById } from '../alerts/index.js';
+import { recordSmsUsage } from '../billing/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import {
-  alertById,
   answeredByContact,
   beginAttempt,
   callById,

@@ -167,6 +167,3 @@ export async function providerIdsOfOtherCalls(db: Db, callId: string, providerCa
     .execute();
   return new Set(rows.map((row) => row.provider_call_id as string));
 }
-
-/** An alert by its id (the alerts' own read). */
-export { alertById } from '../alerts/repository.js';

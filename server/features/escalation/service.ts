@@ -15,13 +15,12 @@ import type { Deps } from '../../lib/deps.js';
 import { orderedId } from '../../lib/ids.js';
 import { HOUR } from '../../lib/time.js';
 import { type TimerHandler, timerRow, timersInsert } from '../../lib/timers.js';
-import { findById } from '../accounts/repository.js';
-import { queueWithinBudgets } from '../alerts/all-clear.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { livePageUrl } from '../live/links.js';
+import { findById } from '../accounts/index.js';
+import { alertById, queueWithinBudgets } from '../alerts/index.js';
+import { livePageUrl } from '../live/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import { CALL_JOB } from './placement.js';
 import {
-  alertById,
   answeredByContact,
   insertCalls,
   lockLinkOnlyCalls,

@@ -6,7 +6,7 @@ import { served } from '../../../common/api/shared.js';
 import { detailError } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit, throttled } from '../../plugins/security.js';
-import { deliveriesOf } from '../alerts/repository.js';
+import { deliveriesOf } from '../alerts/index.js';
 import { clientKey } from './public-routes.js';
 import { currentLiveView, followedAlert } from './service.js';
 import { LiveStreams, RECHECK_MS, type StreamSink } from './streams.js';

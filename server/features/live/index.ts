@@ -6,8 +6,13 @@ import liveEventsRoutes from './events-routes.js';
 import { LiveHub } from './hub.js';
 import livePageRoutes from './page-routes.js';
 import livePublicRoutes from './public-routes.js';
-import { purgeLiveHistory } from './repository.js';
 import liveSenderRoutes from './sender-routes.js';
+import { purgeLiveHistory } from './service.js';
+
+export { contactKeyHash, contactPageUrl, livePageUrl, newContactKey } from './links.js';
+export { addContactResponder, respondersOf } from './repository.js';
+export { contactOnTheWay, resolveAlert } from './service.js';
+export { liveState, shownResponder } from './view.js';
 
 /** How often old live positions and responders are deleted (real ms). */
 const CLEANUP_EVERY_MS = HOUR;
@@ -38,7 +43,7 @@ export default fp(
       });
       app.addHook('onClose', async () => disconnect());
     }
-    app.decorate('purgeLiveHistory', () => purgeLiveHistory(app.db, app.clock.now() - LIVE_RETENTION_MS));
+    app.decorate('purgeLiveHistory', () => purgeLiveHistory(app, app.clock.now() - LIVE_RETENTION_MS));
     app.timers.every('live-history-cleanup', CLEANUP_EVERY_MS, () => app.purgeLiveHistory());
 
     await app.register(liveSenderRoutes);

@@ -2,7 +2,6 @@ import { type Kysely, sql } from 'kysely';
 import type { Alert, Database } from '../../db/schema.js';
 import type { ResponderChannel } from '../../db/schema-live.js';
 import { newId, orderedId } from '../../lib/ids.js';
-import { forgetPositionsBefore, touchAlert } from '../alerts/repository.js';
 
 export interface Position {
   latitude: number;
@@ -20,16 +19,13 @@ export interface Responder {
   channel: ResponderChannel | null;
 }
 
-/** Stores a position (a replay of the same fix is stored once) and stamps the alert's last update. */
+/** Stores a position; a replay of the same fix is stored once. */
 export async function addPosition(db: Kysely<Database>, alertId: string, position: Position, now: number) {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('alert_locations')
-      .values({ id: orderedId(), alert_id: alertId, ...position, created_at: now })
-      .onConflict((oc) => oc.columns(['alert_id', 'captured_at']).doNothing())
-      .execute();
-    await touchAlert(trx, alertId, now);
-  });
+  await db
+    .insertInto('alert_locations')
+    .values({ id: orderedId(), alert_id: alertId, ...position, created_at: now })
+    .onConflict((oc) => oc.columns(['alert_id', 'captured_at']).doNothing())
+    .execute();
 }
 
 /**
@@ -158,13 +154,9 @@ export async function addContactResponder(
   return { created: false, responder: first };
 }
 
-/**
- * Deletes live positions and responders recorded before `cutoff`, and the position an alert
- * went out with when the alert is older; returns how many rows went or lost their position.
- */
-export async function purgeLiveHistory(db: Kysely<Database>, cutoff: number): Promise<number> {
+/** Deletes live positions and responders recorded before `cutoff`; returns how many rows went. */
+export async function deleteLiveRowsBefore(db: Kysely<Database>, cutoff: number): Promise<number> {
   const positions = await db.deleteFrom('alert_locations').where('created_at', '<', cutoff).executeTakeFirst();
   const responders = await db.deleteFrom('alert_responders').where('created_at', '<', cutoff).executeTakeFirst();
-  const alerts = await forgetPositionsBefore(db, cutoff);
-  return Number(positions.numDeletedRows) + Number(responders.numDeletedRows) + alerts;
+  return Number(positions.numDeletedRows) + Number(responders.numDeletedRows);
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveApi } from '../../../common/api/live.js';
 import { served } from '../../../common/api/shared.js';
 import { MINUTE } from '../../lib/time.js';
-import { perTokenClient, provenForPathToken, requireOwnerProof } from '../alerts/owner-proof-routes.js';
+import { perTokenClient, provenForPathToken, requireOwnerProof } from '../owner/index.js';
 import { addLivePosition, type OwnedAlert, resolveAlert, senderAlert, senderLive } from './service.js';
 
 /**

@@ -13,15 +13,28 @@ import type { Alert, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
+import { fixTimeProblem } from '../../lib/fix-time.js';
 import { MINUTE } from '../../lib/time.js';
-import { queueAllClear } from '../alerts/all-clear.js';
-import { fixTimeProblem } from '../alerts/fix-time.js';
-import { ownerOf } from '../alerts/owners.js';
-import { alertOfUser, markResolved, realAlertByPublicId } from '../alerts/repository.js';
-import { subscriptionProfile } from '../billing/subscriptions.js';
-import { settleEscalation } from '../escalation/repository.js';
+import {
+  alertOfUser,
+  forgetPositionsBefore,
+  markResolved,
+  queueAllClear,
+  realAlertByPublicId,
+  touchAlert,
+} from '../alerts/index.js';
+import { subscriptionProfile } from '../billing/index.js';
+import { settleEscalation } from '../escalation/index.js';
+import { ownerOf } from '../owner/index.js';
 import { contactKeyHash, livePageUrl } from './links.js';
-import { addContactResponder, addPosition, addStranger, deliveryByContactKey, respondersOf } from './repository.js';
+import {
+  addContactResponder,
+  addPosition,
+  addStranger,
+  deleteLiveRowsBefore,
+  deliveryByContactKey,
+  respondersOf,
+} from './repository.js';
 import { CONTACT_KEY, liveState, liveView, mapTiles, shownResponder } from './view.js';
 
 /** A fix may be a little older than the alert (the one it went out with). */
@@ -83,7 +96,11 @@ export async function addLivePosition(
   if (position.captured_at < created - FIX_SLACK_MS) {
     throw fieldErrors({ captured_at: ['The fix time must be during the alert.'] });
   }
-  await addPosition(deps.db, alert.id, position, now);
+  // The position and the alert's last update (the live page stays up a day from it) together.
+  await deps.db.transaction().execute(async (trx) => {
+    await addPosition(trx, alert.id, position, now);
+    await touchAlert(trx, alert.id, now);
+  });
   deps.liveHub.publish(alert.id);
   return { ...position, captured_at: iso(position.captured_at) };
 }
@@ -235,4 +252,12 @@ export async function acknowledge(
   }
   deps.liveHub.publish(alert.id);
   return result;
+}
+
+/**
+ * Deletes live positions and responders recorded before `cutoff`, and the position an alert
+ * went out with when the alert is older; returns how many rows went or lost their position.
+ */
+export async function purgeLiveHistory(deps: Pick<Deps, 'db'>, cutoff: number): Promise<number> {
+  return (await deleteLiveRowsBefore(deps.db, cutoff)) + (await forgetPositionsBefore(deps.db, cutoff));
 }

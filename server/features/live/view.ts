@@ -11,8 +11,8 @@ import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
 import type { Alert, Database, User } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { sinceOf } from '../alerts/why.js';
+import { sinceOf } from '../alerts/index.js';
+import { ownerLanguage } from '../owner/index.js';
 import { contactKeyHash } from './links.js';
 import { type Position, type Responder, respondersOf, trailOf } from './repository.js';
 

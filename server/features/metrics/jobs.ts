@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { SMS_JOB } from '../alerts/deliveries.js';
+import { SMS_JOB } from '../alerts/index.js';
 
 /** Work waiting in the database, by kind (`sms:alert`, `timer:checkin-deadline`…). */
 export interface JobsReading {

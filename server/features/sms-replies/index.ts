@@ -6,7 +6,10 @@ import { OPT_OUT_MAIL_JOB, optOutMailJob } from './opt-out-mail.js';
 import { forgetOldInbound } from './replays.js';
 import smsInboundRoutes from './routes.js';
 
+export { inviteContact } from './invitations.js';
 export { optOutSummaryMail } from './opt-out-mail.js';
+export { optedOutAmong, optOut } from './opt-outs.js';
+export { handleReply } from './replies.js';
 
 /**
  * Contacts who agree and answer by SMS: the notices' job (invitations, help, "which alert?"),

@@ -4,7 +4,7 @@ import { invitationMessage } from '../../../common/sms-text-replies.js';
 import type { Contact, Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { DAY } from '../../lib/time.js';
-import { ownerLanguage } from '../alerts/owners.js';
+import { ownerLanguage } from '../owner/index.js';
 import { noticesSince, queueNotice } from './notices.js';
 import { lockNumber, optedOutAmong } from './opt-outs.js';
 

@@ -1,8 +1,8 @@
 import { LIVE_PAGE_TTL_MS } from '../../../common/constants.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Db } from '../../db/schema.js';
-import { ownerLanguage } from '../alerts/owners.js';
-import { liveState } from '../live/view.js';
+import { liveState } from '../live/index.js';
+import { ownerLanguage } from '../owner/index.js';
 
 /** An open real alert whose own SMS went to a number: what "on my way" by SMS answers. */
 export interface OpenAlert {

@@ -4,9 +4,8 @@ import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { SMS_LOOKUP_TIMEOUT_MS, SMS_SEND_TIMEOUT_MS } from '../../lib/reliability.js';
 import { type KindOptions, setTimer, type TimerHandler } from '../../lib/timers.js';
+import { isPermanent, withTimeout } from '../../providers/calls.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
-import { isPermanent } from '../alerts/failed-attempts.js';
-import { withTimeout } from '../alerts/unanswered.js';
 import { lockNumber, optedOutAmong, optOut } from './opt-outs.js';
 
 /** The job that sends one notice (its id is the subject). */

@@ -2,10 +2,8 @@ import type { Language } from '../../../common/constants.js';
 import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { setTimers, type TimerHandler } from '../../lib/timers.js';
-import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
-import { noteMailEvent } from '../accounts/mail-bursts.js';
-import { findById } from '../accounts/repository.js';
-import { ownerLanguage } from '../alerts/owners.js';
+import { findById, mailTime, noteMailEvent, render, SPACING_NOTE } from '../accounts/index.js';
+import { ownerLanguage } from '../owner/index.js';
 
 /** The job that tells one owner that one of her contacts said STOP (subject: the contact's id). */
 export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';

@@ -2,7 +2,7 @@ import { parseReply } from '../../../common/sms-replies.js';
 import { HELP_MESSAGE, takenMessage } from '../../../common/sms-text-replies.js';
 import type { Deps } from '../../lib/deps.js';
 import { HOUR } from '../../lib/time.js';
-import { contactOnTheWay } from '../live/service.js';
+import { contactOnTheWay } from '../live/index.js';
 import { confirmNumber } from './invitations.js';
 import { type OpenAlert, openAlertsOf } from './live-alerts.js';
 import { queueNotice, queueNoticeOnce } from './notices.js';

@@ -47,7 +47,7 @@ export interface SmsPort {
    * asked before a send whose earlier attempt was never answered is tried again. A match is
    * only this delivery's when no other SMS to that number has the same text: a real alert's
    * carries the contact's own live-link key, an escalation's the alert's live link, sent once
-   * per number (features/alerts/unanswered.ts decides which are asked). Rejects when the
+   * per number (features/alerts/hand-over.ts decides which are asked). Rejects when the
    * provider cannot tell; a provider that rewrites texts (link shortening) finds nothing.
    */
   find?(lookup: SmsLookup): Promise<{ providerMessageId: string } | undefined>;

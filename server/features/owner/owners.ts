@@ -2,7 +2,7 @@ import type { AlertLanguage } from '../../../common/sms-text.js';
 import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
-import { type SubscriptionProfile, subscriptionProfile } from '../billing/subscriptions.js';
+import { type SubscriptionProfile, subscriptionProfile } from '../billing/index.js';
 import { ownerByToken } from './repository.js';
 
 // Who a personal alert token belongs to, and whether that owner may alert now: the answers

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
@@ -5,23 +6,18 @@ import { served } from '../../../common/api/shared.js';
 import { DEVICE_KEY_HEADER } from '../../../common/constants.js';
 import { detailError } from '../../lib/errors.js';
 import { limit } from '../../plugins/security.js';
-import { deviceName } from '../accounts/device-names.js';
-import { tokenHash } from './limits.js';
-import {
-  issueDeviceKey,
-  type OwnerProof,
-  type ProofDeps,
-  provenUsers,
-  sentProof,
-  tokenOwnerId,
-} from './owner-proof.js';
+import { deviceName } from '../accounts/index.js';
+import { issueDeviceKey, type OwnerProof, type ProofDeps, provenUsers, sentProof, tokenOwnerId } from './proof.js';
+
+/** Rate-limit keys hold a hash of an alert token, never the secret itself. */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url').slice(0, 22);
 
 /** The device key header as Node hands it over (header names lowercased). */
 const DEVICE_KEY = DEVICE_KEY_HEADER.toLowerCase();
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** The owner's proof as the request carries it (owner-proof.ts). */
+/** The owner's proof as the request carries it (proof.ts). */
 const proofOf = (request: FastifyRequest): OwnerProof => ({
   authorization: headerValue(request.headers.authorization),
   deviceKey: headerValue(request.headers[DEVICE_KEY]),

@@ -1,5 +1,5 @@
-import { PENDING_ALERT_MAX_AGE_MS } from '../../../common/constants.js';
-import { HOUR, MINUTE } from '../../lib/time.js';
+import { PENDING_ALERT_MAX_AGE_MS } from '../../common/constants.js';
+import { HOUR, MINUTE } from './time.js';
 
 /** How far a fix time may lie behind the server's clock: a press queued offline is replayed for up to 24 hours. */
 export const FIX_MAX_AGE_MS = PENDING_ALERT_MAX_AGE_MS + HOUR;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AlertRequest } from '../../../common/api/alerts.js';
+import type { AlertRequest } from '../../common/api/alerts.js';
 
 /** A request's parts in a fixed order, hashed: what a replayed Idempotency-Key must come with again. */
 export const digestOf = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');

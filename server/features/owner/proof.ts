@@ -1,7 +1,7 @@
 import { keepNewest } from '../../db/keep-newest.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId, randomToken } from '../../lib/ids.js';
-import { hashSecret } from '../accounts/repository.js';
+import { hashSecret } from '../accounts/index.js';
 import { ownerByToken } from './repository.js';
 
 /**
@@ -9,7 +9,7 @@ import { ownerByToken } from './repository.js';
  * owner's session (`Authorization: Bearer <access>`) or a device key that session issued
  * to the page (`X-Alerta-Device-Key`) is the owner's. A proof that does not check out is
  * never an error: the request is simply link-only. The routes read the headers
- * (owner-proof-routes.ts); the checks here take their values.
+ * (proof-routes.ts); the checks here take their values.
  */
 
 /** Device keys kept per account: a new one drops the oldest. */
