@@ -45,7 +45,7 @@ function markedWithUsage(db: Db, rows: ReturnType<typeof usageRows>, sent: Accep
     update deliveries set
       status = ${SENT_STATUS},
       provider_message_id = sent.provider_message_id,
-      claimed_until = null, last_error = null, updated_at = ${now}::bigint
+      last_error = null, updated_at = ${now}::bigint
     from sent where deliveries.id = sent.delivery_id and ${ownRun(sql.ref('sent.lease'))}
     returning deliveries.id
   ), firsts as (
