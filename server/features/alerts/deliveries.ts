@@ -67,12 +67,12 @@ export type ClaimedDelivery = Delivery & { user_id: string };
  * attempt counted), as `takeDelivery` would leave them: their jobs are written leased to this
  * process (`Reservation`), which sends them after the commit. The rest are as given.
  */
-export function claimedOnInsert(rows: NewDelivery[], taken: { slots: number; now: number }): NewDelivery[] {
-  let left = taken.slots;
+export function claimedOnInsert(rows: NewDelivery[], reserved: { slots: number; now: number }): NewDelivery[] {
+  let left = reserved.slots;
   return rows.map((row) => {
     if (left <= 0 || row.status !== 'queued') return row;
     left -= 1;
-    return { ...row, status: 'sending', attempts: (row.attempts ?? 0) + 1, updated_at: taken.now };
+    return { ...row, status: 'sending', attempts: (row.attempts ?? 0) + 1, updated_at: reserved.now };
   });
 }
 

@@ -93,7 +93,7 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
   };
 
   /** The delivery of a claimed job, taken for this attempt; undefined when there is nothing to send. */
-  async function taken(id: string): Promise<ClaimedDelivery | undefined> {
+  async function takeToSend(id: string): Promise<ClaimedDelivery | undefined> {
     // On SQLite in the commit of its turn's writes, with the alerts stored beside it.
     const delivery = await inWriteTransaction(db, dialect, (trx) => takeDelivery(trx, id, clock.now()));
     if (!delivery) return undefined;
@@ -107,7 +107,7 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
   }
 
   return async (run) => {
-    const delivery = (run.given as ClaimedDelivery | undefined) ?? (await taken(run.subject));
+    const delivery = (run.given as ClaimedDelivery | undefined) ?? (await takeToSend(run.subject));
     if (!delivery) return;
     const write = await handOver(delivery, run, via);
     // The provider has answered: its place takes the next SMS while the outcome is written.
