@@ -27,7 +27,7 @@ export const loggable = (error: unknown) =>
  * escalation SMS the alert's live link, queued once per alert and number. An all-clear or a test
  * alert repeats a text the same number may get again from the same owner (the next all-clear,
  * the same test message): a match could be another delivery's SMS, and taking it for this one
- * would leave a contact without theirs, so those are sent again, as before (two rather than none).
+ * would leave a contact without theirs, so those are sent again (two rather than none).
  */
 export const textIsOwn = (delivery: Pick<Delivery, 'contact_key_hash' | 'kind'>) =>
   delivery.contact_key_hash !== null || delivery.kind === 'escalation';
