@@ -61,7 +61,7 @@ export function canonicalTimeZone(value: unknown): string | null {
   return engineZone(value);
 }
 
-// Making an Intl.DateTimeFormat took more time than the rest of an alert's SMS text together.
+// Making an Intl.DateTimeFormat is slow, and every SMS text names its zone: each answer is kept.
 const engineZone = remembered(1_000, (value) => {
   try {
     return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;

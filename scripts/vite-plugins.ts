@@ -85,7 +85,7 @@ export async function compressBeside(full: string): Promise<void> {
 /**
  * Writes a gzip and a Brotli copy beside every built text file, which the server sends to
  * browsers that accept them (@fastify/static `preCompressed`): a phone on a slow network
- * downloads a quarter of the bytes.
+ * downloads a fraction of the bytes.
  */
 export function precompress(): Plugin {
   let outDir = '';

@@ -151,7 +151,7 @@ interface RoutingInstallEvent extends ExtendableEvent {
 
 /**
  * Where the browser has Static Routing (Chromium), the alert POST goes straight to the network:
- * no fetch event, no wait for this worker to wake (5–6 ms of the press → SMS path, measured). The
+ * no fetch event, no wait for this worker to wake (docs/PERFORMANCE.md). The
  * page gives the worker the press before it posts and again when the network refuses it
  * (pressed.ts), so it is still sent or queued here whatever becomes of the tab. Elsewhere
  * (Safari, Firefox) the route below sends or queues it. A browser that refuses the rule installs

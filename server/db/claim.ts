@@ -23,9 +23,9 @@ export type ClaimArm<T extends Claimable> =
 interface ClaimOptions<T extends Claimable> {
   /**
    * The ways a row can be due, each a range of an index in `orderBy` order (a row is due when
-   * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them made
-   * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim cost as
-   * much as the backlog was long (11,000 SMS queued behind the provider: 0.8 ms a claim). An arm
+   * one holds). Each is looked up on its own, for at most `limit` rows: one OR of them makes
+   * SQLite and PostgreSQL gather and sort every due row at each claim, so that a claim costs as
+   * much as the backlog is long (docs/PERFORMANCE.md). An arm
    * with a limit of its own gives at most that many (a kind's free places among the claim's).
    */
   due: ClaimArm<T>[];
@@ -86,9 +86,9 @@ export function claimQuery<T extends Claimable>(
       // biome-ignore lint/suspicious/noExplicitAny: a chain of CTEs whose names are made here.
       any as any,
     ) as typeof any;
-    // The rows are found by their ids alone. Checking the arms here again gave the planner a
-    // second way in: with statistics taken while the queue was empty it read every queued row
-    // (the whole backlog, 1,100 rows under the bench's load: 2.4 ms a claim) to find the few ids.
+    // The rows are found by their ids alone. Checking the arms here again would give the planner
+    // a second way in: with statistics taken while the queue was empty it reads every queued row
+    // (the whole backlog) to find the few ids.
     return withArms
       .updateTable(name)
       .set(set as never)

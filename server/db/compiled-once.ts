@@ -17,8 +17,9 @@ class Slot {
 
 /**
  * A query of one fixed shape, built and compiled by Kysely once per dialect; each run only puts
- * its values in. Kysely builds and compiles again every query it runs: for the alert route's
- * first read (three subqueries, two as JSON arrays) that was most of the read's time under load.
+ * its values in. Kysely builds and compiles again every query it runs, and a read such as the
+ * alert route's first (three subqueries, two as JSON arrays) would pay that at every press
+ * (docs/PERFORMANCE.md).
  * `build` names each run's value with `value('name')`; only scalars, each sent as one parameter
  * (a list in `in` takes one parameter per item: it has no fixed shape), and the build is refused
  * when a named value does not end up as a parameter.
@@ -102,9 +103,9 @@ type RowSets = Record<string, readonly object[]>;
  * number of rows) and the database's dialect; each run only puts its rows' values in. `build`
  * must use the rows only as values. Sets whose rows do not all name the same columns or that hold
  * an expression (a `sql` value, written into the text), shapes beyond those kept, and a database
- * with Kysely plugins (which see every query) are built as usual. Building the inserts of an
- * alert's 19 columns and of its deliveries' was a sixth of the alert route's time under load on
- * SQLite, and each new text cost its statement cache a hash.
+ * with Kysely plugins (which see every query) are built as usual. The inserts of an alert (19
+ * columns) and of its deliveries run at every press (docs/PERFORMANCE.md), and a text kept is
+ * one string, which the statement cache hashes once.
  */
 export function compiledRows<S extends RowSets, R>(
   build: (db: Kysely<Database>, sets: S) => Compilable<R>,

@@ -26,8 +26,8 @@ const queues = new WeakMap<Kysely<Database>, { waiting: Work[]; committing: bool
  * loop: one commit for all of them, each in a savepoint of its own, so a piece that throws is
  * rolled back alone and rejects alone, and each resolves only once the shared commit has
  * succeeded (if the commit fails, every piece rejects with its error). SQLite writes every page
- * a transaction touched at its commit, and that was most of what an alert cost under load
- * (docs/PERFORMANCE.md): alerts pressed together are now written together. A piece must be
+ * a transaction touched at its commit, the costly part of storing an alert (docs/PERFORMANCE.md):
+ * alerts pressed together are written together. A piece must be
  * what one transaction of its own would have done, and must not wait on anything but the
  * database while it runs (the transaction holds the connection).
  */

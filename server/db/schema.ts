@@ -179,6 +179,7 @@ export type DeliveryStatus =
 /** `escalation`: the second round of SMS when nobody has answered. */
 export type DeliveryKind = 'alert' | 'all_clear' | 'escalation';
 
+/** One SMS to one contact; when it is due and who holds it are its job's (kind `sms`, subject its id). */
 export interface DeliveriesTable {
   id: string;
   alert_id: string;
@@ -187,14 +188,6 @@ export interface DeliveriesTable {
   body: string;
   status: DeliveryStatus;
   attempts: number;
-  /**
-   * The SMS's due time and lease are its job's (a `timers` row of kind `sms`). These two columns
-   * were the queue of the version before: `NOT_FOR_OLDER_CLAIMS` and null on every delivery the
-   * job engine sends, so that a process of that version still running during a rolling deploy
-   * claims none of them (migration 2026112820-sms-jobs, features/alerts/deliveries.ts).
-   */
-  next_attempt_at: number;
-  claimed_until: number | null;
   provider_message_id: string | null;
   last_error: string | null;
   created_at: number;

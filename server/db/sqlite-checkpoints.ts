@@ -47,9 +47,9 @@ export interface Checkpointer {
 /**
  * Checkpoints a WAL-mode SQLite file from a worker thread with its own connection. A checkpoint
  * copies the WAL into the database file and waits for the disk twice (synchronous = NORMAL);
- * done by the server's connection every thousand pages, it held the event loop and cost the
- * alert route an eighth of its throughput under load. PASSIVE: it never waits for a lock and
- * never holds up the server's writes; the server's connection checkpoints only past
+ * done by the server's connection (SQLite's default, every thousand pages), it would hold the
+ * event loop, and every request, meanwhile (docs/PERFORMANCE.md). PASSIVE: it never waits for a
+ * lock and never holds up the server's writes; the server's connection checkpoints only past
  * `FALLBACK_CHECKPOINT_PAGES`.
  */
 export function startCheckpointer(sqlite: SQLiteDatabase, file: string): Checkpointer {

@@ -6,8 +6,8 @@ const KEPT = 1_000;
 
 /**
  * The SQLite database as Kysely's dialect sees it, with each statement prepared once and kept,
- * least recently used out first: Kysely prepares every query it runs, and preparing was an eighth
- * of the alert route's time under load (a CPU profile of the bench's POST).
+ * least recently used out first: Kysely prepares every query it runs, each time it runs it, and
+ * the alert route's statements are short enough that preparing them weighs (docs/PERFORMANCE.md).
  */
 export function keepingStatements(sqlite: SQLiteDatabase): SqliteDatabase {
   const kept = new Map<string, ReturnType<SQLiteDatabase['prepare']>>();

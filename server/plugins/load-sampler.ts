@@ -46,7 +46,11 @@ export class ResidentInUse {
  * Samples the process's load every second. A reading must never stop the process: once the
  * connections have taken every file descriptor, a read of /proc fails with EMFILE. So the heap
  * comes from V8 (no file), the resident size is read on its own, and a reading that fails keeps
- * the last one.
+ * the last one. This is why the server samples its own load rather than use
+ * @fastify/under-pressure: that plugin's timer calls `process.memoryUsage()`, which reads
+ * /proc/self/stat, with nothing to catch its EMFILE, so a flood of held connections would stop the
+ * process (docs/SECURITY.md, tests/server/overload-recovery.test.ts); and it sheds on the raw
+ * resident size, which `ResidentInUse` corrects.
  */
 export class LoadSampler {
   private readonly histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });

@@ -52,8 +52,8 @@ export const SECRET_PATH_MAX_PER_MINUTE = 600;
 /** Security headers (CSP with no inline script) and the rate limiter the routes opt into. */
 export default fp(
   async function security(app: FastifyInstance, options: { config: Config }) {
-    // Helmet's headers, made once: the Fastify plugin made them again for every request, which
-    // was a twentieth of the alert route's time under load.
+    // Helmet's headers, made once: the Fastify plugin makes them again for every request, the
+    // alert route's too (docs/PERFORMANCE.md).
     const securityHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: false,

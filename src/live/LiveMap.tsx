@@ -6,7 +6,7 @@ import type { LiveMapHandle } from './leaflet-map';
 /**
  * The map of the latest position and the recent trail. Leaflet comes in a lazy chunk, so the
  * page itself stays light; where that chunk cannot load the box goes and the coordinates and
- * "Open in maps" buttons remain, as before there was a map.
+ * "Open in maps" buttons remain on their own.
  */
 export function LiveMap({
   s,

@@ -168,8 +168,8 @@ test('the home page shows the missed day’s alarm in both languages and ends it
     await atBothWidths(page, `home-open-alert-${language}`);
   }
   await open.getByRole('button', { name: TEXT.pt.safe }).click();
-  await expect(page.getByRole('checkbox', { name: TEXT.pt.notify })).toBeChecked();
-  await page.getByRole('button', { name: TEXT.pt.confirm }).click();
+  await expect(open.getByRole('checkbox', { name: TEXT.pt.notify })).toBeChecked();
+  await open.getByRole('button', { name: TEXT.pt.confirm }).click();
   await expect(page.getByTestId('home-alert-resolved')).toHaveText(TEXT.pt.resolved);
   await expectNoOverflow(page, 'home, ended');
   const after = await fetch(`${server.url}/api/emergency/public/${user.token}/open-alerts/`, {

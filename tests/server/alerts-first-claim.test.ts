@@ -62,7 +62,7 @@ describe(`a new alert's first claim (${dbLabel})`, () => {
       const [stored] = inTransaction('insert into "alerts"');
       expect(stored).toEqual(expect.any(Number));
       expect(inTransaction('insert into "deliveries"')).toEqual([stored]);
-      expect(inTransaction('update "deliveries" set "status" = ?, "claimed_until"')).toEqual([]);
+      expect(inTransaction('update "deliveries" set "status" = ?, "attempts" = attempts + 1')).toEqual([]);
     }
     const smsTo = (phone: string) => t.app.outbox.sms.filter((sms) => sms.to === phone);
     const both = () => smsTo('+351912345678').length + smsTo('+351913456789').length;

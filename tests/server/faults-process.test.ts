@@ -124,8 +124,8 @@ describe('server killed with SIGKILL mid-dispatch', () => {
     ).run(alertId, randomUUID(), userId, randomUUID(), now);
     const phones = ['+351910000001', '+351910000002', '+351910000003'];
     const insert = db.prepare(
-      `insert into deliveries (id, alert_id, contact_name, phone_number, body, status, attempts, next_attempt_at, claimed_until, provider_message_id, last_error, created_at, updated_at)
-       values (?, ?, ?, ?, 'ALERTA: killed precisa de ajuda.', ?, ?, ?, null, null, null, ?, ?)`,
+      `insert into deliveries (id, alert_id, contact_name, phone_number, body, status, attempts, provider_message_id, last_error, created_at, updated_at)
+       values (?, ?, ?, ?, 'ALERTA: killed precisa de ajuda.', ?, ?, null, null, ?, ?)`,
     );
     const job = db.prepare(
       `insert into timers (id, kind, subject, due_at, attempts, lease_until, lease_token, failed_at, last_error, created_at)
@@ -134,7 +134,7 @@ describe('server killed with SIGKILL mid-dispatch', () => {
     const lease = now + 2_000;
     const send = (name: string, phone: string | undefined, status: 'sending' | 'queued', dueAt: number) => {
       const id = randomUUID();
-      insert.run(id, alertId, name, phone, status, status === 'sending' ? 1 : 0, Number.MAX_SAFE_INTEGER, now, now);
+      insert.run(id, alertId, name, phone, status, status === 'sending' ? 1 : 0, now, now);
       if (status === 'sending') job.run(randomUUID(), id, now, 1, lease, 'the-killed-process', now);
       else job.run(randomUUID(), id, dueAt, 0, null, null, now);
     };

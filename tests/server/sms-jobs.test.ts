@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrateToLatest } from '../../server/db/index.js';
-import { adoptOlderDeliveries, NOT_FOR_OLDER_CLAIMS, SMS_JOB } from '../../server/features/alerts/deliveries.js';
+import { SMS_JOB } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
@@ -40,8 +40,7 @@ function provider(options: { answer?: boolean; fail?: string } = {}) {
 }
 
 // Each SMS is a job of the one job engine: a `timers` row of kind `sms` beside its delivery,
-// parked where the operator sees it, taken over when its process's lease lapses, and, during a
-// rolling deploy, never sent a second time by a process of the version before.
+// parked where the operator sees it, and taken over when its process's lease lapses.
 describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
   let t: TestApp;
   // An hour ahead of the app's clock: the app's own engine finds none of these jobs due.
@@ -141,81 +140,31 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
       await other.close();
     }
   });
-
-  /** The claim of the version before the engine sent SMS (its two arms), as a process still running it asks. */
-  const olderClaimFinds = async (ids: string[], at: number) =>
-    (
-      await t.app.db
-        .selectFrom('deliveries')
-        .select('id')
-        .where('id', 'in', ids)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', at)]),
-            eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<', at)]),
-          ]),
-        )
-        .execute()
-    ).map((row) => row.id);
-
-  it('a rolling deploy: the older claim finds none of the SMS the engine sends, and what an older process queued gets its job and goes once', async () => {
-    // Written by this version: queued, and being sent.
-    const mine = await queued();
-    const sending = provider({ answer: false });
-    const stalled = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: sending.port, clock, renewMs: HOUR });
-    const stalling = stalled.drain().catch(() => undefined);
-    for (let i = 0; i < 200 && sending.took.length === 0; i += 1) await new Promise((r) => setTimeout(r, 5));
-    // Stalled for good: it takes nothing more (its run waits for ever).
-    await stalled.stop(0);
-    void stalling;
-    const waiting = await queued();
-    expect(await olderClaimFinds([mine.id, waiting.id], clock.now() + 365 * 24 * HOUR)).toEqual([]);
-
-    // Queued by a process of the version before: due by `next_attempt_at`, no job; and one it is sending.
-    const older = await queued();
-    const olderSending = await queued();
-    await t.app.db.deleteFrom('timers').where('subject', 'in', [older.id, olderSending.id]).execute();
-    await t.app.db
-      .updateTable('deliveries')
-      .set({ next_attempt_at: clock.now() - SECOND })
-      .where('id', '=', older.id)
-      .execute();
-    await t.app.db
-      .updateTable('deliveries')
-      .set({ status: 'sending', attempts: 1, next_attempt_at: clock.now(), claimed_until: clock.now() + 5 * SECOND })
-      .where('id', '=', olderSending.id)
-      .execute();
-    expect(await adoptOlderDeliveries(t.app.db, clock.now())).toBeGreaterThanOrEqual(2);
-    expect(await olderClaimFinds([older.id], clock.now() + 365 * 24 * HOUR)).toEqual([]);
-    expect((await older.job())?.due_at).toBe(clock.now() - SECOND);
-    expect((await olderSending.job())?.due_at).toBe(clock.now() + 5 * SECOND);
-    // Nothing left to adopt.
-    expect(await adoptOlderDeliveries(t.app.db, clock.now())).toBe(0);
-
-    const fresh = provider();
-    const sender = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: fresh.port, clock });
-    await sender.drain();
-    expect(fresh.took.map((m) => m.to)).toContain(older.to);
-    // Still the older process's while its lease holds: not sent by this one.
-    expect(fresh.took.map((m) => m.to)).not.toContain(olderSending.to);
-    clock.advance(6 * SECOND);
-    await sender.drain();
-    // Its lease lapsed (the older process died): asked of the provider, not held there, sent once.
-    expect(fresh.took.filter((m) => m.to === olderSending.to)).toHaveLength(1);
-    expect(fresh.took.filter((m) => m.to === older.to)).toHaveLength(1);
-    expect((await olderSending.read()).status).toBe('sent');
-    // The stalled one of this version stays its own until its lease lapses too.
-    expect(fresh.took.filter((m) => m.to === mine.to)).toHaveLength(0);
-  });
 });
 
 // A database from before the SMS were jobs: every unfinished delivery gets its job, out of reach
-// of an older process's claim; back down, the deliveries are due as their jobs were.
-it(`gives every unfinished delivery its SMS job (${dbLabel})`, async () => {
+// of an older process's claim; then the deliveries' own queue columns go, with the recurring job
+// that adopted an older process's SMS. Back down, the deliveries are due as their jobs were.
+it(`gives every unfinished delivery its SMS job, then drops the deliveries' queue (${dbLabel})`, async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-migration-'));
   const { handle, drop } = await freshDatabase(dataDir);
   const schema = handle.pgSchema;
   const migrateTo = (name: string) => migrate(handle.db, schema, (migrator) => migrator.migrateTo(name));
+  /** The queue columns, while they exist. */
+  const queue = async () =>
+    (
+      await sql<{
+        id: string;
+        next_attempt_at: number;
+        claimed_until: number | null;
+      }>`select id, next_attempt_at, claimed_until from deliveries order by id`.execute(handle.db)
+    ).rows.map((row) => [
+      row.id,
+      Number(row.next_attempt_at),
+      row.claimed_until === null ? null : Number(row.claimed_until),
+    ]);
+  /** What the version with both the jobs and the queue columns writes in `next_attempt_at`: never due. */
+  const outOfReach = Number.MAX_SAFE_INTEGER;
   try {
     await migrateTo('2026112813-contact-replies');
     await sql`insert into users (id, username, email, password_hash, email_verified, language, alert_countdown_seconds, password_changed_at, created_at)
@@ -230,39 +179,44 @@ it(`gives every unfinished delivery its SMS job (${dbLabel})`, async () => {
     await delivery('queued', 'queued', 5000, null);
     await delivery('sending', 'sending', 1000, 7000);
     await delivery('sent', 'sent', 1000, null);
-    await migrateToLatest(handle.db, schema);
-    const jobs = await handle.db
-      .selectFrom('timers')
-      .select(['kind', 'subject', 'due_at', 'lease_until', 'attempts'])
-      .orderBy('subject')
-      .execute();
-    expect(jobs.map((job) => ({ ...job, due_at: Number(job.due_at) }))).toEqual([
+    await migrateTo('2026112820-sms-jobs');
+    const jobs = () =>
+      handle.db
+        .selectFrom('timers')
+        .select(['kind', 'subject', 'due_at', 'lease_until', 'attempts'])
+        .where('kind', '=', SMS_JOB)
+        .orderBy('subject')
+        .execute();
+    const given = [
       { kind: 'sms', subject: 'queued', due_at: 5000, lease_until: null, attempts: 0 },
       { kind: 'sms', subject: 'sending', due_at: 7000, lease_until: null, attempts: 0 },
+    ];
+    expect((await jobs()).map((job) => ({ ...job, due_at: Number(job.due_at) }))).toEqual(given);
+    expect(await queue()).toEqual([
+      ['queued', outOfReach, null],
+      ['sending', outOfReach, 7000],
+      ['sent', 1000, null],
     ]);
-    const rows = await handle.db.selectFrom('deliveries').select(['id', 'next_attempt_at']).orderBy('id').execute();
-    expect(rows.map((row) => [row.id, Number(row.next_attempt_at)])).toEqual([
-      ['queued', NOT_FOR_OLDER_CLAIMS],
-      ['sending', NOT_FOR_OLDER_CLAIMS],
-      ['sent', 1000],
-    ]);
-    // And back: due as their jobs were, a `sending` one taken over at once.
+    await sql`insert into timers (id, kind, subject, due_at, attempts, created_at)
+              values ('older', 'sms-of-older-processes', 'recurring', 0, 0, 0)`.execute(handle.db);
+
+    await migrateToLatest(handle.db, schema);
+    expect((await jobs()).map((job) => ({ ...job, due_at: Number(job.due_at) }))).toEqual(given);
+    const [row] = (await sql<Record<string, unknown>>`select * from deliveries where id = 'queued'`.execute(handle.db))
+      .rows;
+    expect(row).toMatchObject({ id: 'queued', status: 'queued' });
+    expect(Object.keys(row ?? {})).not.toContain('next_attempt_at');
+    expect(Object.keys(row ?? {})).not.toContain('claimed_until');
+    const adopting = await sql`select id from timers where kind = 'sms-of-older-processes'`.execute(handle.db);
+    expect(adopting.rows).toEqual([]);
+
+    // And back: due as their jobs were, a `sending` one taken over at once; a finished one's
+    // `next_attempt_at` is out of the older claim's reach.
     await migrateTo('2026112813-contact-replies');
-    const back = await sql<{
-      id: string;
-      next_attempt_at: number;
-      claimed_until: number | null;
-    }>`select id, next_attempt_at, claimed_until from deliveries order by id`.execute(handle.db);
-    expect(
-      back.rows.map((row) => [
-        row.id,
-        Number(row.next_attempt_at),
-        row.claimed_until === null ? null : Number(row.claimed_until),
-      ]),
-    ).toEqual([
+    expect(await queue()).toEqual([
       ['queued', 5000, null],
       ['sending', 7000, 0],
-      ['sent', 1000, null],
+      ['sent', outOfReach, null],
     ]);
     expect((await sql`select id from timers where kind = 'sms'`.execute(handle.db)).rows).toEqual([]);
   } finally {

@@ -1,8 +1,8 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
 import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
 import { orderedId } from '../../lib/ids.js';
-import { setTimers, timerRow } from '../../lib/timers.js';
+import { setTimers } from '../../lib/timers.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
 /** SMS parts a text is sent (and billed) as: at least one. */
@@ -10,15 +10,6 @@ export const partsOf = (body: string) => Math.max(1, smsParts(body));
 
 /** The job engine's kind for one SMS: its subject is the delivery's id (server/lib/timers.ts). */
 export const SMS_JOB = 'sms';
-
-/**
- * The `next_attempt_at` of every delivery the job engine sends (its due time is its job's): never
- * due to the claim of a process of an older version, which claimed deliveries by that column, so
- * that a process still running the old code during a rolling deploy sends none of them a second
- * time. `claimed_until` stays null for the same reason: that older claim took back a `sending`
- * delivery only once a lease written there had lapsed.
- */
-export const NOT_FOR_OLDER_CLAIMS = Number.MAX_SAFE_INTEGER;
 
 /** The job of a delivery written queued, due now: for a transaction that writes it beside the delivery. */
 export const smsJob = (delivery: { id: string }, now: number) => ({
@@ -61,8 +52,6 @@ export function queuedDelivery(input: {
     parts: partsOf(body),
     status: 'queued',
     attempts: 0,
-    next_attempt_at: NOT_FOR_OLDER_CLAIMS,
-    claimed_until: null,
     provider_message_id: null,
     last_error: null,
     created_at: now,
@@ -78,12 +67,12 @@ export type ClaimedDelivery = Delivery & { user_id: string };
  * attempt counted), as `takeDelivery` would leave them: their jobs are written leased to this
  * process (`Reservation`), which sends them after the commit. The rest are as given.
  */
-export function claimedOnInsert(rows: NewDelivery[], taken: { slots: number; now: number }): NewDelivery[] {
-  let left = taken.slots;
+export function claimedOnInsert(rows: NewDelivery[], reserved: { slots: number; now: number }): NewDelivery[] {
+  let left = reserved.slots;
   return rows.map((row) => {
     if (left <= 0 || row.status !== 'queued') return row;
     left -= 1;
-    return { ...row, status: 'sending', attempts: (row.attempts ?? 0) + 1, updated_at: taken.now };
+    return { ...row, status: 'sending', attempts: (row.attempts ?? 0) + 1, updated_at: reserved.now };
   });
 }
 
@@ -95,7 +84,6 @@ export const asClaimed = (row: NewDelivery, userId: string): ClaimedDelivery => 
   contact_key_hash: null,
   unanswered_since: null,
   ...row,
-  claimed_until: row.claimed_until ?? null,
   provider_message_id: row.provider_message_id ?? null,
   last_error: row.last_error ?? null,
   user_id: userId,
@@ -103,11 +91,11 @@ export const asClaimed = (row: NewDelivery, userId: string): ClaimedDelivery => 
 
 /**
  * Takes the delivery of an SMS job for its attempt: `sending`, the attempt counted, unless it is
- * no longer to send (sent, opted out, failed) or a process of an older version holds it (its
- * `claimed_until` not yet lapsed): then undefined. A delivery found `sending` had an attempt
- * whose outcome nobody wrote (its process died, or its lease was taken over): it keeps when that
- * attempt began in `unanswered_since`, and the provider is asked before it is sent again. One
- * statement, which returns the row with its alert's owner (for billing): no read after it.
+ * past sending (sent, opted out, failed): then undefined. A delivery found `sending` had an
+ * attempt whose outcome nobody wrote (its process died, or its lease was taken over): it keeps
+ * when that attempt began in `unanswered_since`, and the provider is asked before it is sent
+ * again. One statement, which returns the row with its alert's owner (for billing): no read
+ * after it.
  */
 export async function takeDelivery(db: Db, id: string, now: number): Promise<ClaimedDelivery | undefined> {
   const taken = await db
@@ -115,8 +103,6 @@ export async function takeDelivery(db: Db, id: string, now: number): Promise<Cla
     .set({
       status: 'sending',
       attempts: sql<number>`attempts + 1`,
-      next_attempt_at: NOT_FOR_OLDER_CLAIMS,
-      claimed_until: null,
       // The old row's values: a `sending` row was last updated by the attempt that was never answered.
       unanswered_since: sql<
         number | null
@@ -124,68 +110,11 @@ export async function takeDelivery(db: Db, id: string, now: number): Promise<Cla
       updated_at: now,
     })
     .where('id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'queued'),
-        eb.and([eb('status', '=', 'sending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)])]),
-      ]),
-    )
+    .where('status', 'in', ['queued', 'sending'])
     .returningAll()
     .returning(sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`.as('user_id'))
     .executeTakeFirst();
   return taken as ClaimedDelivery | undefined;
-}
-
-/**
- * Gives their jobs to the deliveries a process of an older version queued (it claimed them by
- * `next_attempt_at`, and wrote none), at most 500 a call: each due when that process would have
- * taken it (a `sending` one when its lease lapses), and no longer due to its claim
- * (`NOT_FOR_OLDER_CLAIMS`) once it has its job. One transaction. Returns how many got one.
- */
-export async function adoptOlderDeliveries(db: Kysely<Database>, now: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const older = (eb: ExpressionBuilder<Database, 'deliveries'>) =>
-      eb.and([eb('status', 'in', ['queued', 'sending']), eb('next_attempt_at', '<', NOT_FOR_OLDER_CLAIMS)]);
-    const found = await trx
-      .selectFrom('deliveries')
-      .select(['id', 'status', 'next_attempt_at', 'claimed_until'])
-      .where(older)
-      .limit(500)
-      .execute();
-    if (found.length === 0) return 0;
-    await trx
-      .insertInto('timers')
-      .values(
-        found.map((d) =>
-          timerRow({
-            kind: SMS_JOB,
-            subject: d.id,
-            dueAt: Number(d.status === 'sending' ? (d.claimed_until ?? now) : d.next_attempt_at),
-            now,
-          }),
-        ),
-      )
-      .onConflict((oc) => oc.columns(['kind', 'subject']).doNothing())
-      .execute();
-    // Only those with a job: a row queued by the older process meanwhile waits for the next call.
-    await trx
-      .updateTable('deliveries')
-      .set({ next_attempt_at: NOT_FOR_OLDER_CLAIMS })
-      .where(
-        'id',
-        'in',
-        found.map((d) => d.id),
-      )
-      .where(older)
-      .execute();
-    return found.length;
-  });
-}
-
-/** Whether a delivery not taken is still to send: held by a process of an older version (its lease not lapsed). */
-export async function heldElsewhere(db: Db, id: string): Promise<boolean> {
-  const row = await db.selectFrom('deliveries').select('status').where('id', '=', id).executeTakeFirst();
-  return row?.status === 'queued' || row?.status === 'sending';
 }
 
 /** A delivery's status once the provider took it: a receipt may have moved it on already, and keeps it. */
@@ -205,7 +134,6 @@ export function sentMarking(db: Db, sent: { id: string; providerMessageId: strin
     .set({
       status: SENT_STATUS,
       provider_message_id: sql<string>`case id ${ids} end`,
-      claimed_until: null,
       last_error: null,
       updated_at: now,
     })
@@ -254,7 +182,7 @@ export async function markFailed(db: Db, id: string, now: number): Promise<void>
 export async function markOptedOut(db: Kysely<Database>, id: string, reason: string, now: number): Promise<void> {
   await db
     .updateTable('deliveries')
-    .set({ status: 'opted_out', claimed_until: null, last_error: reason.slice(0, 500), updated_at: now })
+    .set({ status: 'opted_out', last_error: reason.slice(0, 500), updated_at: now })
     .where('id', '=', id)
     .where('status', '=', 'sending')
     .execute();
@@ -279,13 +207,11 @@ export async function applyProviderStatus(
 ): Promise<boolean> {
   const { deliveryId, providerMessageId, status, reason, now } = report;
   if (!deliveryId && !providerMessageId) return false;
-  const terminal = status !== 'sent';
   const result = await db
     .updateTable('deliveries')
     .set({
       status,
       updated_at: now,
-      ...(terminal ? { claimed_until: null } : {}),
       ...(providerMessageId ? { provider_message_id: providerMessageId } : {}),
       ...(reason && (status === 'failed' || status === 'undelivered') ? { last_error: reason.slice(0, 500) } : {}),
     })

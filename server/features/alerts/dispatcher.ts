@@ -17,7 +17,7 @@ import { isPermanent } from '../../providers/calls.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { optedOutAmong, optOut } from '../sms-replies/index.js';
-import { type ClaimedDelivery, heldElsewhere, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries.js';
+import { type ClaimedDelivery, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries.js';
 import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';
@@ -94,14 +94,10 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
   };
 
   /** The delivery of a claimed job, taken for this attempt; undefined when there is nothing to send. */
-  async function taken(id: string): Promise<ClaimedDelivery | undefined> {
+  async function takeToSend(id: string): Promise<ClaimedDelivery | undefined> {
     // On SQLite in the commit of its turn's writes, with the alerts stored beside it.
     const delivery = await inWriteTransaction(db, dialect, (trx) => takeDelivery(trx, id, clock.now()));
-    if (!delivery) {
-      // Held by a process of an older version during a rolling deploy: tried again after the backoff.
-      if (await heldElsewhere(db, id)) throw new Error('the SMS is being sent by a process of an older version');
-      return undefined;
-    }
+    if (!delivery) return undefined;
     // A retry whose number said STOP since its first attempt goes no further (a first attempt
     // was checked as its alert was stored: no read on that path).
     if (delivery.attempts > 1 && (await optedOutAmong(db, [delivery.phone_number])).size > 0) {
@@ -112,7 +108,7 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
   }
 
   return async (run) => {
-    const delivery = (run.given as ClaimedDelivery | undefined) ?? (await taken(run.subject));
+    const delivery = (run.given as ClaimedDelivery | undefined) ?? (await takeToSend(run.subject));
     if (!delivery) return;
     const write = await handOver(delivery, run, via);
     // The provider has answered: its place takes the next SMS while the outcome is written.

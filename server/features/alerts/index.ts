@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HOUR, MINUTE } from '../../lib/time.js';
+import { HOUR } from '../../lib/time.js';
 import { MAIL_SUMMARY_TIMER, pruneMailBursts, registrationSummary, summaryTimer } from '../accounts/index.js';
 import { reminderSummaryMail } from '../checkins/index.js';
 import { deviceKeyRoutes } from '../owner/index.js';
 import { optOutSummaryMail } from '../sms-replies/index.js';
-import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
+import { applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import openAlertsRoutes from './open-alerts-routes.js';
@@ -55,8 +55,6 @@ export default fp(
       timers: app.timers,
     });
     app.decorate('dispatcher', dispatcher);
-    // During a rolling deploy a process of the older version still queues SMS without a job: they get theirs.
-    app.timers.every('sms-of-older-processes', MINUTE, () => adoptOlderDeliveries(app.db, app.clock.now()));
     // The summary e-mails that bursts of receipts, notices and reminders gathered, each on its timer.
     app.timers.on(
       MAIL_SUMMARY_TIMER,

@@ -34,8 +34,8 @@ const ownRun = (lease: Expression<string>) => heldBy(SMS_JOB, sql.ref('deliverie
  * The PostgreSQL statement that marks deliveries sent and writes their usage (`sentMarking` and
  * `usageInsert` as one): its WITH always runs, so one round trip and no BEGIN and COMMIT. The
  * sends come as arrays, one value each, so its text is the same however many finished together:
- * each connection prepares it once and keeps its plan (one text per batch size was planned again
- * and again, a third of its cost). The user's first real alert is read once per user. Answers
+ * each connection prepares it once and keeps its plan (a text per batch size would be parsed and
+ * planned again at each new size). The user's first real alert is read once per user. Answers
  * each delivery it marked, with its usage where it wrote one.
  */
 function markedWithUsage(db: Db, rows: ReturnType<typeof usageRows>, sent: Accepted[], now: number) {
@@ -51,7 +51,7 @@ function markedWithUsage(db: Db, rows: ReturnType<typeof usageRows>, sent: Accep
     update deliveries set
       status = ${SENT_STATUS},
       provider_message_id = sent.provider_message_id,
-      claimed_until = null, last_error = null, updated_at = ${now}::bigint
+      last_error = null, updated_at = ${now}::bigint
     from sent where deliveries.id = sent.delivery_id and ${ownRun(sql.ref('sent.lease'))}
     returning deliveries.id
   ), firsts as (

@@ -226,7 +226,7 @@ export async function storeAlert(
   alongside?: (trx: Transaction<Database>) => Promise<void>,
   owner?: User,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
-  const taken = deps.dispatcher.reserve(deliveries.length);
+  const smsPlaces = deps.dispatcher.reserve(deliveries.length);
   // The owner's e-mail, a job of its own, written leased to this process too when it has a place: no claim finds it.
   const mailing = mailsOwner(row) ? deps.timers.reserve?.(OWNER_MAIL_JOB, 1) : undefined;
   let stored: { alert: Alert; created: true; deliveries: NewDelivery[] };
@@ -237,12 +237,12 @@ export async function storeAlert(
       const allowed = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      const rows = claimedOnInsert(allowed, { slots: taken.slots, now });
+      const rows = claimedOnInsert(allowed, { slots: smsPlaces.slots, now });
       // Each SMS to send is a job, written with it: those written `sending` leased to this process.
       const sending = rows.filter((d) => d.status === 'queued' || d.status === 'sending').map((d) => d.id);
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first; the owner mailed at once.
       const timers = [
-        ...taken.rows(sending, now),
+        ...smsPlaces.rows(sending, now),
         ...(row.escalation_at != null
           ? [{ kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }]
           : []),
@@ -252,7 +252,7 @@ export async function storeAlert(
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {
-    taken.release();
+    smsPlaces.release();
     mailing?.release();
     // The account was deleted after its owner was read: its link is gone, as for any request after.
     if (isForeignKeyViolation(error)) throw unknownToken();
@@ -264,7 +264,7 @@ export async function storeAlert(
   const claimed = new Map(
     stored.deliveries.filter((d) => d.status === 'sending').map((d) => [d.id, asClaimed(d, row.user_id)]),
   );
-  void taken.start((id) => claimed.get(id));
+  void smsPlaces.start((id) => claimed.get(id));
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
   // Its run is handed what it would read back (the alert, the owner as read for it, the deliveries as written).
   const mail: OwnerMailGiven | undefined = owner && { alert: stored.alert, user: owner, deliveries: stored.deliveries };

@@ -182,8 +182,8 @@ const usageRowsInsert = compiledInsert('usage_records', (query) =>
 /**
  * Inserts usage rows, each unless its delivery has one, the SMS of the user's first real alert
  * (`firsts`, from `firstRealAlerts`) not billable; it answers the rows written. `rows` is not
- * empty. The first real alert is read once per user, not once per row: on SQLite that read,
- * repeated in each row, was half of the statement's time under load.
+ * empty. The first real alert is read once per user, not once per row: repeated in each row,
+ * that read would cost a batch as many lookups as it has rows.
  */
 export function usageInsert(db: Db, rows: NewUsage[], firsts: Map<string, string>) {
   return usageRowsInsert(

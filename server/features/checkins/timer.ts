@@ -26,7 +26,7 @@ export const firesAt = (checkin: Checkin) => Number(checkin.due_at) + Number(che
  */
 export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: TimerHandler } {
   const { db, clock } = deps;
-  const again = (checkin: Checkin, dueAt: number) =>
+  const setDueAt = (checkin: Checkin, dueAt: number) =>
     setTimer(db, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt, now: clock.now() });
 
   async function fire(checkin: Checkin, now: number) {
@@ -67,7 +67,7 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
     if (checkin.duress === 1) await sendCheckinAlert(deps, checkin, 'duress');
     if (checkin.status === 'done' || checkin.status === 'fired') return;
     if (now >= firesAt(checkin) || Number(checkin.wrong_pins) >= CHECKIN_WRONG_PINS) return fire(checkin, now);
-    if (now < Number(checkin.due_at)) return again(checkin, Number(checkin.due_at));
+    if (now < Number(checkin.due_at)) return setDueAt(checkin, Number(checkin.due_at));
     if (checkin.status === 'running') {
       const overdue = await db.transaction().execute(async (trx) => {
         const moved = await trx
@@ -84,7 +84,7 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
       if (overdue) deps.timers.kick();
       return;
     }
-    return again(checkin, firesAt(checkin));
+    return setDueAt(checkin, firesAt(checkin));
   };
 
   /** The reminder job: only while the check-in is still overdue (ended meanwhile, nobody needs it). */

@@ -24,7 +24,7 @@ export const DAILY_REMINDER = 'daily-reminder';
  */
 export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder: TimerHandler } {
   const { db, clock } = deps;
-  const again = (userId: string, dueAt: number) =>
+  const setDueAt = (userId: string, dueAt: number) =>
     setTimer(db, { kind: DAILY_TIMER, subject: userId, dueAt, now: clock.now() });
 
   async function remind(row: DailyCheckin, user: User, dueAt: number, now: number) {
@@ -96,7 +96,7 @@ export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder
     }
     const now = clock.now();
     const dueAt = Number(row.next_due_at);
-    if (now < dueAt) return again(user.id, dueAt);
+    if (now < dueAt) return setDueAt(user.id, dueAt);
     if (!(await hasDailyPlan(deps, user, now))) return skip(row, user, dueAt, now);
     const { missed, next } = caughtUp(row, user, dueAt, now);
     if (missed === null) return remind(row, user, dueAt, now);

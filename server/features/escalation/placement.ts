@@ -53,7 +53,12 @@ async function heldByProvider(deps: PlacementDeps, call: EscalationCall, since: 
 }
 
 /** The call is with the provider: ringing, metered like an SMS (one unit, once per call). */
-async function placed(deps: PlacementDeps, call: EscalationCall, alert: Alert, providerCallId: string): Promise<void> {
+async function recordRinging(
+  deps: PlacementDeps,
+  call: EscalationCall,
+  alert: Alert,
+  providerCallId: string,
+): Promise<void> {
   const now = deps.clock.now();
   await moveCall(deps.db, { id: call.id, status: 'ringing', providerCallId, now });
   await recordSmsUsage(
@@ -65,7 +70,7 @@ async function placed(deps: PlacementDeps, call: EscalationCall, alert: Alert, p
 }
 
 /** What the call says, in the owner's language and voice. */
-function spoken(alert: Alert, owner: User) {
+function composeSpeech(alert: Alert, owner: User) {
   const language = ownerLanguage(owner);
   return {
     say: callScript({
@@ -111,13 +116,13 @@ export function placementJob(deps: PlacementDeps, options: { placeTimeoutMs?: nu
       return;
     }
     const held = call.placed_at === null ? undefined : await heldByProvider(deps, call, Number(call.placed_at));
-    if (held) return placed(deps, call, alert, held);
+    if (held) return recordRinging(deps, call, alert, held);
     await beginAttempt(deps.db, call.id, now);
     // A run stalled past its lease (the lookup above, a pause) may have lost the job to another run, which places it.
     if (!(await holds())) return;
     let providerCallId: string;
     try {
-      const placing = deps.voice.place({ to: call.phone_number, reference: call.id, ...spoken(alert, owner) });
+      const placing = deps.voice.place({ to: call.phone_number, reference: call.id, ...composeSpeech(alert, owner) });
       ({ providerCallId } = await withTimeout(placing, options.placeTimeoutMs ?? CALL_PLACE_TIMEOUT_MS));
     } catch (error) {
       const permanent = (error as { permanent?: unknown }).permanent === true;
@@ -127,6 +132,6 @@ export function placementJob(deps: PlacementDeps, options: { placeTimeoutMs?: nu
       throw error;
     }
     // A failure to record it is retried too: the retry finds the call at the provider.
-    await placed(deps, call, alert, providerCallId);
+    await recordRinging(deps, call, alert, providerCallId);
   };
 }

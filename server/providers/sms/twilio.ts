@@ -80,7 +80,7 @@ export function createTwilioSms(options: TwilioSmsOptions): SmsPort {
     },
     async find({ to, body, since }) {
       // Twilio filters by the time a message left for the carrier; a message still in its queue
-      // has none yet and is not listed (it is sent again, as before).
+      // has none yet and is not listed (so it is sent again).
       const messages = await client.messages.list({
         to,
         ...(options.messagingServiceSid ? {} : { from: options.from as string }),
