@@ -100,8 +100,9 @@ function describeStatuses(document: Document): Document {
 const REF = /"#\/components\/schemas\/([^"]+)"/g;
 
 /**
- * The document without the schemas no route reaches: the generator writes an input and an
- * output variant of every named schema, and most are only ever one of the two.
+ * The document without the schemas no route reaches (the generator writes an input and an
+ * output variant of every named schema, and most are only ever one of the two), the others by
+ * name: the registry lists them in the order their modules happened to load.
  */
 function withoutUnusedSchemas(document: Document): Document {
   const components = 'components' in document ? document.components : undefined;
@@ -114,7 +115,12 @@ function withoutUnusedSchemas(document: Document): Document {
     used.add(name);
     for (const match of JSON.stringify(schemas[name] ?? {}).matchAll(REF)) pending.push(match[1] ?? '');
   }
-  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  if (components) {
+    const kept = Object.keys(schemas).filter((name) => used.has(name));
+    components.schemas = Object.fromEntries(
+      kept.sort().map((name) => [name, schemas[name]]),
+    ) as typeof components.schemas;
+  }
   return document;
 }
 

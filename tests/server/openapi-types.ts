@@ -1021,67 +1021,52 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MeUpdateInput: {
+    AckRequestInput: {
+      /** @description Up to 40 visible characters; cleaned of direction controls and invisible characters. */
+      name?: string | null;
+      /** @description The `c` parameter of the contact’s own live link from the SMS: the answer always has a slot. */
+      contact_key?: string | null;
+    };
+    Alert: {
+      id: string;
+      /** @description Names the live page, `/a/{public_id}`. */
+      public_id: string;
       /** @enum {string} */
-      language?: 'pt' | 'en';
+      mode: 'real' | 'test';
       /**
-       * @description Seconds before the alert goes.
-       * @enum {number}
+       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
+       * @enum {string}
        */
-      alert_countdown_seconds?: 0 | 3 | 5 | 10;
-      /** @description The name contacts see; empty or null shows the username. */
-      display_name?: string | null;
-      /** @description IANA time zone of SMS times (Europe/Lisbon); null is UTC. */
-      time_zone?: string | null;
-      /** @description 4 to 8 digits that end a check-in; null clears it. Stored hashed. */
-      checkin_pin?: string | null;
-      /** @description A different 4 to 8 digits: ending a check-in with it looks the same but alerts the contacts. Null clears it. */
-      duress_pin?: string | null;
-      /** @description Seconds a real alert waits for an answer before the contacts are phoned: 0 never, else 60 to 1800; null: the server default. */
-      escalation_after_seconds?: number | null;
-    };
-    RegistrationInput: {
-      username: string;
-      /**
-       * Format: email
-       * @description Required: alerts go out only from a verified address.
-       */
-      email: string;
-      password1: string;
-      password2: string;
-      /** @description Must be true. */
-      accept_terms: boolean;
-    };
-    LoginInput: {
-      /** @description Username or e-mail address, in any case. */
-      username: string;
-      password: string;
-    };
-    RefreshInput: {
-      refresh: string;
-    };
-    EmailAddressInput: {
-      /** Format: email */
-      email: string;
-    };
-    ResetConfirmInput: {
-      uid: string;
-      token: string;
-      new_password1: string;
-      new_password2: string;
-    };
-    PasswordChangeInput: {
-      current_password: string;
-      new_password1: string;
-      new_password2: string;
-    };
-    FixInput: {
-      latitude: number;
-      longitude: number;
-      /** @description Radius of the fix in metres. */
-      accuracy: number;
-      /** @description When the fix was taken: ISO 8601 or epoch milliseconds. */
-      captured_at: string | number;
+      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
+      created_at: string;
+      /** @description True when the request carried the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key` the owner’s session issued): its SMS spend the owner’s own budget. */
+      proven: boolean;
+      /** @description True only when at least one SMS was withheld because this account’s own earlier alerts already reached that contact in the last minutes (`withheld_reason: recently_alerted`). */
+      recently_alerted: boolean;
+      /** @description True when at least one SMS was withheld by the number’s hourly ceiling for all senders (`withheld_reason: number_busy`): that contact was not alerted by this alert. Link-only alerts only, or a contact added less than an hour ago. */
+      number_busy: boolean;
+      deliveries: {
+        contact_name: string;
+        /** @enum {string} */
+        status: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+        /**
+         * @description Not sent: the number already received the most SMS allowed in a short time (see `withheld_reason`).
+         * @constant
+         */
+        withheld?: true;
+        /**
+         * @description With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.
+         * @enum {string}
+         */
+        withheld_reason?: 'recently_alerted' | 'number_busy';
+        /**
+         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
+         * @constant
+         */
+        opted_out?: true;
+      }[];
+      /** @description Whether and when the contacts are phoned if nobody answers, and each call’s state. */
+      escalation: components['schemas']['Escalation'];
     };
     AlertRequestInput: {
       /** @enum {string} */
@@ -1091,12 +1076,34 @@ export interface components {
       /** @description Test alerts only: the one contact (an id from the page’s contacts) who gets the test SMS. */
       contact_id?: string | null;
     };
-    CheckinStartInput: {
-      /** @description Seconds until it is due (60 to 86,400). */
-      duration_seconds: number;
-      /** @description What the contacts read if it fires (≤ 140). */
-      note?: string | null;
-      location?: components['schemas']['FixInput'] | null;
+    Checkin: {
+      id: string;
+      /**
+       * @description `running` until due, `overdue` during the grace, then `fired` (the alert went out), or `done`.
+       * @enum {string}
+       */
+      status: 'running' | 'overdue' | 'done' | 'fired';
+      /** @description When it is due (ISO 8601). */
+      due_at: string;
+      /** @description How long after the due time the alert waits for "I’m safe". */
+      grace_seconds: number;
+      /** @description When the alert goes out unless ended: the due time and the grace. */
+      fires_at: string;
+      /** @description The note it was started with; null to the link alone once it fired, or when the owner started it. */
+      note: string | null;
+      created_at: string;
+      ended_at: string | null;
+      /** @description The alert it sent (fired), with its live page at `/a/{alert_public_id}`; only with the owner’s proof (null to the link alone, which never follows the owner). */
+      alert_id: string | null;
+      alert_public_id: string | null;
+    };
+    CheckinDoneInput: {
+      /** @description The check-in PIN, when the owner set one. */
+      pin?: string | null;
+    };
+    CheckinEnded: {
+      /** @constant */
+      status: 'done';
     };
     CheckinExtendInput: {
       /** @description Seconds added to the due time; a check-in lasts a day at most in all. */
@@ -1104,73 +1111,56 @@ export interface components {
       /** @description The check-in PIN, when the owner set one. */
       pin?: string | null;
     };
-    CheckinDoneInput: {
-      /** @description The check-in PIN, when the owner set one. */
-      pin?: string | null;
+    CheckinStartInput: {
+      /** @description Seconds until it is due (60 to 86,400). */
+      duration_seconds: number;
+      /** @description What the contacts read if it fires (≤ 140). */
+      note?: string | null;
+      location?: components['schemas']['FixInput'] | null;
     };
-    PushSubscriptionInput: {
-      /** @description The push service URL: https, on a public address. */
-      endpoint: string;
-      keys: {
-        p256dh: string;
-        auth: string;
-      };
-    };
-    TwilioVoiceInput: {
-      CallSid?: string;
-      /** @description `ringing`, `in-progress`, `completed`, `busy`, `no-answer`, `failed`. */
-      CallStatus?: string;
-      /** @description The keys the contact pressed (gather). */
-      Digits?: string;
-      ErrorCode?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    TwilioStatusInput: {
-      MessageSid?: string;
-      /** @description `sent`, `delivered`, `undelivered` and `failed` move the delivery. */
-      MessageStatus?: string;
-      ErrorCode?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    TwilioInboundSmsInput: {
-      /** @description The sender’s number, E.164. */
-      From?: string;
-      Body?: string;
-      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
-      MessageSid?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    PositionUpdateInput: {
-      latitude: number;
-      longitude: number;
-      accuracy: number;
-      /** @description When the fix was taken: ISO 8601 or epoch milliseconds. */
-      captured_at: string | number;
-    };
-    ResolveRequestInput: {
+    Contact: {
+      id: string;
+      name: string;
+      /** @description E.164, e.g. +351912345678 */
+      phone_number: string;
+      relationship: string;
+      /** @description False when the plan limit leaves this contact out of alerts (kept, not deleted). */
+      alerted: boolean;
       /**
-       * @description Also send each contact the all-clear SMS.
-       * @default false
+       * @description `invited`: the invitation SMS went; `confirmed`: they replied YES; `opted_out`: they replied STOP and get nothing from Alerta until they reply START; `added`: no invitation could go yet.
+       * @enum {string}
        */
-      notify: boolean;
+      state: 'added' | 'invited' | 'confirmed' | 'opted_out';
+      /** @description While `invited`: from when the owner may ask for the invitation again (ISO 8601, a week after the last one). Null otherwise. */
+      invite_again_at: string | null;
     };
-    AckRequestInput: {
-      /** @description Up to 40 visible characters; cleaned of direction controls and invisible characters. */
-      name?: string | null;
-      /** @description The `c` parameter of the contact’s own live link from the SMS: the answer always has a slot. */
-      contact_key?: string | null;
-    };
-    PlanChoiceInput: {
-      /** @enum {string} */
-      plan: 'basic' | 'premium';
-    };
-    NewContactInput: {
-      name?: string | null;
-      phone_number?: string | null;
-      relationship?: string | null;
+    DailyCheckin: {
+      enabled: boolean;
+      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
+      time: string;
+      /** @description Due every 1 to 7 days. */
+      every_days: number;
+      /**
+       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
+       * @default 60
+       */
+      grace_minutes: number;
+      /**
+       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
+       * @default null
+       */
+      paused_until: string | null;
+      /**
+       * @description `off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.
+       * @enum {string}
+       */
+      status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
+      /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
+      next_due_at: string | null;
+      /** @description The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent. */
+      last_ok_at: string | null;
+      /** @description The alert a missed day sent, while it is the latest news. */
+      alert_id: string | null;
     };
     DailyCheckinSettingsInput: {
       enabled: boolean;
@@ -1189,6 +1179,38 @@ export interface components {
        */
       paused_until: string | null;
     };
+    DailyOkAnswer: {
+      enabled: boolean;
+      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
+      time: string;
+      /** @description Due every 1 to 7 days. */
+      every_days: number;
+      /**
+       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
+       * @default 60
+       */
+      grace_minutes: number;
+      /**
+       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
+       * @default null
+       */
+      paused_until: string | null;
+      /**
+       * @description `off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.
+       * @enum {string}
+       */
+      status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
+      /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
+      next_due_at: string | null;
+      /** @description The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent. */
+      last_ok_at: string | null;
+      /** @description The alert a missed day sent, while it is the latest news. */
+      alert_id: string | null;
+      /** @description Open alerts of missed daily check-ins this call ended (0 or 1, mostly). */
+      alerts_ended: number;
+      /** @description All-clear SMS this call queued. */
+      all_clear_queued: number;
+    };
     DailyOkInput: {
       at?: string | null;
       /**
@@ -1196,6 +1218,54 @@ export interface components {
        * @default false
        */
       notify: boolean;
+    };
+    Detail: {
+      detail: string;
+    };
+    Device: {
+      id: string;
+      /** @description The browser and system it was issued to ("Chrome · Android"); null when unknown. */
+      name: string | null;
+      created_at: string;
+      /** @description When an alert or a call last carried it; null if never. */
+      last_used_at: string | null;
+      /** @description Issued by the login making this request. */
+      current: boolean;
+    };
+    DeviceKey: {
+      /** @description A random key (32 bytes, base64url) for the emergency page to send as `X-Alerta-Device-Key` with its alerts: proof that they are the owner’s. */
+      device_key: string;
+    };
+    EmailAddressInput: {
+      /** Format: email */
+      email: string;
+    };
+    EmergencyPage: {
+      /** @description The display name, else the username. */
+      owner_name: string;
+      /** @description The owner’s IANA time zone for SMS times; null writes UTC. */
+      time_zone: string | null;
+      /** @enum {string} */
+      language: 'pt' | 'en';
+      gps_enabled: boolean;
+      countdown_seconds: number;
+      contacts: {
+        id: string;
+        name: string;
+        /** @description E.164 with the owner’s proof; without it masked, only the last 3 digits shown: `•••••••678`. */
+        phone_number: string;
+      }[];
+      /** @description True when the request carried no proof of the owner: each `phone_number` is masked (the page cannot text them). */
+      numbers_masked: boolean;
+      /** @description The SMS texts without a position, for offline use. */
+      messages: {
+        real: string;
+        test: string;
+      };
+      /** @description A check-in PIN is set: "I’m safe" asks for it. */
+      checkin_pin: boolean;
+      /** @description The VAPID public key to subscribe to check-in reminders with. */
+      push_public_key: string;
     };
     /** @description An error answer: detail or field-keyed texts, with a stable code. */
     Error: {
@@ -1492,83 +1562,6 @@ export interface components {
               | 'server_error';
           };
     };
-    Profile: {
-      /** @description An active subscription of either plan, or a trial in progress. */
-      has_premium: boolean;
-      is_in_trial: boolean;
-      trial_days_left: number;
-      trial_start: string | null;
-      has_used_trial: boolean;
-      plan: ('basic' | 'premium') | null;
-      contact_limit: number;
-      gps_enabled: boolean;
-      alert_countdown_seconds: number;
-      token: string | null;
-    };
-    Me: {
-      id: string;
-      username: string;
-      email: string | null;
-      /** @enum {string} */
-      language: 'pt' | 'en';
-      /** @description The name contacts see; null when the username is shown. */
-      display_name: string | null;
-      /** @description IANA time zone of SMS times; null for UTC. */
-      time_zone: string | null;
-      /** @description The personal alert token (also on the profile). */
-      token: string | null;
-      /** @description A check-in PIN is set: "I’m safe" needs it. */
-      has_checkin_pin: boolean;
-      has_duress_pin: boolean;
-      /** @description Seconds a real alert waits for an answer before the contacts are phoned; 0: never. */
-      escalation_after_seconds: number;
-      profile: components['schemas']['Profile'];
-    };
-    Detail: {
-      detail: string;
-    };
-    TokenPair: {
-      access: string;
-      refresh: string;
-    };
-    Token: {
-      token: string;
-    };
-    Device: {
-      id: string;
-      /** @description The browser and system it was issued to ("Chrome · Android"); null when unknown. */
-      name: string | null;
-      created_at: string;
-      /** @description When an alert or a call last carried it; null if never. */
-      last_used_at: string | null;
-      /** @description Issued by the login making this request. */
-      current: boolean;
-    };
-    Checkin: {
-      id: string;
-      /**
-       * @description `running` until due, `overdue` during the grace, then `fired` (the alert went out), or `done`.
-       * @enum {string}
-       */
-      status: 'running' | 'overdue' | 'done' | 'fired';
-      /** @description When it is due (ISO 8601). */
-      due_at: string;
-      /** @description How long after the due time the alert waits for "I’m safe". */
-      grace_seconds: number;
-      /** @description When the alert goes out unless ended: the due time and the grace. */
-      fires_at: string;
-      /** @description The note it was started with; null to the link alone once it fired, or when the owner started it. */
-      note: string | null;
-      created_at: string;
-      ended_at: string | null;
-      /** @description The alert it sent (fired), with its live page at `/a/{alert_public_id}`; only with the owner’s proof (null to the link alone, which never follows the owner). */
-      alert_id: string | null;
-      alert_public_id: string | null;
-    };
-    CheckinEnded: {
-      /** @constant */
-      status: 'done';
-    };
     Escalation: {
       /** @enum {string} */
       status: 'waiting' | 'calling' | 'done' | 'cancelled' | 'off';
@@ -1581,144 +1574,20 @@ export interface components {
         status: 'queued' | 'ringing' | 'answered' | 'acknowledged' | 'no_answer' | 'busy' | 'failed';
       }[];
     };
-    EmergencyPage: {
-      /** @description The display name, else the username. */
-      owner_name: string;
-      /** @description The owner’s IANA time zone for SMS times; null writes UTC. */
-      time_zone: string | null;
-      /** @enum {string} */
-      language: 'pt' | 'en';
-      gps_enabled: boolean;
-      countdown_seconds: number;
-      contacts: {
-        id: string;
-        name: string;
-        /** @description E.164 with the owner’s proof; without it masked, only the last 3 digits shown: `•••••••678`. */
-        phone_number: string;
-      }[];
-      /** @description True when the request carried no proof of the owner: each `phone_number` is masked (the page cannot text them). */
-      numbers_masked: boolean;
-      /** @description The SMS texts without a position, for offline use. */
-      messages: {
-        real: string;
-        test: string;
-      };
-      /** @description A check-in PIN is set: "I’m safe" asks for it. */
-      checkin_pin: boolean;
-      /** @description The VAPID public key to subscribe to check-in reminders with. */
-      push_public_key: string;
-    };
-    Alert: {
-      id: string;
-      /** @description Names the live page, `/a/{public_id}`. */
-      public_id: string;
-      /** @enum {string} */
-      mode: 'real' | 'test';
-      /**
-       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
-       * @enum {string}
-       */
-      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
-      created_at: string;
-      /** @description True when the request carried the owner’s proof (`Authorization: Bearer` of the owner’s session or an `X-Alerta-Device-Key` the owner’s session issued): its SMS spend the owner’s own budget. */
-      proven: boolean;
-      /** @description True only when at least one SMS was withheld because this account’s own earlier alerts already reached that contact in the last minutes (`withheld_reason: recently_alerted`). */
-      recently_alerted: boolean;
-      /** @description True when at least one SMS was withheld by the number’s hourly ceiling for all senders (`withheld_reason: number_busy`): that contact was not alerted by this alert. Link-only alerts only, or a contact added less than an hour ago. */
-      number_busy: boolean;
-      deliveries: {
-        contact_name: string;
-        /** @enum {string} */
-        status: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
-        /**
-         * @description Not sent: the number already received the most SMS allowed in a short time (see `withheld_reason`).
-         * @constant
-         */
-        withheld?: true;
-        /**
-         * @description With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.
-         * @enum {string}
-         */
-        withheld_reason?: 'recently_alerted' | 'number_busy';
-        /**
-         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
-         * @constant
-         */
-        opted_out?: true;
-      }[];
-      /** @description Whether and when the contacts are phoned if nobody answers, and each call’s state. */
-      escalation: components['schemas']['Escalation'];
-    };
-    DeviceKey: {
-      /** @description A random key (32 bytes, base64url) for the emergency page to send as `X-Alerta-Device-Key` with its alerts: proof that they are the owner’s. */
-      device_key: string;
-    };
-    OwnerAlert: {
-      id: string;
-      public_id: string;
-      /** @enum {string} */
-      mode: 'real' | 'test';
-      /**
-       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
-       * @enum {string}
-       */
-      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
-      created_at: string;
-      /** @description Null without a position, and 30 days after the alert. */
-      location: {
-        latitude: number;
-        longitude: number;
-        accuracy: number | null;
-        captured_at: string | null;
-      } | null;
-      location_error: ('denied' | 'unavailable' | 'timeout' | 'unsupported') | null;
-      /** @description The SMS text sent. */
-      message: string;
-      deliveries: {
-        contact_name: string;
-        /** @enum {string} */
-        status: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
-        /**
-         * @description Not sent: the number already received the most SMS allowed in a short time (see `withheld_reason`).
-         * @constant
-         */
-        withheld?: true;
-        /**
-         * @description With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.
-         * @enum {string}
-         */
-        withheld_reason?: 'recently_alerted' | 'number_busy';
-        /**
-         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
-         * @constant
-         */
-        opted_out?: true;
-        phone_number: string;
-        attempts: number;
-        last_error: string | null;
-        updated_at: string;
-      }[];
-    };
-    Position: {
+    FixInput: {
       latitude: number;
       longitude: number;
       /** @description Radius of the fix in metres. */
       accuracy: number;
-      captured_at: string;
+      /** @description When the fix was taken: ISO 8601 or epoch milliseconds. */
+      captured_at: string | number;
     };
-    Responder: {
-      /** @description Empty when the contact gave none. */
-      name: string;
-      created_at: string;
-      /** @description Answered as one of the contacts: their own link from the alert SMS, a reply to it, or the call. */
-      contact: boolean;
-      /** @description How a contact answered: `link` (their own link from the SMS), `sms` (a reply to it), `call` (the escalation call); null for anyone else with the link. */
-      channel: ('link' | 'sms' | 'call') | null;
-    };
-    MapTiles: {
-      tile_url: string;
-      attribution: string;
-      attribution_url: string;
+    Health: {
+      /** @enum {string} */
+      status: 'ok' | 'unavailable';
+      /** @enum {string} */
+      db: 'ok' | 'unreachable';
+      version: string;
     };
     LiveView:
       | {
@@ -1756,24 +1625,58 @@ export interface components {
           responders: components['schemas']['Responder'][];
           map: components['schemas']['MapTiles'];
         };
-    SenderLive: {
-      public_id: string;
-      /** @description The live page the SMS links to; null for a test alert. */
-      live_url: string | null;
-      /** @enum {string} */
-      state: 'active' | 'resolved' | 'ended';
-      resolved_at: string | null;
-      /** @description Whether to keep sending positions. */
-      tracking: boolean;
-      tracking_until: string;
-      responders: components['schemas']['Responder'][];
+    LoginInput: {
+      /** @description Username or e-mail address, in any case. */
+      username: string;
+      password: string;
     };
-    Resolution: {
-      /** @constant */
-      state: 'resolved';
-      resolved_at: string;
-      /** @description All-clear SMS this call queued (0 after the first call). */
-      all_clear_queued: number;
+    MapTiles: {
+      tile_url: string;
+      attribution: string;
+      attribution_url: string;
+    };
+    Me: {
+      id: string;
+      username: string;
+      email: string | null;
+      /** @enum {string} */
+      language: 'pt' | 'en';
+      /** @description The name contacts see; null when the username is shown. */
+      display_name: string | null;
+      /** @description IANA time zone of SMS times; null for UTC. */
+      time_zone: string | null;
+      /** @description The personal alert token (also on the profile). */
+      token: string | null;
+      /** @description A check-in PIN is set: "I’m safe" needs it. */
+      has_checkin_pin: boolean;
+      has_duress_pin: boolean;
+      /** @description Seconds a real alert waits for an answer before the contacts are phoned; 0: never. */
+      escalation_after_seconds: number;
+      profile: components['schemas']['Profile'];
+    };
+    MeUpdateInput: {
+      /** @enum {string} */
+      language?: 'pt' | 'en';
+      /**
+       * @description Seconds before the alert goes.
+       * @enum {number}
+       */
+      alert_countdown_seconds?: 0 | 3 | 5 | 10;
+      /** @description The name contacts see; empty or null shows the username. */
+      display_name?: string | null;
+      /** @description IANA time zone of SMS times (Europe/Lisbon); null is UTC. */
+      time_zone?: string | null;
+      /** @description 4 to 8 digits that end a check-in; null clears it. Stored hashed. */
+      checkin_pin?: string | null;
+      /** @description A different 4 to 8 digits: ending a check-in with it looks the same but alerts the contacts. Null clears it. */
+      duress_pin?: string | null;
+      /** @description Seconds a real alert waits for an answer before the contacts are phoned: 0 never, else 60 to 1800; null: the server default. */
+      escalation_after_seconds?: number | null;
+    };
+    NewContactInput: {
+      name?: string | null;
+      phone_number?: string | null;
+      relationship?: string | null;
     };
     OpenAlert: {
       id: string;
@@ -1822,18 +1725,64 @@ export interface components {
       /** @description Who said they are on the way, first first. */
       responders: components['schemas']['Responder'][];
     };
+    OwnerAlert: {
+      id: string;
+      public_id: string;
+      /** @enum {string} */
+      mode: 'real' | 'test';
+      /**
+       * @description `button`: pressed; `missed_checkin`: a check-in was not ended in time; `duress`: ended with the duress PIN; `missed_daily`: the daily check-in was missed.
+       * @enum {string}
+       */
+      reason: 'button' | 'missed_checkin' | 'duress' | 'missed_daily';
+      created_at: string;
+      /** @description Null without a position, and 30 days after the alert. */
+      location: {
+        latitude: number;
+        longitude: number;
+        accuracy: number | null;
+        captured_at: string | null;
+      } | null;
+      location_error: ('denied' | 'unavailable' | 'timeout' | 'unsupported') | null;
+      /** @description The SMS text sent. */
+      message: string;
+      deliveries: {
+        contact_name: string;
+        /** @enum {string} */
+        status: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+        /**
+         * @description Not sent: the number already received the most SMS allowed in a short time (see `withheld_reason`).
+         * @constant
+         */
+        withheld?: true;
+        /**
+         * @description With `withheld`: `recently_alerted` when this account’s own earlier alerts already reached the number in the last minutes (the contact has the alert and its live link); `number_busy` when the number got the most SMS allowed in an hour from all senders together — the SMS was not sent and the contact was NOT necessarily alerted. An alert with the owner’s proof is never `number_busy` to a contact the owner has had for over an hour.
+         * @enum {string}
+         */
+        withheld_reason?: 'recently_alerted' | 'number_busy';
+        /**
+         * @description Not sent (nor billed): this number replied STOP to Alerta. The contact can reply START to receive alerts again.
+         * @constant
+         */
+        opted_out?: true;
+        phone_number: string;
+        attempts: number;
+        last_error: string | null;
+        updated_at: string;
+      }[];
+    };
+    PasswordChangeInput: {
+      current_password: string;
+      new_password1: string;
+      new_password2: string;
+    };
     PlanChoice: {
       /** @enum {string} */
       plan: 'basic' | 'premium';
     };
-    RedirectUrl: {
-      url: string;
-    };
-    WebhookReceipt: {
-      /** @constant */
-      received: true;
-      /** @description True when this event was applied before: nothing changed. */
-      duplicate: boolean;
+    PlanChoiceInput: {
+      /** @enum {string} */
+      plan: 'basic' | 'premium';
     };
     PlanTerms: {
       /** @description Monthly price (EUR). */
@@ -1842,6 +1791,33 @@ export interface components {
       contact_limit: number;
       /** @description Whether alerts carry the GPS location. */
       gps: boolean;
+    };
+    Position: {
+      latitude: number;
+      longitude: number;
+      /** @description Radius of the fix in metres. */
+      accuracy: number;
+      captured_at: string;
+    };
+    PositionUpdateInput: {
+      latitude: number;
+      longitude: number;
+      accuracy: number;
+      /** @description When the fix was taken: ISO 8601 or epoch milliseconds. */
+      captured_at: string | number;
+    };
+    Profile: {
+      /** @description An active subscription of either plan, or a trial in progress. */
+      has_premium: boolean;
+      is_in_trial: boolean;
+      trial_days_left: number;
+      trial_start: string | null;
+      has_used_trial: boolean;
+      plan: ('basic' | 'premium') | null;
+      contact_limit: number;
+      gps_enabled: boolean;
+      alert_countdown_seconds: number;
+      token: string | null;
     };
     PublicConfig: {
       /** @description Length of the free premium trial (days), card required. */
@@ -1855,28 +1831,13 @@ export interface components {
       /** @description Alert countdowns one may choose (seconds). */
       countdown_choices: number[];
     };
-    Contact: {
-      id: string;
-      name: string;
-      /** @description E.164, e.g. +351912345678 */
-      phone_number: string;
-      relationship: string;
-      /** @description False when the plan limit leaves this contact out of alerts (kept, not deleted). */
-      alerted: boolean;
-      /**
-       * @description `invited`: the invitation SMS went; `confirmed`: they replied YES; `opted_out`: they replied STOP and get nothing from Alerta until they reply START; `added`: no invitation could go yet.
-       * @enum {string}
-       */
-      state: 'added' | 'invited' | 'confirmed' | 'opted_out';
-      /** @description While `invited`: from when the owner may ask for the invitation again (ISO 8601, a week after the last one). Null otherwise. */
-      invite_again_at: string | null;
-    };
-    Health: {
-      /** @enum {string} */
-      status: 'ok' | 'unavailable';
-      /** @enum {string} */
-      db: 'ok' | 'unreachable';
-      version: string;
+    PushSubscriptionInput: {
+      /** @description The push service URL: https, on a public address. */
+      endpoint: string;
+      keys: {
+        p256dh: string;
+        auth: string;
+      };
     };
     Readiness: {
       /** @constant */
@@ -1890,65 +1851,104 @@ export interface components {
       redis: 'ok' | 'off';
       version: string;
     };
-    DailyCheckin: {
-      enabled: boolean;
-      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
-      time: string;
-      /** @description Due every 1 to 7 days. */
-      every_days: number;
-      /**
-       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
-       * @default 60
-       */
-      grace_minutes: number;
-      /**
-       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
-       * @default null
-       */
-      paused_until: string | null;
-      /**
-       * @description `off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.
-       * @enum {string}
-       */
-      status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
-      /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
-      next_due_at: string | null;
-      /** @description The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent. */
-      last_ok_at: string | null;
-      /** @description The alert a missed day sent, while it is the latest news. */
-      alert_id: string | null;
+    RedirectUrl: {
+      url: string;
     };
-    DailyOkAnswer: {
-      enabled: boolean;
-      /** @description Due before this time of the owner’s day (their `time_zone`), HH:MM. */
-      time: string;
-      /** @description Due every 1 to 7 days. */
-      every_days: number;
+    RefreshInput: {
+      refresh: string;
+    };
+    RegistrationInput: {
+      username: string;
       /**
-       * @description Minutes after the due time before the contacts are alerted (1 to 1,440).
-       * @default 60
+       * Format: email
+       * @description Required: alerts go out only from a verified address.
        */
-      grace_minutes: number;
-      /**
-       * @description Nothing is due before this date (YYYY-MM-DD); the schedule resumes by itself.
-       * @default null
-       */
-      paused_until: string | null;
-      /**
-       * @description `off`; `waiting` for the next due time; `due` (the grace runs); `missed` (the alert went); `paused`.
-       * @enum {string}
-       */
-      status: 'off' | 'waiting' | 'due' | 'missed' | 'paused';
-      /** @description When the next "I’m OK" is due (ISO 8601); null when off. */
-      next_due_at: string | null;
-      /** @description The last sign of life (ISO 8601): an "I’m OK", setting the schedule, an alert or check-in the owner sent. */
-      last_ok_at: string | null;
-      /** @description The alert a missed day sent, while it is the latest news. */
-      alert_id: string | null;
-      /** @description Open alerts of missed daily check-ins this call ended (0 or 1, mostly). */
-      alerts_ended: number;
-      /** @description All-clear SMS this call queued. */
+      email: string;
+      password1: string;
+      password2: string;
+      /** @description Must be true. */
+      accept_terms: boolean;
+    };
+    ResetConfirmInput: {
+      uid: string;
+      token: string;
+      new_password1: string;
+      new_password2: string;
+    };
+    Resolution: {
+      /** @constant */
+      state: 'resolved';
+      resolved_at: string;
+      /** @description All-clear SMS this call queued (0 after the first call). */
       all_clear_queued: number;
+    };
+    ResolveRequestInput: {
+      /**
+       * @description Also send each contact the all-clear SMS.
+       * @default false
+       */
+      notify: boolean;
+    };
+    Responder: {
+      /** @description Empty when the contact gave none. */
+      name: string;
+      created_at: string;
+      /** @description Answered as one of the contacts: their own link from the alert SMS, a reply to it, or the call. */
+      contact: boolean;
+      /** @description How a contact answered: `link` (their own link from the SMS), `sms` (a reply to it), `call` (the escalation call); null for anyone else with the link. */
+      channel: ('link' | 'sms' | 'call') | null;
+    };
+    SenderLive: {
+      public_id: string;
+      /** @description The live page the SMS links to; null for a test alert. */
+      live_url: string | null;
+      /** @enum {string} */
+      state: 'active' | 'resolved' | 'ended';
+      resolved_at: string | null;
+      /** @description Whether to keep sending positions. */
+      tracking: boolean;
+      tracking_until: string;
+      responders: components['schemas']['Responder'][];
+    };
+    Token: {
+      token: string;
+    };
+    TokenPair: {
+      access: string;
+      refresh: string;
+    };
+    TwilioInboundSmsInput: {
+      /** @description The sender’s number, E.164. */
+      From?: string;
+      Body?: string;
+      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
+      MessageSid?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    TwilioStatusInput: {
+      MessageSid?: string;
+      /** @description `sent`, `delivered`, `undelivered` and `failed` move the delivery. */
+      MessageStatus?: string;
+      ErrorCode?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    TwilioVoiceInput: {
+      CallSid?: string;
+      /** @description `ringing`, `in-progress`, `completed`, `busy`, `no-answer`, `failed`. */
+      CallStatus?: string;
+      /** @description The keys the contact pressed (gather). */
+      Digits?: string;
+      ErrorCode?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    WebhookReceipt: {
+      /** @constant */
+      received: true;
+      /** @description True when this event was applied before: nothing changed. */
+      duplicate: boolean;
     };
   };
   responses: never;
