@@ -23,3 +23,23 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** A provider's error as logs may show it: providers quote the number, and logs never hold contacts' numbers. */
 export const loggable = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).replace(/\+?\d[\d ()-]{5,}\d/g, '…');
+
+/**
+ * What the provider holds of an earlier attempt that may have reached it (one it never answered,
+ * a run that died or lost its job mid-call), asked before the SMS or call is tried again:
+ * undefined when it holds nothing, or when it cannot tell within `timeoutMs` or at all, and then
+ * the caller tries again: a contact reached twice is better than one never reached.
+ * `cannotTell` hears why, fit for logs.
+ */
+export async function heldAfterAttempt<T>(
+  lookup: () => Promise<T | undefined>,
+  timeoutMs: number,
+  cannotTell?: (reason: string) => void,
+): Promise<T | undefined> {
+  try {
+    return await withTimeout(lookup(), timeoutMs);
+  } catch (error) {
+    cannotTell?.(loggable(error));
+    return undefined;
+  }
+}

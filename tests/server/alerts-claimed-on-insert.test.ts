@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
 import { createDispatcher, type Reservation } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { storeAlert } from '../../server/features/alerts/service.js';

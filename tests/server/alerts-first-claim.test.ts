@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryStatus } from '../../server/db/schema.js';
-import { asClaimed, queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
+import { asClaimed, queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { sentRecorder } from '../../server/features/alerts/sent-records.js';
 import { newId } from '../../server/lib/ids.js';

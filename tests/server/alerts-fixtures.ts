@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { DeliveryKind, NewAlert, PlanName } from '../../server/db/schema.js';
 import { contactDeliveries } from '../../server/features/alerts/compose.js';
-import { smsJob } from '../../server/features/alerts/deliveries.js';
+import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
 import { ManualClock } from '../../server/lib/clock.js';

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import type { Database, Db, Timer } from '../../server/db/schema.js';
-import { SMS_JOB } from '../../server/features/alerts/deliveries.js';
+import { SMS_JOB } from '../../server/features/alerts/deliveries-repository.js';
 import { newId } from '../../server/lib/ids.js';
 import { createTimers, type TimerInput, timerRow } from '../../server/lib/timers.js';
 import { dbKind, dbLabel, describeOn, suiteApp, type TestApp } from './helper.js';

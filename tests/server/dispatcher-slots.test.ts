@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';

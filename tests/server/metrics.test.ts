@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { queuedDelivery, smsJob } from '../../server/features/alerts/deliveries.js';
+import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
+import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
 import { uuidV7Time } from '../../server/features/metrics/instrument.js';
 import { orderedId } from '../../server/lib/ids.js';
 import { timerRow } from '../../server/lib/timers.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrateToLatest } from '../../server/db/index.js';
-import { SMS_JOB } from '../../server/features/alerts/deliveries.js';
+import { SMS_JOB } from '../../server/features/alerts/deliveries-repository.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';

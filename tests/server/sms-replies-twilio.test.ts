@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateSubscription } from '../../server/features/billing/subscriptions.js';
-import { forgetOldInbound, REPLAY_WINDOW_MS } from '../../server/features/sms-replies/replays.js';
+import { forgetOldInbound, REPLAY_WINDOW_MS } from '../../server/features/sms-replies/repository.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
 import { ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, createUser, dbLabel, type TestApp } from './helper.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * The calls to a number since a given time, found from this index: a link-only alert's
  * escalation asks which of its contacts its account's link-only alerts already phoned within
- * the hour (features/escalation/repository.ts `rungForLinkOnly`).
+ * the hour (features/alerts/repository.ts `numbersReached`).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * A check-in PIN answer takes its place in the owner's count before its hash is checked
- * (features/checkins/pin-tries.ts): `reading` counts the answers being checked now, beside the
+ * (features/checkins/pin-tries-repository.ts): `reading` counts the answers being checked now, beside the
  * wrong ones, so that answers sent at once cannot all be read before the first is counted.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,7 @@
 import type { DeviceView } from '../../../common/api/devices.js';
 import type { Db } from '../../db/schema.js';
 import { iso, isoOrNull } from '../../lib/dates.js';
+import { deleteDeviceKey, deviceKeysOf } from './repository.js';
 
 /*
  * Device keys that can be taken back (the keys themselves: owner/proof.ts). A copied key
@@ -15,11 +16,7 @@ const ROW_ID = /^[\w-]{1,64}$/;
 
 /** The owner's device keys, the most recently used first; `current` marks those `sessionId` issued. */
 export async function listDeviceKeys(db: Db, userId: string, sessionId: string): Promise<DeviceView[]> {
-  const rows = await db
-    .selectFrom('device_keys')
-    .select(['id', 'name', 'created_at', 'last_used_at', 'session_id'])
-    .where('user_id', '=', userId)
-    .execute();
+  const rows = await deviceKeysOf(db, userId);
   const lastSeen = (row: (typeof rows)[number]) => Number(row.last_used_at ?? row.created_at);
   return rows
     .sort((a, b) => lastSeen(b) - lastSeen(a) || a.id.localeCompare(b.id))
@@ -35,10 +32,5 @@ export async function listDeviceKeys(db: Db, userId: string, sessionId: string):
 /** Ends one of the owner's keys; false when `id` names none of theirs. */
 export async function removeDeviceKey(db: Db, userId: string, id: string): Promise<boolean> {
   if (!ROW_ID.test(id)) return false;
-  const result = await db
-    .deleteFrom('device_keys')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return deleteDeviceKey(db, userId, id);
 }

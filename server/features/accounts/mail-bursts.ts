@@ -1,12 +1,11 @@
-import { type ExpressionBuilder, expressionBuilder, type Kysely, sql } from 'kysely';
-import { compiledOnce } from '../../db/compiled-once.js';
+import type { Kysely } from 'kysely';
 import { groupsWrites, inGroupedTransaction, inTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
-import type { Database, MailBurstKind } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { nextTurn } from '../../lib/background.js';
-import { newId } from '../../lib/ids.js';
 import { DAY, MINUTE } from '../../lib/time.js';
 import { setTimer } from '../../lib/timers.js';
+import { gatherPending, type MailEvent, type Moments, noteBurstEvents } from './mail-bursts-repository.js';
 
 /**
  * E-mails a stranger can set off (the owner's alert receipts through a leaked link, "someone
@@ -26,80 +25,13 @@ export const MAIL_SUMMARY_TIMER = 'mail-summary';
 /** Whether an event is mailed now, or gathered into the summary its timer sends later. */
 export type BurstDecision = 'send' | 'gathered';
 
-type Row = ExpressionBuilder<Database, 'mail_bursts'>;
-
-// Columns named with their table: an upsert's update also sees the row it would have inserted.
-const DAY_STARTED = sql.ref('mail_bursts.day_started_at');
-const DAY_COUNT = sql.ref('mail_bursts.day_count');
-
-/** The moments a burst's conditions compare with: now, a day ago, one spacing ago. */
-export type Moments = { now: number; dayAgo: number; spacedAgo: number };
-export const momentsAt = (now: number): Moments => ({ now, dayAgo: now - DAY, spacedAgo: now - MAIL_BURST.spacingMs });
-
-/** The day's counter moved on by one mail: a new 24 hours start when the last ones are over. */
-export const countMail = ({ now, dayAgo }: Moments) => ({
-  day_count: sql<number>`case when ${DAY_STARTED} <= ${dayAgo} then 1 else ${DAY_COUNT} + 1 end`,
-  day_started_at: sql<number>`case when ${DAY_STARTED} <= ${dayAgo} then ${now} else ${DAY_STARTED} end`,
+/** The moments a burst's conditions compare with at `now`, and the day's cap. */
+export const momentsAt = (now: number): Moments => ({
+  now,
+  dayAgo: now - DAY,
+  spacedAgo: now - MAIL_BURST.spacingMs,
+  perDay: MAIL_BURST.perDay,
 });
-
-/** The day's cap is reached (and its 24 hours are not over). */
-export const capped = (eb: Row, { dayAgo }: Moments) =>
-  eb.and([eb('mail_bursts.day_count', '>=', MAIL_BURST.perDay), eb('mail_bursts.day_started_at', '>', dayAgo)]);
-
-/** The burst's row, as it is, lets this event's mail go now: nothing pending, spaced, not capped. */
-function firstOfBurst(moments: Moments) {
-  const eb = expressionBuilder<Database, 'mail_bursts'>();
-  return eb.and([
-    eb('mail_bursts.pending', '=', 0),
-    eb('mail_bursts.claimed_count', '=', 0),
-    eb.or([eb('mail_bursts.last_mail_at', 'is', null), eb('mail_bursts.last_mail_at', '<=', moments.spacedAgo)]),
-    eb.not(capped(eb, moments)),
-  ]);
-}
-
-/**
- * One statement for `count` events of one burst: a new burst starts counted, and so does a burst
- * whose spacing is over (nothing pending, not capped): the first event's mail goes now, and the
- * row keeps nothing pending (the others, if any, are gathered after it). Else, when events are
- * already pending, all of them only add themselves to the count; no row when the burst is waiting
- * for neither. Built once (an alert's receipt runs it with every alert: building it each time
- * cost more than running it).
- */
-const noteUpsert = compiledOnce<MailEvent & Moments & { id: string; count: number }, { pending: number }>(
-  (db, value) => {
-    const moments = { now: value('now'), dayAgo: value('dayAgo'), spacedAgo: value('spacedAgo') };
-    const first = firstOfBurst(moments);
-    const counted = countMail(moments);
-    return db
-      .insertInto('mail_bursts')
-      .values({
-        id: value('id'),
-        kind: value('kind'),
-        address: value('address'),
-        user_id: value('userId'),
-        last_mail_at: value('now'),
-        pending: 0,
-        pending_since: null,
-        claimed_count: 0,
-        claimed_since: null,
-        day_started_at: value('now'),
-        day_count: 1,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['kind', 'address'])
-          .doUpdateSet({
-            user_id: value('userId'),
-            last_mail_at: sql<number>`case when ${first} then ${value('now')} else mail_bursts.last_mail_at end`,
-            day_count: sql<number>`case when ${first} then ${counted.day_count} else ${DAY_COUNT} end`,
-            day_started_at: sql<number>`case when ${first} then ${counted.day_started_at} else ${DAY_STARTED} end`,
-            pending: sql<number>`mail_bursts.pending + case when ${first} then 0 else ${value('count')} end`,
-          })
-          .where((eb) => eb.or([first, eb('mail_bursts.pending', '>', 0)])),
-      )
-      .returning('pending');
-  },
-);
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
@@ -147,13 +79,6 @@ export function noteMailEvent(db: Kysely<Database>, dialect: Dialect, input: Mai
   return firstSends.then((sends) => (sends ? 'send' : 'gathered'));
 }
 
-type MailEvent = {
-  kind: MailBurstKind;
-  address: string;
-  userId: string;
-  now: number;
-};
-
 /** A burst's events counted together: how many, the latest one's time, whether the first is mailed now. */
 type Gathered = { count: number; now: number; firstSends: Promise<boolean> };
 
@@ -174,23 +99,13 @@ function noteEvents(db: Kysely<Database>, dialect: Dialect, input: MailEvent, co
 
 async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent, count: number): Promise<boolean> {
   const { kind, address, userId, now } = input;
-  const [noted] = await noteUpsert(db, dialect, { ...input, ...momentsAt(now), id: newId(), count });
+  const noted = await noteBurstEvents(db, dialect, { ...input, ...momentsAt(now), count });
   const firstSends = noted !== undefined && Number(noted.pending) === 0;
   // Pending events count themselves; the others wait for a summary, the first of them sets its timer.
   const gathered = noted === undefined ? count : firstSends ? count - 1 : 0;
   if (gathered === 0) return firstSends;
   const setSummaryTimer = async (trx: Kysely<Database>) => {
-    const burst = await trx
-      .updateTable('mail_bursts')
-      .set({
-        user_id: userId,
-        pending: sql<number>`pending + ${gathered}`,
-        pending_since: sql<number>`coalesce(pending_since, ${now})`,
-      })
-      .where('kind', '=', kind)
-      .where('address', '=', address)
-      .returning(['id', 'last_mail_at', 'day_count', 'day_started_at'])
-      .executeTakeFirstOrThrow();
+    const burst = await gatherPending(trx, { kind, address, userId, gathered, now });
     const spaced = Number(burst.last_mail_at ?? now) + MAIL_BURST.spacingMs;
     const dayOver = Number(burst.day_started_at) + DAY;
     const dueAt = Number(burst.day_count) >= MAIL_BURST.perDay && dayOver > spaced ? dayOver : spaced;

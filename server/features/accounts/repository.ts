@@ -61,18 +61,26 @@ export async function insertUser(db: Db, user: NewUser): Promise<void> {
 }
 
 /**
- * Stores a new one-time secret (e-mail verification key or reset token) for the user
- * and returns the secret itself, which only ever leaves in the e-mail.
+ * Stores a new one-time secret (e-mail verification key, reset token, "this wasn't me" key) for
+ * the user and returns the secret itself, which only ever leaves in the e-mail: random, or
+ * derived from the row's id by `secretOf` (so a later e-mail can carry it again).
  */
 export async function createOneTimeToken(
   db: Db,
-  options: { userId: string; purpose: OneTimePurpose; now: number; ttlMs: number },
+  options: {
+    userId: string;
+    purpose: OneTimePurpose;
+    now: number;
+    ttlMs: number;
+    secretOf?: (id: string) => string;
+  },
 ): Promise<string> {
-  const secret = randomToken(32);
+  const id = newId();
+  const secret = options.secretOf ? options.secretOf(id) : randomToken(32);
   await db
     .insertInto('one_time_tokens')
     .values({
-      id: newId(),
+      id,
       token_hash: hashSecret(secret),
       user_id: options.userId,
       purpose: options.purpose,
@@ -92,6 +100,22 @@ export function findOneTimeToken(db: Db, secret: string, purpose: OneTimePurpose
     .where('token_hash', '=', hashSecret(secret))
     .where('purpose', '=', purpose)
     .executeTakeFirst();
+}
+
+/** The user's one-time secrets of `purpose`, newest first. */
+export function oneTimeTokensOf(db: Db, userId: string, purpose: OneTimePurpose) {
+  return db
+    .selectFrom('one_time_tokens')
+    .select(['id', 'token_hash', 'expires_at', 'used_at'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Deletes one-time secrets by id. */
+export async function deleteOneTimeTokens(db: Db, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('one_time_tokens').where('id', 'in', ids).execute();
 }
 
 /** Marks one token used; false when another request used it first. */
@@ -248,4 +272,23 @@ export async function endAllDeviceKeys(db: Db, userId: string, except?: string):
       query.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '!=', except as string)])),
     )
     .execute();
+}
+
+/** The owner's device keys as Setup lists them. */
+export function deviceKeysOf(db: Db, userId: string) {
+  return db
+    .selectFrom('device_keys')
+    .select(['id', 'name', 'created_at', 'last_used_at', 'session_id'])
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Deletes one of the owner's device keys; false when `id` names none of theirs. */
+export async function deleteDeviceKey(db: Db, userId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('device_keys')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { newPasswordCheck, type resetConfirmRequest } from '../../../common/api/accounts.js';
 import type { Language } from '../../../common/constants.js';
+import { asLanguage } from '../../../common/constants.js';
 import type { User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, parseWith } from '../../lib/errors.js';
@@ -80,7 +81,7 @@ export async function resetSummary(
   since: number,
 ) {
   if (!user.email || user.password_changed_at > since) return null;
-  const language: Language = user.language === 'en' ? 'en' : 'pt';
+  const language = asLanguage(user.language);
   const link = await newResetLink(deps, user.id);
   return resetSummaryMail(language, user.email, user.username, link, count, mailTime(since, language, user.time_zone));
 }

@@ -4,7 +4,8 @@ import { allClearMessage } from '../../../common/sms-text.js';
 import type { Alert, Database, DeliveryKind, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { ownerLanguage } from '../owner/index.js';
-import { insertDeliveries, partsOf, queuedDelivery } from './deliveries.js';
+import { partsOf, queuedDelivery } from './deliveries.js';
+import { insertDeliveries } from './deliveries-repository.js';
 import { alertRecipients } from './repository.js';
 import { numbersWithinBudget } from './sms-budget.js';
 

@@ -1,33 +1,13 @@
-import { type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
-import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
+import type { DeliveryKind, NewDelivery } from '../../db/schema.js';
 import { orderedId } from '../../lib/ids.js';
-import { setTimers } from '../../lib/timers.js';
-import type { ProviderStatus } from '../../providers/sms/port.js';
+import type { ClaimedDelivery } from './deliveries-repository.js';
+
+// What a delivery is: the record of one SMS, made by one factory; its statements, and the job
+// that sends it, are deliveries-repository.ts.
 
 /** SMS parts a text is sent (and billed) as: at least one. */
 export const partsOf = (body: string) => Math.max(1, smsParts(body));
-
-/** The job engine's kind for one SMS: its subject is the delivery's id (server/lib/timers.ts). */
-export const SMS_JOB = 'sms';
-
-/** The job of a delivery written queued, due now: for a transaction that writes it beside the delivery. */
-export const smsJob = (delivery: { id: string }, now: number) => ({
-  kind: SMS_JOB,
-  subject: delivery.id,
-  dueAt: now,
-  now,
-});
-
-/** Stores deliveries made by `queuedDelivery`, each with its SMS job, due now: in the caller's transaction. */
-export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('deliveries').values(rows).execute();
-  await setTimers(
-    db,
-    rows.map((row) => smsJob(row, row.created_at)),
-  );
-}
 
 /**
  * The one way a delivery row is made: one SMS of `body` to one recipient, queued, with the SMS
@@ -59,9 +39,6 @@ export function queuedDelivery(input: {
   };
 }
 
-/** A delivery being sent by this process, with the alert's owner for billing. */
-export type ClaimedDelivery = Delivery & { user_id: string };
-
 /**
  * The first `slots` of the deliveries still queued written already being sent (`sending`, the
  * attempt counted), as `takeDelivery` would leave them: their jobs are written leased to this
@@ -88,137 +65,3 @@ export const asClaimed = (row: NewDelivery, userId: string): ClaimedDelivery => 
   last_error: row.last_error ?? null,
   user_id: userId,
 });
-
-/**
- * Takes the delivery of an SMS job for its attempt: `sending`, the attempt counted, unless it is
- * past sending (sent, opted out, failed): then undefined. A delivery found `sending` had an
- * attempt whose outcome nobody wrote (its process died, or its lease was taken over): it keeps
- * when that attempt began in `unanswered_since`, and the provider is asked before it is sent
- * again. One statement, which returns the row with its alert's owner (for billing): no read
- * after it.
- */
-export async function takeDelivery(db: Db, id: string, now: number): Promise<ClaimedDelivery | undefined> {
-  const taken = await db
-    .updateTable('deliveries')
-    .set({
-      status: 'sending',
-      attempts: sql<number>`attempts + 1`,
-      // The old row's values: a `sending` row was last updated by the attempt that was never answered.
-      unanswered_since: sql<
-        number | null
-      >`case when status = 'sending' then coalesce(unanswered_since, updated_at) else unanswered_since end`,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'sending'])
-    .returningAll()
-    .returning(sql<string>`(select alerts.user_id from alerts where alerts.id = deliveries.alert_id)`.as('user_id'))
-    .executeTakeFirst();
-  return taken as ClaimedDelivery | undefined;
-}
-
-/** A delivery's status once the provider took it: a receipt may have moved it on already, and keeps it. */
-export const SENT_STATUS = sql<DeliveryStatus>`case when status in ('queued', 'sending') then 'sent' else status end`;
-
-/**
- * The statement that records the provider's acceptance of several deliveries (those whose sends
- * finished together); it never moves a delivery a receipt already advanced. `sent` is not empty.
- */
-export function sentMarking(db: Db, sent: { id: string; providerMessageId: string }[], now: number) {
-  const ids = sql.join(
-    sent.map((s) => sql`when ${s.id} then ${s.providerMessageId}`),
-    sql` `,
-  );
-  return db
-    .updateTable('deliveries')
-    .set({
-      status: SENT_STATUS,
-      provider_message_id: sql<string>`case id ${ids} end`,
-      last_error: null,
-      updated_at: now,
-    })
-    .where(
-      'id',
-      'in',
-      sent.map((s) => s.id),
-    );
-}
-
-/**
- * Records a failed attempt: the delivery is `queued` again (its job is due again after the
- * backoff, or parked, and then `markFailed`) with the reason; `unansweredSince` when the provider
- * never answered it (kept for every later attempt).
- */
-export async function markAttemptFailed(
-  db: Db,
-  id: string,
-  failure: { reason: string; now: number; unansweredSince?: number | undefined },
-) {
-  const { reason, now, unansweredSince } = failure;
-  await db
-    .updateTable('deliveries')
-    .set({
-      status: 'queued',
-      last_error: reason.slice(0, 500),
-      ...(unansweredSince === undefined ? {} : { unanswered_since: unansweredSince }),
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .execute();
-}
-
-/** A delivery whose job was parked (out of attempts, or refused for good): `failed`, as the page shows it. */
-export async function markFailed(db: Db, id: string, now: number): Promise<void> {
-  await db
-    .updateTable('deliveries')
-    .set({ status: 'failed', updated_at: now })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'sending'])
-    .execute();
-}
-
-/** A delivery the provider refused because its number said STOP (Twilio's 21610): never retried, never billed. */
-export async function markOptedOut(db: Kysely<Database>, id: string, reason: string, now: number): Promise<void> {
-  await db
-    .updateTable('deliveries')
-    .set({ status: 'opted_out', last_error: reason.slice(0, 500), updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .execute();
-}
-
-/** The statuses a provider report may move a delivery from: never backwards, never out of a final state. */
-const ALLOWED_FROM: Record<ProviderStatus, DeliveryStatus[]> = {
-  sent: ['queued', 'sending'],
-  delivered: ['queued', 'sending', 'sent'],
-  undelivered: ['queued', 'sending', 'sent'],
-  failed: ['queued', 'sending', 'sent'],
-};
-
-/**
- * Applies a provider's status report to the delivery it names (by our delivery id
- * or the provider's message id). Duplicate and out-of-order reports change nothing.
- * Returns true when the status moved.
- */
-export async function applyProviderStatus(
-  db: Kysely<Database>,
-  report: { deliveryId?: string; providerMessageId?: string; status: ProviderStatus; reason?: string; now: number },
-): Promise<boolean> {
-  const { deliveryId, providerMessageId, status, reason, now } = report;
-  if (!deliveryId && !providerMessageId) return false;
-  const result = await db
-    .updateTable('deliveries')
-    .set({
-      status,
-      updated_at: now,
-      ...(providerMessageId ? { provider_message_id: providerMessageId } : {}),
-      ...(reason && (status === 'failed' || status === 'undelivered') ? { last_error: reason.slice(0, 500) } : {}),
-    })
-    .where((eb) =>
-      deliveryId ? eb('id', '=', deliveryId) : eb('provider_message_id', '=', providerMessageId as string),
-    )
-    .where('status', 'in', ALLOWED_FROM[status])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}

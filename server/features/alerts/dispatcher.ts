@@ -17,7 +17,7 @@ import { isPermanent } from '../../providers/calls.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { optedOutAmong, optOut } from '../sms-replies/index.js';
-import { type ClaimedDelivery, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries.js';
+import { type ClaimedDelivery, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries-repository.js';
 import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/schema.js';
 import { isPermanent, isUnanswered, loggable } from '../../providers/calls.js';
-import { type ClaimedDelivery, markAttemptFailed } from './deliveries.js';
+import type { ClaimedDelivery } from './deliveries-repository.js';
+import { markAttemptFailed } from './deliveries-repository.js';
 
 /**
  * Records an attempt the provider refused or never answered (the delivery `queued` again with

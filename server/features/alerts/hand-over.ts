@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Delivery } from '../../db/schema.js';
 import type { DueTimer } from '../../lib/timers.js';
-import { loggable, withTimeout } from '../../providers/calls.js';
+import { heldAfterAttempt, withTimeout } from '../../providers/calls.js';
 import type { SmsPort } from '../../providers/sms/port.js';
-import type { ClaimedDelivery } from './deliveries.js';
+import type { ClaimedDelivery } from './deliveries-repository.js';
 
 /**
  * Whether a message the provider holds with this delivery's number and text can only be this
@@ -28,16 +28,15 @@ export async function heldByProvider(
 ): Promise<string | undefined> {
   const since = delivery.unanswered_since;
   if (since === null || !sms.find || !textIsOwn(delivery)) return undefined;
-  try {
-    const found = await withTimeout(sms.find({ to: delivery.phone_number, body: delivery.body, since }), timeoutMs);
-    if (!found) return undefined;
-    log?.warn({ delivery: delivery.id }, 'SMS held by the provider after an unanswered attempt: not sent again');
-    return found.providerMessageId;
-  } catch (error) {
-    // A contact without the SMS is worse than one with two: when the provider cannot tell, it is sent again.
-    log?.warn({ delivery: delivery.id, reason: loggable(error) }, 'SMS lookup failed: sending again');
-    return undefined;
-  }
+  const find = sms.find.bind(sms);
+  const found = await heldAfterAttempt(
+    () => find({ to: delivery.phone_number, body: delivery.body, since }),
+    timeoutMs,
+    (reason) => log?.warn({ delivery: delivery.id, reason }, 'SMS lookup failed: sending again'),
+  );
+  if (!found) return undefined;
+  log?.warn({ delivery: delivery.id }, 'SMS held by the provider after an unanswered attempt: not sent again');
+  return found.providerMessageId;
 }
 
 /**

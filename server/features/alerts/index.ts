@@ -5,7 +5,7 @@ import { MAIL_SUMMARY_TIMER, pruneMailBursts, registrationSummary, summaryTimer 
 import { reminderSummaryMail } from '../checkins/index.js';
 import { deviceKeyRoutes } from '../owner/index.js';
 import { optOutSummaryMail } from '../sms-replies/index.js';
-import { applyProviderStatus } from './deliveries.js';
+import { applyProviderStatus } from './deliveries-repository.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import openAlertsRoutes from './open-alerts-routes.js';
@@ -16,7 +16,7 @@ import smsStatusRoutes from './status-routes.js';
 // What other features use of the alerts: the alert rows, the SMS queued within the budgets (an
 // all-clear, an escalation's), the alarms the server raises for the owner, and the open alerts.
 export { queueAllClear, queueWithinBudgets } from './all-clear.js';
-export { SMS_JOB } from './deliveries.js';
+export { SMS_JOB } from './deliveries-repository.js';
 export { openAlertRows } from './open-alerts.js';
 export {
   alertById,
@@ -24,6 +24,7 @@ export {
   deliveriesOf,
   forgetPositionsBefore,
   markResolved,
+  numbersReached,
   realAlertByPublicId,
   touchAlert,
 } from './repository.js';

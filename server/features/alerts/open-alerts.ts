@@ -1,11 +1,10 @@
 import type { OpenAlert } from '../../../common/api/open-alerts.js';
-import { LIVE_PAGE_TTL_MS } from '../../../common/constants.js';
 import type { Alert, AlertReason } from '../../db/schema.js';
 import { iso } from '../../lib/dates.js';
 import type { Deps } from '../../lib/deps.js';
 import { callsOf } from '../escalation/index.js';
 import { livePageUrl, liveState, respondersOf, shownResponder } from '../live/index.js';
-import { deliveriesOf } from './repository.js';
+import { deliveriesOf, openRealAlerts } from './repository.js';
 import { alertView } from './views.js';
 import { sinceOf } from './why.js';
 
@@ -22,22 +21,7 @@ export async function openAlertRows(
   which: { most: number } | { reason: AlertReason },
 ): Promise<Alert[]> {
   const now = deps.clock.now();
-  let query = deps.db
-    .selectFrom('alerts')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('mode', '=', 'real')
-    .where('reason', '!=', 'duress')
-    .where('resolved_at', 'is', null)
-    // An active alert had its last change within the live page's life; its start may be older.
-    .where((eb) => eb(eb.fn.coalesce('last_update_at', 'created_at'), '>=', now - LIVE_PAGE_TTL_MS))
-    // The owner's own and the server's alerts first: no number of alerts sent with the link alone
-    // pushes them off the list the owner ends them from.
-    .orderBy('proven', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc');
-  query = 'most' in which ? query.limit(which.most) : query.where('reason', '=', which.reason);
-  const rows = await query.execute();
+  const rows = await openRealAlerts(deps.db, userId, now, which);
   return rows.filter((alert) => liveState(alert, now) === 'active');
 }
 

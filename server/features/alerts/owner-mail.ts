@@ -1,8 +1,17 @@
 import type { Alert, Delivery, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
-import { newId } from '../../lib/ids.js';
 import { DAY } from '../../lib/time.js';
-import { findById, hashSecret, mailTime, noteMailEvent, render, SPACING_NOTE } from '../accounts/index.js';
+import {
+  createOneTimeToken,
+  deleteOneTimeTokens,
+  findById,
+  hashSecret,
+  mailTime,
+  noteMailEvent,
+  oneTimeTokensOf,
+  render,
+  SPACING_NOTE,
+} from '../accounts/index.js';
 import { ownerLanguage } from '../owner/index.js';
 import { alertById, deliveriesOf } from './repository.js';
 import { firedForOwner, serverFiredMail } from './server-fired-mail.js';
@@ -124,35 +133,23 @@ export async function notMeKeyFor(deps: Pick<Deps, 'db' | 'clock' | 'tokens'>, u
   const { db, tokens } = deps;
   const now = deps.clock.now();
   // The user's keys, read once: one still good is reused, the expired ones go.
-  const outstanding = await db
-    .selectFrom('one_time_tokens')
-    .select(['id', 'token_hash', 'expires_at', 'used_at'])
-    .where('user_id', '=', userId)
-    .where('purpose', '=', 'rotate_token')
-    .orderBy('created_at', 'desc')
-    .execute();
+  const outstanding = await oneTimeTokensOf(db, userId, 'rotate_token');
   for (const row of outstanding) {
     if (row.used_at !== null || Number(row.expires_at) <= now + NOT_ME_REUSE_MS) continue;
     const secret = notMeSecret(tokens, row.id);
     if (hashSecret(secret) === row.token_hash) return secret;
   }
-  const expired = outstanding.filter((row) => Number(row.expires_at) <= now).map((row) => row.id);
-  if (expired.length > 0) await db.deleteFrom('one_time_tokens').where('id', 'in', expired).execute();
-  const id = newId();
-  const secret = notMeSecret(tokens, id);
-  await db
-    .insertInto('one_time_tokens')
-    .values({
-      id,
-      token_hash: hashSecret(secret),
-      user_id: userId,
-      purpose: 'rotate_token',
-      expires_at: now + NOT_ME_TTL_MS,
-      used_at: null,
-      created_at: now,
-    })
-    .execute();
-  return secret;
+  await deleteOneTimeTokens(
+    db,
+    outstanding.filter((row) => Number(row.expires_at) <= now).map((row) => row.id),
+  );
+  return createOneTimeToken(db, {
+    userId,
+    purpose: 'rotate_token',
+    now,
+    ttlMs: NOT_ME_TTL_MS,
+    secretOf: (id) => notMeSecret(tokens, id),
+  });
 }
 
 /** The summary the sweep sends for the owner's gathered alerts; nothing for an unverified address. */

@@ -1,7 +1,18 @@
 import { type Kysely, sql } from 'kysely';
+import { LIVE_PAGE_TTL_MS } from '../../../common/constants.js';
 import { compiledInsert, compiledRows } from '../../db/compiled-once.js';
 import type { Dialect } from '../../db/index.js';
-import type { Alert, Database, Db, Delivery, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import type {
+  Alert,
+  AlertReason,
+  Database,
+  Db,
+  Delivery,
+  DeliveryStatus,
+  NewAlert,
+  NewDelivery,
+  User,
+} from '../../db/schema.js';
 import { setTimers, type TimerInput, timerRow, timersInsert } from '../../lib/timers.js';
 
 /** The alert a user already created with this idempotency key, if any. */
@@ -190,3 +201,81 @@ export async function forgetPositionsBefore(db: Kysely<Database>, cutoff: number
 
 /** A text with every coordinate pair ("38.72225,-9.13934") blanked. */
 export const withoutPosition = (text: string) => text.replace(/-?\d{1,3}\.\d+,\s?-?\d{1,3}\.\d+/g, '…');
+
+/**
+ * Which of `phones` the owner's alerts reached by SMS (`deliveries`) or by phone
+ * (`escalation_calls`): those queued after `since` and at or before `until`, in one of
+ * `statuses`, of proven or link-only alerts, as given.
+ */
+export async function numbersReached(
+  db: Db,
+  reach: {
+    via: 'deliveries' | 'escalation_calls';
+    userId: string;
+    phones: string[];
+    since?: number;
+    until?: number;
+    statuses?: DeliveryStatus[];
+    proven?: boolean;
+  },
+): Promise<Set<string>> {
+  if (reach.phones.length === 0) return new Set();
+  // Both tables name the number, the alert, the status and the time alike.
+  let query = db
+    .selectFrom(`${reach.via} as r` as 'deliveries as r')
+    .innerJoin('alerts as a', 'a.id', 'r.alert_id')
+    .select('r.phone_number')
+    .distinct()
+    .where('a.user_id', '=', reach.userId)
+    .where('r.phone_number', 'in', reach.phones);
+  if (reach.since !== undefined) query = query.where('r.created_at', '>', reach.since);
+  if (reach.until !== undefined) query = query.where('r.created_at', '<=', reach.until);
+  if (reach.statuses) query = query.where('r.status', 'in', reach.statuses);
+  if (reach.proven !== undefined) query = query.where('a.proven', '=', reach.proven ? 1 : 0);
+  const rows = await query.execute();
+  return new Set(rows.map((row) => row.phone_number));
+}
+
+/**
+ * The owner's unresolved real alerts (never a duress alert) changed within the live page's life,
+ * the owner's own and the server's first, newest first: at most `most`, or every one of `reason`.
+ */
+export function openRealAlerts(
+  db: Db,
+  userId: string,
+  now: number,
+  which: { most: number } | { reason: AlertReason },
+): Promise<Alert[]> {
+  let query = db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('mode', '=', 'real')
+    .where('reason', '!=', 'duress')
+    .where('resolved_at', 'is', null)
+    // An active alert had its last change within the live page's life; its start may be older.
+    .where((eb) => eb(eb.fn.coalesce('last_update_at', 'created_at'), '>=', now - LIVE_PAGE_TTL_MS))
+    // The owner's own and the server's alerts first: no number of alerts sent with the link alone
+    // pushes them off the list the owner ends them from.
+    .orderBy('proven', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  query = 'most' in which ? query.limit(which.most) : query.where('reason', '=', which.reason);
+  return query.execute();
+}
+
+/** The owner's last daily check-in (or the schedule's start), if they have a schedule. */
+export async function lastDailySign(db: Db, userId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('daily_checkins')
+    .select(['last_ok_at', 'created_at'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? Number(row.last_ok_at ?? row.created_at) : null;
+}
+
+/** When the check-in that fired the alert was due, if it is still known. */
+export async function checkinDueOf(db: Db, alertId: string): Promise<number | null> {
+  const row = await db.selectFrom('checkins').select('due_at').where('alert_id', '=', alertId).executeTakeFirst();
+  return row ? Number(row.due_at) : null;
+}

@@ -1,11 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Expression, type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
-import type { Database, Db } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
-import { heldBy } from '../../lib/timer-rows.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import {
   firstRealAlert,
@@ -15,73 +14,22 @@ import {
   type WrittenUsage,
   writtenUsage,
 } from '../billing/index.js';
-import { type ClaimedDelivery, SENT_STATUS, SMS_JOB, sentMarking } from './deliveries.js';
-
-/** A send the provider accepted, by the run whose lease token is `lease`. */
-interface Accepted {
-  delivery: ClaimedDelivery;
-  providerMessageId: string;
-  lease: string;
-}
-
-/** A usage row as the combined statement answers it; its usage columns null where the row had one already. */
-type WrittenRow = { marked: string } & Partial<Parameters<typeof writtenUsage>[0][number]>;
-
-/** Only while the run that sent it still holds the SMS's job: a run taken over writes nothing. */
-const ownRun = (lease: Expression<string>) => heldBy(SMS_JOB, sql.ref('deliveries.id'), lease);
-
-/**
- * The PostgreSQL statement that marks deliveries sent and writes their usage (`sentMarking` and
- * `usageInsert` as one): its WITH always runs, so one round trip and no BEGIN and COMMIT. The
- * sends come as arrays, one value each, so its text is the same however many finished together:
- * each connection prepares it once and keeps its plan (a text per batch size would be parsed and
- * planned again at each new size). The user's first real alert is read once per user. Answers
- * each delivery it marked, with its usage where it wrote one.
- */
-function markedWithUsage(db: Db, rows: ReturnType<typeof usageRows>, sent: Accepted[], now: number) {
-  const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
-  return sql<WrittenRow>`with sent as (
-    select * from unnest(
-      ${column((r) => r.delivery_id)}::text[], ${sent.map((s) => s.providerMessageId)}::text[],
-      ${sent.map((s) => s.lease)}::text[],
-      ${column((r) => r.id)}::text[], ${column((r) => r.user_id)}::text[], ${column((r) => r.alert_id)}::text[],
-      ${column((r) => r.parts)}::integer[]
-    ) as s(delivery_id, provider_message_id, lease, usage_id, user_id, alert_id, parts)
-  ), marked as (
-    update deliveries set
-      status = ${SENT_STATUS},
-      provider_message_id = sent.provider_message_id,
-      last_error = null, updated_at = ${now}::bigint
-    from sent where deliveries.id = sent.delivery_id and ${ownRun(sql.ref('sent.lease'))}
-    returning deliveries.id
-  ), firsts as (
-    select owners.user_id, (${firstRealAlert(db, sql.ref('owners.user_id'))}) as alert_id
-    from (select distinct user_id from sent) as owners
-  ), written as (
-    insert into usage_records (id, user_id, delivery_id, parts, reported_at, created_at, billable)
-    select sent.usage_id, sent.user_id, sent.delivery_id, sent.parts, null, ${now}::bigint,
-      case when firsts.alert_id = sent.alert_id then 0 else 1 end
-    from sent join marked on marked.id = sent.delivery_id join firsts on firsts.user_id = sent.user_id
-    on conflict (delivery_id) do nothing
-    returning delivery_id, billable, created_at
-  )
-  select marked.id as marked, written.delivery_id, written.billable, written.created_at
-  from marked left join written on written.delivery_id = marked.id`;
-}
+import type { ClaimedDelivery } from './deliveries-repository.js';
+import { type AcceptedSend, markSent, markSentWithUsage, type WrittenUsageRow } from './deliveries-repository.js';
 
 /**
  * Marks deliveries sent with the provider's ids and writes their usage, together, each only while
- * the run that sent it holds its job: on PostgreSQL in one statement (`markedWithUsage`),
+ * the run that sent it holds its job: on PostgreSQL in one statement (`markSentWithUsage`),
  * elsewhere in one write transaction (shared with the other writes of its turn on SQLite).
  * Answers the usage written and the deliveries marked.
  */
-async function markSentWithUsage(
+async function recordBatch(
   db: Kysely<Database>,
   dialect: Dialect,
-  sent: Accepted[],
+  sent: AcceptedSend[],
   now: number,
 ): Promise<{ written: WrittenUsage[]; marked: Set<string> }> {
-  const usageOf = ({ delivery }: Accepted) => ({
+  const usageOf = ({ delivery }: AcceptedSend) => ({
     userId: delivery.user_id,
     deliveryId: delivery.id,
     alertId: delivery.alert_id,
@@ -89,21 +37,17 @@ async function markSentWithUsage(
     now,
   });
   if (dialect === 'postgres') {
-    const { rows } = await markedWithUsage(db, usageRows(sent.map(usageOf)), sent, now).execute(db);
-    const written = rows.filter((row) => row.delivery_id != null) as Parameters<typeof writtenUsage>[0];
+    const rows = await markSentWithUsage(db, {
+      rows: usageRows(sent.map(usageOf)),
+      sent,
+      now,
+      firstRealAlert: (userId) => firstRealAlert(db, userId),
+    });
+    const written = rows.filter((row) => row.delivery_id != null) as WrittenUsageRow[];
     return { written: writtenUsage(written), marked: new Set(rows.map((row) => row.marked)) };
   }
-  const marks = sent.map(({ delivery, providerMessageId }) => ({ id: delivery.id, providerMessageId }));
-  const leases = sql.join(
-    sent.map((s) => sql`when ${s.delivery.id} then ${s.lease}`),
-    sql` `,
-  );
   return inWriteTransaction(db, dialect, async (trx) => {
-    const rows = await sentMarking(trx, marks, now)
-      .where(ownRun(sql<string>`case deliveries.id ${leases} end`))
-      .returning('id')
-      .execute();
-    const marked = new Set(rows.map((row) => row.id));
+    const marked = await markSent(trx, sent, now);
     return { written: await insertSmsUsage(trx, sent.filter((s) => marked.has(s.delivery.id)).map(usageOf)), marked };
   });
 }
@@ -123,7 +67,7 @@ export function sentRecorder(options: {
   const { db, dialect, clock, payments, log } = options;
   // Sends that finished and wait to be recorded: those that finish while a batch is being
   // written go in the next one, so one transaction marks many sent with their usage.
-  let finished: (Accepted & { done: (error?: unknown) => void })[] = [];
+  let finished: (AcceptedSend & { done: (error?: unknown) => void })[] = [];
   let recording = false;
 
   /**
@@ -148,7 +92,7 @@ export function sentRecorder(options: {
       const batch = finished;
       finished = [];
       try {
-        const { written, marked } = await markSentWithUsage(db, dialect, batch, clock.now());
+        const { written, marked } = await recordBatch(db, dialect, batch, clock.now());
         for (const { delivery } of batch) {
           if (marked.has(delivery.id)) continue;
           log?.warn(

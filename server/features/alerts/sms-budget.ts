@@ -1,7 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db, NewAlert, NewDelivery, WithheldReason } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
+import { lockNumbers } from '../sms-replies/index.js';
+import { numbersReached } from './repository.js';
+import { contactNumbersInTouch, type SpentRow, spentByNumber } from './sms-budget-repository.js';
 
 /**
  * How many SMS one number may receive, in messages and in SMS parts (a long or non-Latin
@@ -45,80 +48,7 @@ interface Spent {
 }
 
 /**
- * The read of the SMS and SMS parts counted for each number: of one account's proven or
- * link-only alerts since `mineSince` (`mine_*`), and of all accounts and links since `allSince`
- * (`all_*`), in one statement; `alerted_n`: that account's real alerts of the same proof that
- * reached the number since `allSince` (their own SMS, not tests, all-clears or escalations).
- * The numbers that said STOP (`sms_opt_outs`) come in the same statement, a row each with
- * `opted_out` 1: on PostgreSQL one round trip less while the numbers' locks are held.
- */
-function spentRead(
-  db: Db,
-  phones: string[],
-  window: { mineSince: number; allSince: number },
-  of: { userId: string; proven: boolean },
-) {
-  const { mineSince, allSince } = window;
-  return db
-    .selectFrom('deliveries')
-    .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
-    .select((eb) => {
-      const isMine = eb.and([
-        eb('deliveries.created_at', '>', mineSince),
-        eb('alerts.user_id', '=', of.userId),
-        eb('alerts.proven', '=', of.proven ? 1 : 0),
-      ]);
-      const isAll = eb('deliveries.created_at', '>', allSince);
-      const isMyAlert = eb.and([
-        isAll,
-        eb('alerts.user_id', '=', of.userId),
-        eb('alerts.proven', '=', of.proven ? 1 : 0),
-        eb('alerts.mode', '=', 'real'),
-        eb('deliveries.kind', '=', 'alert'),
-      ]);
-      const counted = (when: typeof isAll, value: 'one' | 'parts') =>
-        eb.fn.sum<number>(
-          eb
-            .case()
-            .when(when)
-            .then(value === 'one' ? sql.lit(1) : eb.ref('deliveries.parts'))
-            .else(sql.lit(0))
-            .end(),
-        );
-      return [
-        'deliveries.phone_number as phone',
-        counted(isMine, 'one').as('mine_n'),
-        counted(isMine, 'parts').as('mine_p'),
-        counted(isAll, 'one').as('all_n'),
-        counted(isAll, 'parts').as('all_p'),
-        counted(isMyAlert, 'one').as('alerted_n'),
-        sql.lit(0).as('opted_out'),
-      ];
-    })
-    .where('deliveries.phone_number', 'in', phones)
-    .where('deliveries.created_at', '>', Math.min(mineSince, allSince))
-    .where('deliveries.status', 'not in', ['withheld', 'opted_out'])
-    .groupBy('deliveries.phone_number')
-    .unionAll(
-      db
-        .selectFrom('sms_opt_outs')
-        .select([
-          'sms_opt_outs.phone_number as phone',
-          sql<number>`0`.as('mine_n'),
-          sql<number>`0`.as('mine_p'),
-          sql<number>`0`.as('all_n'),
-          sql<number>`0`.as('all_p'),
-          sql<number>`0`.as('alerted_n'),
-          sql.lit(1).as('opted_out'),
-        ])
-        .where('sms_opt_outs.phone_number', 'in', phones),
-    );
-}
-
-type SpentRow = Awaited<ReturnType<ReturnType<typeof spentRead>['execute']>>[number];
-
-/**
- * What `spentRead` counted, per number; `alerted`: the numbers the account's own alerts already
+ * What `spentByNumber` counted, per number; `alerted`: the numbers the account's own alerts already
  * reached; `optedOut`: the numbers that said STOP.
  */
 function tallied(all: SpentRow[]): {
@@ -151,31 +81,17 @@ async function inTouch(
   before: number,
   proven: boolean,
 ): Promise<Set<string>> {
-  const contacts = await db
-    .selectFrom('contacts')
-    .select('phone_number as phone')
-    .where('user_id', '=', userId)
-    .where('phone_number', 'in', phones)
-    .where((eb) =>
-      proven
-        ? eb.or([eb('confirmed_at', 'is not', null), eb('created_at', '<=', before)])
-        : eb('confirmed_at', 'is not', null),
-    )
-    .execute();
-  const found = new Set(contacts.map((row) => row.phone));
+  const found = await contactNumbersInTouch(db, { userId, phones, before, proven });
   const rest = phones.filter((phone) => !found.has(phone));
   if (rest.length === 0 || !proven) return found;
-  const reached = await db
-    .selectFrom('deliveries')
-    .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
-    .select('deliveries.phone_number as phone')
-    .distinct()
-    .where('alerts.user_id', '=', userId)
-    .where('deliveries.phone_number', 'in', rest)
-    .where('deliveries.created_at', '<=', before)
-    .where('deliveries.status', 'in', ['sent', 'delivered'])
-    .execute();
-  for (const row of reached) found.add(row.phone);
+  const reached = await numbersReached(db, {
+    via: 'deliveries',
+    userId,
+    phones: rest,
+    until: before,
+    statuses: ['sent', 'delivered'],
+  });
+  for (const phone of reached) found.add(phone);
   return found;
 }
 
@@ -216,21 +132,17 @@ export async function budgetDecisions(
   const { perAccountNumber, perNumber } = SMS_BUDGET;
   const proven = request.proven ?? false;
   const parts = Math.max(1, request.parts ?? 1);
-  const read = spentRead(
+  // All the numbers' locks first, in the sorted order of `phones`, so two alerts never hold one
+  // each and wait for the other's; the count runs once they are held, and reads what was
+  // committed until then.
+  await lockNumbers(trx, dialect, phones);
+  const spent = await spentByNumber(
     trx,
     phones,
     { mineSince: request.now - perAccountNumber.windowMs, allSince: request.now - perNumber.windowMs },
     { userId: request.userId, proven },
   );
-  // On PostgreSQL, all the numbers' locks first, taken in the sorted order of `phones` (unnest
-  // keeps the array's order), so two alerts never hold one each and wait for the other's; the
-  // count runs once they are held, and reads what was committed until then.
-  if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtext('sms:' || phone)) from unnest(${phones}::text[]) as phone`.execute(
-      trx,
-    );
-  }
-  const { mine, all, alerted, optedOut } = tallied(await read.execute());
+  const { mine, all, alerted, optedOut } = tallied(spent);
   // What other accounts sent never withholds the owner's first proven alert to a number in the window.
   const first = (phone: string) => proven && request.realAlert === true && !alerted.has(phone);
   const busy = phones.filter((phone) => !first(phone) && !fits(all.get(phone), perNumber, parts));

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { alertsApi } from '../../../common/api/alerts.js';
 import { served } from '../../../common/api/shared.js';
 import { providerCallback } from '../../lib/provider-callback.js';
-import { applyProviderStatus } from './deliveries.js';
+import { applyProviderStatus } from './deliveries-repository.js';
 
 export default async function smsStatusRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -1,4 +1,5 @@
 import type { Alert, Db } from '../../db/schema.js';
+import { checkinDueOf, lastDailySign } from './repository.js';
 
 /**
  * Since when there has been no sign of the owner, as the SMS of an alarm the server raised says:
@@ -7,17 +8,11 @@ import type { Alert, Db } from '../../db/schema.js';
  */
 export async function sinceOf(db: Db, alert: Pick<Alert, 'id' | 'user_id' | 'reason' | 'created_at'>) {
   if (alert.reason === 'missed_daily') {
-    const row = await db
-      .selectFrom('daily_checkins')
-      .select(['last_ok_at', 'created_at'])
-      .where('user_id', '=', alert.user_id)
-      .executeTakeFirst();
-    const last = row ? Number(row.last_ok_at ?? row.created_at) : null;
+    const last = await lastDailySign(db, alert.user_id);
     return last !== null && last <= Number(alert.created_at) ? last : null;
   }
   if (alert.reason === 'missed_checkin') {
-    const row = await db.selectFrom('checkins').select('due_at').where('alert_id', '=', alert.id).executeTakeFirst();
-    return row ? Number(row.due_at) : null;
+    return checkinDueOf(db, alert.id);
   }
   return null;
 }

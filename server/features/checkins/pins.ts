@@ -5,7 +5,7 @@ import { detailError } from '../../lib/errors.js';
 import { HOUR, SECOND } from '../../lib/time.js';
 import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import { findById, verifyPassword } from '../accounts/index.js';
-import { givePinPlaceBack, keepPinPlaceWrong, pinWindowStart, takePinPlace } from './pin-tries.js';
+import { givePinPlaceBack, keepPinPlaceWrong, pinWindowStart, takePinPlace } from './pin-tries-repository.js';
 import { pinLockMail } from './reminder.js';
 import { countWrongPin } from './repository.js';
 import { CHECKIN_TIMER } from './timer.js';
@@ -18,7 +18,7 @@ import { CHECKIN_TIMER } from './timer.js';
  * owner is mailed once when the lock begins.
  */
 
-export { PIN_LOCK_TIMER } from './pin-tries.js';
+export { PIN_LOCK_TIMER } from './pin-tries-repository.js';
 
 const WRONG_PIN = 'Wrong PIN.';
 const LOCKED = 'Too many wrong PINs within the hour: PINs are refused until it is over.';
@@ -35,7 +35,7 @@ const pinLocked = (until: number, now: number) => {
  * Checks the PIN given for `checkin`: true for the duress PIN, false for the right one (or none
  * set). Both hashes are checked every time, so the work is the same whichever PIN it is. A wrong
  * PIN is 403 `wrong_pin`, the owner's fifth within the hour `pin_locked` (the check-in fires).
- * Each answer takes its place in the owner's count before its hash is read (pin-tries.ts), a
+ * Each answer takes its place in the owner's count before its hash is read (pin-tries-repository.ts), a
  * right or duress PIN giving it back: past five places, `pin_locked` unread. `settled` answers a
  * check-in that ended meanwhile.
  */

@@ -2,11 +2,17 @@ import type { z } from 'zod';
 import type { pushSubscription } from '../../../common/api/checkins.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import { outboundUrlProblem } from '../../lib/outbound.js';
 import type { PushMessage } from '../../providers/push/port.js';
 import { lockUser } from '../contacts/index.js';
 import { deviceKeyRow } from '../owner/index.js';
+import {
+  deleteSubscription,
+  dropDeviceSubscriptions,
+  otherSubscriptions,
+  subscriptionsOf,
+  upsertSubscription,
+} from './repository.js';
 
 /** Devices an owner gets reminders on: a fifth is refused (never one of theirs dropped). */
 export const PUSH_SUBSCRIPTIONS_MAX = 4;
@@ -44,24 +50,11 @@ export async function subscribePush(
   await deps.db.transaction().execute(async (trx) => {
     // Two devices subscribing at once are counted one after the other.
     await lockUser(trx, deps.dialect, userId);
-    await trx
-      .deleteFrom('push_subscriptions')
-      .where('device_key_id', '=', deviceKeyId)
-      .where('endpoint', '!=', endpoint)
-      .execute();
-    const others = await trx
-      .selectFrom('push_subscriptions')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', userId)
-      .where('endpoint', '!=', endpoint)
-      .executeTakeFirstOrThrow();
-    if (Number(others.count) >= PUSH_SUBSCRIPTIONS_MAX) throw detailError(409, FULL, 'push_subscriptions_full');
-    const device = { p256dh: keys.p256dh, auth: keys.auth, device_key_id: deviceKeyId };
-    await trx
-      .insertInto('push_subscriptions')
-      .values({ id: newId(), user_id: userId, endpoint, created_at: deps.clock.now(), ...device })
-      .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet(device))
-      .execute();
+    await dropDeviceSubscriptions(trx, deviceKeyId, endpoint);
+    if ((await otherSubscriptions(trx, userId, endpoint)) >= PUSH_SUBSCRIPTIONS_MAX) {
+      throw detailError(409, FULL, 'push_subscriptions_full');
+    }
+    await upsertSubscription(trx, { userId, deviceKeyId, endpoint, keys, now: deps.clock.now() });
   });
 }
 
@@ -74,7 +67,7 @@ export async function pushToOwner(
   userId: string,
   message: PushMessage,
 ): Promise<void> {
-  const targets = await deps.db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).execute();
+  const targets = await subscriptionsOf(deps.db, userId);
   await Promise.all(
     targets.map(async (target) => {
       try {
@@ -82,7 +75,7 @@ export async function pushToOwner(
           { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
           message,
         );
-        if (sent === 'gone') await deps.db.deleteFrom('push_subscriptions').where('id', '=', target.id).execute();
+        if (sent === 'gone') await deleteSubscription(deps.db, target.id);
       } catch (error) {
         deps.log.warn({ reason: (error as Error).message }, 'check-in reminder push could not be sent');
       }

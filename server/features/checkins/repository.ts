@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { Checkin, Db } from '../../db/schema.js';
 import type { CheckinsTable } from '../../db/schema-checkins.js';
+import { newId } from '../../lib/ids.js';
 
 /** A check-in that can still end, move or fire. */
 export const ACTIVE = ['running', 'overdue'] as const;
@@ -81,4 +82,65 @@ export async function countWrongPin(db: Db, id: string, fires: boolean): Promise
     .returning('wrong_pins')
     .executeTakeFirst();
   return row ? Number(row.wrong_pins) : null;
+}
+
+/** A running check-in past its due time becomes overdue; false when it was not running (ended, moved). */
+export async function markOverdue(db: Db, id: string): Promise<boolean> {
+  const moved = await db
+    .updateTable('checkins')
+    .set({ status: 'overdue' })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
+
+/** Deletes the device's subscriptions to any other endpoint: one subscription per device key. */
+export async function dropDeviceSubscriptions(db: Db, deviceKeyId: string, endpoint: string): Promise<void> {
+  await db
+    .deleteFrom('push_subscriptions')
+    .where('device_key_id', '=', deviceKeyId)
+    .where('endpoint', '!=', endpoint)
+    .execute();
+}
+
+/** How many of the owner's subscriptions are to endpoints other than `endpoint`. */
+export async function otherSubscriptions(db: Db, userId: string, endpoint: string): Promise<number> {
+  const row = await db
+    .selectFrom('push_subscriptions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('endpoint', '!=', endpoint)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Stores a device's subscription; the same endpoint again takes the new keys and device. */
+export async function upsertSubscription(
+  db: Db,
+  subscription: {
+    userId: string;
+    deviceKeyId: string;
+    endpoint: string;
+    keys: { p256dh: string; auth: string };
+    now: number;
+  },
+): Promise<void> {
+  const { userId, deviceKeyId, endpoint, keys, now } = subscription;
+  const device = { p256dh: keys.p256dh, auth: keys.auth, device_key_id: deviceKeyId };
+  await db
+    .insertInto('push_subscriptions')
+    .values({ id: newId(), user_id: userId, endpoint, created_at: now, ...device })
+    .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet(device))
+    .execute();
+}
+
+/** The owner's push subscriptions. */
+export function subscriptionsOf(db: Db, userId: string) {
+  return db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).execute();
+}
+
+/** Deletes a subscription the push service says is gone. */
+export async function deleteSubscription(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
 }

@@ -6,7 +6,7 @@ import { AlertMoved } from '../alerts/index.js';
 import { type FireDeps, sendCheckinAlert } from './fire.js';
 import { pushToOwner } from './push.js';
 import { reminderMail, reminderPage, reminderPush } from './reminder.js';
-import { checkinById, updateActive } from './repository.js';
+import { checkinById, markOverdue, updateActive } from './repository.js';
 
 /** The durable timer (server/lib/timers.ts) of each check-in, by its id. */
 export const CHECKIN_TIMER = 'checkin';
@@ -70,13 +70,7 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
     if (now < Number(checkin.due_at)) return setDueAt(checkin, Number(checkin.due_at));
     if (checkin.status === 'running') {
       const overdue = await db.transaction().execute(async (trx) => {
-        const moved = await trx
-          .updateTable('checkins')
-          .set({ status: 'overdue' })
-          .where('id', '=', checkin.id)
-          .where('status', '=', 'running')
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) return false;
+        if (!(await markOverdue(trx, checkin.id))) return false;
         await setTimer(trx, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt: firesAt(checkin), now });
         await setTimer(trx, { kind: CHECKIN_REMINDER, subject: checkin.id, dueAt: now, now });
         return true;

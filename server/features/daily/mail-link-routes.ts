@@ -1,12 +1,13 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Language } from '../../../common/constants.js';
+import { asLanguage, type Language } from '../../../common/constants.js';
 import type { User } from '../../db/schema.js';
 import { escapeHtml, htmlPage, NOT_API } from '../../lib/html.js';
 import { MINUTE } from '../../lib/time.js';
 import { limit } from '../../plugins/security.js';
 import { findById, hashSecret } from '../accounts/index.js';
 import { ownerLanguage } from '../owner/index.js';
+import { linkHolder } from './repository.js';
 import { recordSignOfLife } from './service.js';
 
 const TEXTS: Record<Language, { ask: string; button: string; done: string; expired: string }> = {
@@ -26,7 +27,7 @@ const TEXTS: Record<Language, { ask: string; button: string; done: string; expir
 
 /** The link's language (`?lang=`, set by the reminder): all that is left to know the owner by once it is spent. */
 const languageOf = (user: User | undefined, asked: string | undefined): Language =>
-  user ? ownerLanguage(user) : asked === 'en' ? 'en' : 'pt';
+  user ? ownerLanguage(user) : asLanguage(asked);
 
 type LinkRequest = { Params: { link: string }; Querystring: { lang?: string } };
 
@@ -38,11 +39,7 @@ type LinkRequest = { Params: { link: string }; Querystring: { lang?: string } };
 export default async function dailyMailLinkRoutes(app: FastifyInstance) {
   const perAddress = limit(app, { max: 20, timeWindow: MINUTE, keyGenerator: (request) => `daily-link:${request.ip}` });
   const holderOf = async (link: string) => {
-    const row = await app.db
-      .selectFrom('daily_checkins')
-      .select(['user_id', 'link_expires_at'])
-      .where('link_hash', '=', hashSecret(link))
-      .executeTakeFirst();
+    const row = await linkHolder(app.db, hashSecret(link));
     const live = row && Number(row.link_expires_at) > app.clock.now();
     return { row: live ? row : undefined, user: row ? await findById(app.db, row.user_id) : undefined };
   };

@@ -10,6 +10,7 @@ import { hashSecret, render } from '../accounts/index.js';
 import { pushToOwner } from '../checkins/index.js';
 import { ownerLanguage } from '../owner/index.js';
 import type { DailyFireDeps } from './fire.js';
+import { setReminderLink } from './repository.js';
 
 const TEXTS: Record<Language, (alarm: string) => { subject: string; intro: string; button: string; outro: string }> = {
   pt: (alarm) => ({
@@ -59,11 +60,7 @@ export async function remindDaily(deps: DailyFireDeps, user: User, alarmAt: numb
   const mail = async () => {
     if (!user.email || !user.email_verified) return;
     const secret = randomToken(24);
-    await deps.db
-      .updateTable('daily_checkins')
-      .set({ link_hash: hashSecret(secret), link_expires_at: alarmAt })
-      .where('user_id', '=', user.id)
-      .execute();
+    await setReminderLink(deps.db, user.id, hashSecret(secret), alarmAt);
     await deps.mail.send(dailyMail(user, texts, mailLinkUrl(deps.config.APP_URL, secret, language)));
   };
   const notify = attempt === 1 && user.token ? pushToOwner(deps, user.id, push) : undefined;

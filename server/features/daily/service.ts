@@ -7,7 +7,7 @@ import { cancelTimer, setTimer } from '../../lib/timers.js';
 import { openAlertRows } from '../alerts/index.js';
 import { subscriptionProfile } from '../billing/index.js';
 import { resolveAlert } from '../live/index.js';
-import { dailyOf } from './repository.js';
+import { dailyOf, recordSign, saveSchedule, spendLink } from './repository.js';
 import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
 
 export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers' | 'dialect'>;
@@ -53,11 +53,7 @@ export async function setDaily(deps: DailyDeps, user: User, settings: DailySetti
       updated_at: now,
     };
     const next = settings.enabled ? firstDueAfter(scheduleOf(fields, user), now) : null;
-    await trx
-      .insertInto('daily_checkins')
-      .values({ ...fields, user_id: user.id, next_due_at: next, missed_due_at: null, alert_id: null, created_at: now })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...fields, next_due_at: next }))
-      .execute();
+    await saveSchedule(trx, user.id, { ...fields, next_due_at: next }, now);
     if (next === null) await cancelTimer(trx, DAILY_TIMER, user.id);
     else await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
   });
@@ -80,14 +76,7 @@ export async function recordSignOfLife(
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx: Db) => {
     if (linkHash !== undefined) {
-      const spent = await trx
-        .updateTable('daily_checkins')
-        .set({ link_hash: null, link_expires_at: null })
-        .where('user_id', '=', user.id)
-        .where('link_hash', '=', linkHash)
-        .where('link_expires_at', '>', now)
-        .executeTakeFirst();
-      if (Number(spent.numUpdatedRows) !== 1) return false;
+      if (!(await spendLink(trx, user.id, linkHash, now))) return false;
     }
     // Locked until commit: two signs at once on PostgreSQL would otherwise both read the old
     // anchor and the later commit could move it back (SQLite's single writer already serialises).
@@ -96,18 +85,7 @@ export async function recordSignOfLife(
     const anchor = Math.max(Number(row.anchor_at), at);
     const lastOk = Math.max(Number(row.last_ok_at ?? 0), at);
     const next = row.enabled ? nextDueAt(scheduleOf(row, user), anchor) : null;
-    await trx
-      .updateTable('daily_checkins')
-      .set({
-        anchor_at: anchor,
-        last_ok_at: lastOk,
-        next_due_at: next,
-        link_hash: null,
-        link_expires_at: null,
-        updated_at: now,
-      })
-      .where('user_id', '=', user.id)
-      .execute();
+    await recordSign(trx, user.id, { anchor, lastOk, next, now });
     if (next !== null) await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
     return true;
   });

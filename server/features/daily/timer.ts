@@ -5,7 +5,7 @@ import { findById } from '../accounts/index.js';
 import { AlertMoved } from '../alerts/index.js';
 import { type DailyFireDeps, sendMissedDaily } from './fire.js';
 import { remindDaily } from './reminder.js';
-import { dailyOf, signOfLifeAfter } from './repository.js';
+import { dailyOf, markMissed, markReminded, signOfLifeAfter, skipDue } from './repository.js';
 import { alarmAt, caughtUp, DAILY_TIMER, scheduleOf } from './schedule.js';
 import { hasDailyPlan, recordSignOfLife } from './service.js';
 
@@ -29,15 +29,9 @@ export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder
 
   async function remind(row: DailyCheckin, user: User, dueAt: number, now: number) {
     const first = await db.transaction().execute(async (trx) => {
-      const marked = await trx
-        .updateTable('daily_checkins')
-        .set({ reminded_due_at: dueAt })
-        .where('user_id', '=', user.id)
-        .where('next_due_at', '=', dueAt)
-        .where((eb) => eb.or([eb('reminded_due_at', 'is', null), eb('reminded_due_at', '!=', dueAt)]))
-        .executeTakeFirst();
+      const marked = await markReminded(trx, user.id, dueAt);
       await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: alarmAt(row, dueAt), now });
-      if (Number(marked.numUpdatedRows) !== 1) return false;
+      if (!marked) return false;
       await setTimer(trx, { kind: DAILY_REMINDER, subject: user.id, dueAt: now, now });
       return true;
     });
@@ -48,13 +42,7 @@ export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder
   async function skip(row: DailyCheckin, user: User, dueAt: number, now: number) {
     const next = firstDueAfter(scheduleOf(row, user), now);
     await db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable('daily_checkins')
-        .set({ next_due_at: next, reminded_due_at: null, link_hash: null, link_expires_at: null, updated_at: now })
-        .where('user_id', '=', user.id)
-        .where('next_due_at', '=', dueAt)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 1) {
+      if (await skipDue(trx, user.id, { dueAt, next, now })) {
         await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
       }
     });
@@ -63,23 +51,7 @@ export function dailyTimer(deps: DailyFireDeps): { timer: TimerHandler; reminder
   async function fire(row: DailyCheckin, user: User, missed: number, next: number) {
     const since = Number(row.last_ok_at ?? row.created_at);
     await sendMissedDaily(deps, user, { dueAt: missed, since }, async (trx, alertId) => {
-      const moved = await trx
-        .updateTable('daily_checkins')
-        .set({
-          anchor_at: missed,
-          next_due_at: next,
-          missed_due_at: missed,
-          alert_id: alertId,
-          link_hash: null,
-          link_expires_at: null,
-          updated_at: clock.now(),
-        })
-        .where('user_id', '=', user.id)
-        .where('enabled', '=', 1)
-        .where('anchor_at', '=', Number(row.anchor_at))
-        .where('next_due_at', '=', Number(row.next_due_at))
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new AlertMoved();
+      if (!(await markMissed(trx, row, { missed, next, alertId, now: clock.now() }))) throw new AlertMoved();
       await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now: clock.now() });
     });
   }

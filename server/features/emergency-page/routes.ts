@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { asLanguage } from '../../../common/constants.js';
 import { BACKGROUND_COLOR, MANIFEST_ICONS, PRODUCT_NAME, THEME_COLOR } from '../../../common/pwa.js';
 import { notFound } from '../../lib/errors.js';
 import { MINUTE } from '../../lib/time.js';
@@ -31,7 +32,8 @@ const params = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,200}$/) });
 
 /** The web manifest of one emergency link: installing it puts that link itself on the home screen. */
 export function emergencyManifest(mode: Mode, token: string, language: string) {
-  const texts = NAMES[mode][language === 'en' ? 'en' : 'pt'];
+  const lang = asLanguage(language);
+  const texts = NAMES[mode][lang];
   const page = `/${mode}/${token}/`;
   return {
     // Its own id, so the emergency icon installs beside the app rather than replacing it.
@@ -45,7 +47,7 @@ export function emergencyManifest(mode: Mode, token: string, language: string) {
     orientation: 'portrait',
     background_color: BACKGROUND_COLOR,
     theme_color: THEME_COLOR,
-    lang: language === 'en' ? 'en' : 'pt',
+    lang,
     icons: MANIFEST_ICONS,
   };
 }

@@ -12,7 +12,7 @@ import type { Alert, EscalationCall, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { CALL_LOOKUP_TIMEOUT_MS, CALL_MAX_ATTEMPTS, CALL_PLACE_TIMEOUT_MS } from '../../lib/reliability.js';
 import type { TimerHandler } from '../../lib/timers.js';
-import { loggable, withTimeout } from '../../providers/calls.js';
+import { heldAfterAttempt, isPermanent, loggable, withTimeout } from '../../providers/calls.js';
 import { findById } from '../accounts/index.js';
 import { alertById } from '../alerts/index.js';
 import { recordSmsUsage } from '../billing/index.js';
@@ -38,18 +38,20 @@ export type PlacementDeps = Pick<Deps, 'db' | 'clock' | 'log' | 'voice' | 'payme
  * the SMS are (a contact rung twice is better than one never rung).
  */
 async function heldByProvider(deps: PlacementDeps, call: EscalationCall, since: number): Promise<string | undefined> {
-  try {
-    const held = await withTimeout(deps.voice.lookup({ to: call.phone_number, since }), CALL_LOOKUP_TIMEOUT_MS);
-    const ids = held.map((found) => found.providerCallId);
-    const others = await providerIdsOfOtherCalls(deps.db, call.id, ids);
-    const mine = ids.find((id) => !others.has(id));
-    if (mine)
-      deps.log.warn({ call: call.id }, 'escalation call held by the provider after a failed attempt: not placed again');
-    return mine;
-  } catch (error) {
-    deps.log.warn({ call: call.id, reason: loggable(error) }, 'escalation call lookup failed: placing it again');
-    return undefined;
+  const mine = await heldAfterAttempt(
+    async () => {
+      const held = await deps.voice.lookup({ to: call.phone_number, since });
+      const ids = held.map((found) => found.providerCallId);
+      const others = await providerIdsOfOtherCalls(deps.db, call.id, ids);
+      return ids.find((id) => !others.has(id));
+    },
+    CALL_LOOKUP_TIMEOUT_MS,
+    (reason) => deps.log.warn({ call: call.id, reason }, 'escalation call lookup failed: placing it again'),
+  );
+  if (mine) {
+    deps.log.warn({ call: call.id }, 'escalation call held by the provider after a failed attempt: not placed again');
   }
+  return mine;
 }
 
 /** The call is with the provider: ringing, metered like an SMS (one unit, once per call). */
@@ -125,7 +127,7 @@ export function placementJob(deps: PlacementDeps, options: { placeTimeoutMs?: nu
       const placing = deps.voice.place({ to: call.phone_number, reference: call.id, ...composeSpeech(alert, owner) });
       ({ providerCallId } = await withTimeout(placing, options.placeTimeoutMs ?? CALL_PLACE_TIMEOUT_MS));
     } catch (error) {
-      const permanent = (error as { permanent?: unknown }).permanent === true;
+      const permanent = isPermanent(error);
       await attemptFailed(deps, call, error, permanent || attempt >= CALL_MAX_ATTEMPTS);
       // An invalid number ends here; anything else is the job engine's to retry (or park, at the last).
       if (permanent) return;

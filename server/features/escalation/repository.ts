@@ -102,22 +102,6 @@ export async function lockLinkOnlyCalls(trx: Transaction<Database>, dialect: Dia
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`calls:${userId}`}))`.execute(trx);
 }
 
-/** Which of `phones` a call of one of `userId`'s link-only alerts was queued to since `since`. */
-export async function rungForLinkOnly(db: Db, userId: string, phones: string[], since: number): Promise<Set<string>> {
-  if (phones.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('escalation_calls as c')
-    .innerJoin('alerts as a', 'a.id', 'c.alert_id')
-    .select('c.phone_number')
-    .distinct()
-    .where('c.phone_number', 'in', phones)
-    .where('c.created_at', '>', since)
-    .where('a.user_id', '=', userId)
-    .where('a.proven', '=', 0)
-    .execute();
-  return new Set(rows.map((row) => row.phone_number));
-}
-
 /**
  * Adds the queued calls; a call already there for the same contact stays as it is. Resolves
  * with the ids of the calls added (each gets its placement job).

@@ -14,9 +14,9 @@ import type { Alert, Database, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { orderedId } from '../../lib/ids.js';
 import { HOUR } from '../../lib/time.js';
-import { type TimerHandler, timerRow, timersInsert } from '../../lib/timers.js';
+import { setTimers, type TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/index.js';
-import { alertById, queueWithinBudgets } from '../alerts/index.js';
+import { alertById, numbersReached, queueWithinBudgets } from '../alerts/index.js';
 import { livePageUrl } from '../live/index.js';
 import { ownerLanguage } from '../owner/index.js';
 import { CALL_JOB } from './placement.js';
@@ -24,7 +24,6 @@ import {
   answeredByContact,
   insertCalls,
   lockLinkOnlyCalls,
-  rungForLinkOnly,
   settleEscalation,
   unansweredContacts,
 } from './repository.js';
@@ -64,7 +63,13 @@ async function notRungForLinkOnly<C extends { phone_number: string }>(
 ): Promise<C[]> {
   await lockLinkOnlyCalls(trx, deps.dialect, alert.user_id);
   const phones = contacts.map((contact) => contact.phone_number);
-  const rung = await rungForLinkOnly(trx, alert.user_id, phones, now - LINK_ONLY_CALL_WINDOW_MS);
+  const rung = await numbersReached(trx, {
+    via: 'escalation_calls',
+    userId: alert.user_id,
+    phones,
+    since: now - LINK_ONLY_CALL_WINDOW_MS,
+    proven: false,
+  });
   return contacts.filter((contact) => !rung.has(contact.phone_number));
 }
 
@@ -103,12 +108,10 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
         updated_at: now,
       })),
     );
-    if (calls.length > 0) {
-      await timersInsert(
-        trx,
-        calls.map((id) => timerRow({ kind: CALL_JOB, subject: id, dueAt: now, now })),
-      ).execute();
-    }
+    await setTimers(
+      trx,
+      calls.map((id) => ({ kind: CALL_JOB, subject: id, dueAt: now, now })),
+    );
     const body = escalationSms({
       language: ownerLanguage(owner),
       ownerName: shownName(owner),

@@ -160,3 +160,14 @@ export async function deleteLiveRowsBefore(db: Kysely<Database>, cutoff: number)
   const responders = await db.deleteFrom('alert_responders').where('created_at', '<', cutoff).executeTakeFirst();
   return Number(positions.numDeletedRows) + Number(responders.numDeletedRows);
 }
+
+/** A contact's own answer on an alert, by the hash of their link's key: when, and through what. */
+export function answerByContactKey(db: Kysely<Database>, alertId: string, keyHash: string) {
+  return db
+    .selectFrom('alert_responders')
+    .innerJoin('deliveries', 'deliveries.id', 'alert_responders.delivery_id')
+    .select(['alert_responders.created_at', 'alert_responders.channel'])
+    .where('alert_responders.alert_id', '=', alertId)
+    .where('deliveries.contact_key_hash', '=', keyHash)
+    .executeTakeFirst();
+}

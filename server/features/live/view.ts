@@ -14,7 +14,7 @@ import { iso } from '../../lib/dates.js';
 import { sinceOf } from '../alerts/index.js';
 import { ownerLanguage } from '../owner/index.js';
 import { contactKeyHash } from './links.js';
-import { type Position, type Responder, respondersOf, trailOf } from './repository.js';
+import { answerByContactKey, type Position, type Responder, respondersOf, trailOf } from './repository.js';
 
 /** What a contact key looks like (11 base64url characters today); anything else is not looked up. */
 export const CONTACT_KEY = /^[A-Za-z0-9_-]{8,64}$/;
@@ -94,12 +94,6 @@ export async function liveView(
 /** A contact's own answer on an alert, found by the key of their link, however it came (link, SMS reply, call). */
 async function answerOfContact(db: Kysely<Database>, alertId: string, contactKey: string) {
   if (!CONTACT_KEY.test(contactKey)) return undefined;
-  const row = await db
-    .selectFrom('alert_responders')
-    .innerJoin('deliveries', 'deliveries.id', 'alert_responders.delivery_id')
-    .select(['alert_responders.created_at', 'alert_responders.channel'])
-    .where('alert_responders.alert_id', '=', alertId)
-    .where('deliveries.contact_key_hash', '=', contactKeyHash(contactKey))
-    .executeTakeFirst();
+  const row = await answerByContactKey(db, alertId, contactKeyHash(contactKey));
   return row ? { created_at: iso(Number(row.created_at)), channel: row.channel ?? ('link' as const) } : undefined;
 }

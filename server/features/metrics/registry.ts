@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../../db/schema.js';
-import { readJobs } from './jobs.js';
+import { readJobs } from './jobs-repository.js';
+import { callsByStatus } from './repository.js';
 
 /**
  * Every metric `GET /metrics` reports, in one registry per server (tests build many servers in
@@ -68,15 +69,7 @@ export function createMetrics(source: { db: Kysely<Database>; now: () => number 
   let reading: ReturnType<typeof readAll> | undefined;
   const readAll = async () => {
     const now = source.now();
-    const [jobs, calls] = await Promise.all([
-      readJobs(source.db, now),
-      source.db
-        .selectFrom('escalation_calls')
-        .select('status')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .groupBy('status')
-        .execute(),
-    ]);
+    const [jobs, calls] = await Promise.all([readJobs(source.db, now), callsByStatus(source.db)]);
     return { jobs, calls };
   };
   const current = () => {

@@ -1,3 +1,4 @@
+import { asLanguage } from '../../../common/constants.js';
 import type { AlertLanguage } from '../../../common/sms-text.js';
 import type { Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
@@ -22,7 +23,7 @@ export interface TokenOwner {
 }
 
 /** The language of the owner's SMS and pages. */
-export const ownerLanguage = (user: User): AlertLanguage => (user.language === 'en' ? 'en' : 'pt');
+export const ownerLanguage = (user: Pick<User, 'language'>): AlertLanguage => asLanguage(user.language);
 
 /** The answer to a token that is unknown or was rotated. */
 export const unknownToken = () => detailError(404, UNKNOWN_TOKEN, 'not_found');

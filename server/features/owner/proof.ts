@@ -1,8 +1,8 @@
 import { keepNewest } from '../../db/keep-newest.js';
 import type { Deps } from '../../lib/deps.js';
-import { newId, randomToken } from '../../lib/ids.js';
+import { randomToken } from '../../lib/ids.js';
 import { hashSecret } from '../accounts/index.js';
-import { ownerByToken } from './repository.js';
+import { deviceKeyByHash, insertDeviceKey, ownerByToken, stampDeviceKey } from './repository.js';
 
 /**
  * The owner's proof beside the link (DESIGN.md §6): an alert request that carries the
@@ -34,23 +34,14 @@ export const sentProof = (proof: OwnerProof) => Boolean(proof.authorization || p
 /** The device key row a request's key names (its id and the user it was issued to); undefined for anything else. */
 export function deviceKeyRow(db: Deps['db'], key: unknown): Promise<{ id: string; user_id: string } | undefined> {
   if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH) return Promise.resolve(undefined);
-  return db
-    .selectFrom('device_keys')
-    .select(['id', 'user_id'])
-    .where('key_hash', '=', hashSecret(key))
-    .executeTakeFirst();
+  return deviceKeyByHash(db, hashSecret(key));
 }
 
 /** The user a device key was issued to, else null; stamps its last use. */
 async function deviceKeyUser(deps: Pick<Deps, 'db' | 'clock'>, key: string | undefined): Promise<string | null> {
   const row = await deviceKeyRow(deps.db, key);
   if (!row) return null;
-  const hash = hashSecret(key as string);
-  await deps.db
-    .updateTable('device_keys')
-    .set({ last_used_at: deps.clock.now() })
-    .where('key_hash', '=', hash)
-    .execute();
+  await stampDeviceKey(deps.db, hashSecret(key as string), deps.clock.now());
   return row.user_id;
 }
 
@@ -87,18 +78,7 @@ export async function issueDeviceKey(
   const key = randomToken(32);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('device_keys')
-      .values({
-        id: newId(),
-        user_id: userId,
-        key_hash: hashSecret(key),
-        created_at: now,
-        last_used_at: null,
-        name: to?.name ?? null,
-        session_id: to?.sessionId ?? null,
-      })
-      .execute();
+    await insertDeviceKey(trx, { userId, keyHash: hashSecret(key), now, to });
     await keepNewest(trx, 'device_keys', userId, DEVICE_KEYS_PER_USER);
   });
   return key;

@@ -3,13 +3,14 @@ import fp from 'fastify-plugin';
 import { HOUR } from '../../lib/time.js';
 import { NOTICE_JOB, noticeJob, noticeKind } from './notices.js';
 import { OPT_OUT_MAIL_JOB, optOutMailJob } from './opt-out-mail.js';
-import { forgetOldInbound } from './replays.js';
+import { forgetOldInbound } from './repository.js';
 import smsInboundRoutes from './routes.js';
 
 export { inviteContact } from './invitations.js';
 export { optOutSummaryMail } from './opt-out-mail.js';
-export { optedOutAmong, optOut } from './opt-outs.js';
+export { optOut } from './opt-outs.js';
 export { handleReply } from './replies.js';
+export { lockNumbers, optedOutAmong } from './repository.js';
 
 /**
  * Contacts who agree and answer by SMS: the notices' job (invitations, help, "which alert?"),

@@ -5,8 +5,8 @@ import type { Contact, Db, User } from '../../db/schema.js';
 import type { Deps } from '../../lib/deps.js';
 import { DAY } from '../../lib/time.js';
 import { ownerLanguage } from '../owner/index.js';
-import { noticesSince, queueNotice } from './notices.js';
-import { lockNumber, optedOutAmong } from './opt-outs.js';
+import { queueNotice } from './notices.js';
+import { claimInvitation, lockNumber, noticesSince, optedOutAmong } from './repository.js';
 
 /** Invitations one number may get in a day, from all accounts together. */
 export const INVITATIONS_PER_NUMBER_PER_DAY = 3;
@@ -40,33 +40,7 @@ export async function inviteContact(
   });
   // Claimed by a conditional update: of two requests at once, which both read the contact as
   // not invited this week, only the one whose update took a row queues the SMS.
-  const claimed = await db
-    .updateTable('contacts')
-    .set({ invited_at: now })
-    .where('id', '=', contact.id)
-    .where((eb) => eb.or([eb('invited_at', 'is', null), eb('invited_at', '<=', now - REINVITE_AFTER_MS)]))
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return 'too_soon';
+  if (!(await claimInvitation(db, contact.id, now, REINVITE_AFTER_MS))) return 'too_soon';
   await queueNotice(db, { userId: user.id, phone, kind: 'invitation', body, now });
   return 'invited';
-}
-
-/**
- * A YES confirms the invitation the number got last (the one it is answering): that owner's
- * contact. An earlier inviter is confirmed by a YES to its own invitation, which a re-invitation
- * from Setup can ask for. False when the number has no invitation waiting.
- */
-export async function confirmNumber(db: Db, phone: string, now: number): Promise<boolean> {
-  const latest = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('phone_number', '=', phone)
-    .where('invited_at', 'is not', null)
-    .where('confirmed_at', 'is', null)
-    .orderBy('invited_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  if (!latest) return false;
-  await db.updateTable('contacts').set({ confirmed_at: now }).where('id', '=', latest.id).execute();
-  return true;
 }

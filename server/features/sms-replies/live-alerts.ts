@@ -1,8 +1,8 @@
-import { LIVE_PAGE_TTL_MS } from '../../../common/constants.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Db } from '../../db/schema.js';
 import { liveState } from '../live/index.js';
 import { ownerLanguage } from '../owner/index.js';
+import { alertsSentTo } from './repository.js';
 
 /** An open real alert whose own SMS went to a number: what "on my way" by SMS answers. */
 export interface OpenAlert {
@@ -18,28 +18,7 @@ export interface OpenAlert {
  * alone if it is one of them.
  */
 export async function openAlertsOf(db: Db, phone: string, now: number, only?: string): Promise<OpenAlert[]> {
-  let query = db
-    .selectFrom('deliveries')
-    .innerJoin('alerts', 'alerts.id', 'deliveries.alert_id')
-    .innerJoin('users', 'users.id', 'alerts.user_id')
-    .selectAll('alerts')
-    .select([
-      'deliveries.id as delivery_id',
-      'deliveries.contact_name',
-      'users.display_name',
-      'users.username',
-      'users.language',
-    ])
-    .where('deliveries.phone_number', '=', phone)
-    .where('deliveries.kind', '=', 'alert')
-    .where('deliveries.contact_key_hash', 'is not', null)
-    .where('alerts.mode', '=', 'real')
-    .where('alerts.resolved_at', 'is', null)
-    .where('alerts.created_at', '>', now - LIVE_PAGE_TTL_MS)
-    .orderBy('alerts.created_at', 'desc')
-    .orderBy('alerts.id', 'desc');
-  if (only !== undefined) query = query.where('alerts.id', '=', only);
-  const rows = await query.execute();
+  const rows = await alertsSentTo(db, phone, now, only);
   const byOwner = new Map<string, OpenAlert>();
   for (const row of rows) {
     if (byOwner.has(row.user_id) || liveState(row, now) !== 'active') continue;
@@ -48,7 +27,7 @@ export async function openAlertsOf(db: Db, phone: string, now: number, only?: st
       alertId: row.id,
       delivery: { id: row.delivery_id, contact_name: row.contact_name },
       ownerName: shownName(owner),
-      language: ownerLanguage(owner as Parameters<typeof ownerLanguage>[0]),
+      language: ownerLanguage(owner),
     });
   }
   return [...byOwner.values()];

@@ -4,9 +4,10 @@ import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { SMS_LOOKUP_TIMEOUT_MS, SMS_SEND_TIMEOUT_MS } from '../../lib/reliability.js';
 import { type KindOptions, setTimer, type TimerHandler } from '../../lib/timers.js';
-import { isPermanent, withTimeout } from '../../providers/calls.js';
+import { heldAfterAttempt, isPermanent, withTimeout } from '../../providers/calls.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
-import { lockNumber, optedOutAmong, optOut } from './opt-outs.js';
+import { optOut } from './opt-outs.js';
+import { insertNotice, lockNumber, noticesSince, optedOutAmong, queuedNotice, settleNotice } from './repository.js';
 
 /** The job that sends one notice (its id is the subject). */
 export const NOTICE_JOB = 'sms-notice';
@@ -21,40 +22,8 @@ export async function queueNotice(
 ): Promise<void> {
   const id = newId();
   const { now } = notice;
-  await db
-    .insertInto('sms_notices')
-    .values({
-      id,
-      user_id: notice.userId ?? null,
-      phone_number: notice.phone,
-      kind: notice.kind,
-      body: notice.body,
-      status: 'queued',
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertNotice(db, { ...notice, id });
   await setTimer(db, { kind: NOTICE_JOB, subject: id, dueAt: now, now });
-}
-
-/** How many notices of `kind` (with `body`, when given) went (or are going) to `phone` since `since`. */
-export async function noticesSince(
-  db: Db,
-  phone: string,
-  kind: SmsNoticeKind,
-  since: number,
-  body?: string,
-): Promise<number> {
-  let query = db
-    .selectFrom('sms_notices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('phone_number', '=', phone)
-    .where('kind', '=', kind)
-    .where('created_at', '>', since);
-  if (body !== undefined) query = query.where('body', '=', body);
-  const row = await query.executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
 
 /**
@@ -80,15 +49,6 @@ export async function queueNoticeOnce(
   return queued;
 }
 
-async function settle(db: Db, id: string, status: 'sent' | 'failed' | 'opted_out', now: number, error?: string) {
-  await db
-    .updateTable('sms_notices')
-    .set({ status, updated_at: now, last_error: error?.slice(0, 500) ?? null })
-    .where('id', '=', id)
-    .where('status', '=', 'queued')
-    .execute();
-}
-
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -96,7 +56,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * `failed` with the last reason, in the transaction that parks it, never left `queued`.
  */
 export function noticeKind(deps: Pick<Deps, 'clock'>): KindOptions {
-  return { parked: (trx, subject, error) => settle(trx, subject, 'failed', deps.clock.now(), reasonOf(error)) };
+  return { parked: (trx, subject, error) => settleNotice(trx, subject, 'failed', deps.clock.now(), reasonOf(error)) };
 }
 
 /**
@@ -107,16 +67,9 @@ export function noticeKind(deps: Pick<Deps, 'clock'>): KindOptions {
  */
 async function alreadyHeld(sms: SmsPort, notice: { phone_number: string; body: string; created_at: number }) {
   if (!sms.find) return false;
-  try {
-    const since = Number(notice.created_at);
-    const found = await withTimeout(
-      sms.find({ to: notice.phone_number, body: notice.body, since }),
-      SMS_LOOKUP_TIMEOUT_MS,
-    );
-    return Boolean(found);
-  } catch {
-    return false;
-  }
+  const find = sms.find.bind(sms);
+  const lookup = { to: notice.phone_number, body: notice.body, since: Number(notice.created_at) };
+  return Boolean(await heldAfterAttempt(() => find(lookup), SMS_LOOKUP_TIMEOUT_MS));
 }
 
 /**
@@ -133,19 +86,14 @@ export function noticeJob(
 ): TimerHandler {
   const sendTimeoutMs = options.sendTimeoutMs ?? SMS_SEND_TIMEOUT_MS;
   return async ({ subject, attempt, holds }) => {
-    const notice = await deps.db
-      .selectFrom('sms_notices')
-      .selectAll()
-      .where('id', '=', subject)
-      .where('status', '=', 'queued')
-      .executeTakeFirst();
+    const notice = await queuedNotice(deps.db, subject);
     if (!notice) return;
     if ((await optedOutAmong(deps.db, [notice.phone_number])).size > 0) {
-      await settle(deps.db, notice.id, 'opted_out', deps.clock.now());
+      await settleNotice(deps.db, notice.id, 'opted_out', deps.clock.now());
       return;
     }
     if (attempt > 1 && (await alreadyHeld(deps.sms, notice))) {
-      await settle(deps.db, notice.id, 'sent', deps.clock.now());
+      await settleNotice(deps.db, notice.id, 'sent', deps.clock.now());
       return;
     }
     // A run stalled past its lease (the lookup above, a pause) may have lost the job to another run, which sends it.
@@ -157,15 +105,15 @@ export function noticeJob(
       const reason = reasonOf(error);
       if (isOptedOutError(error)) {
         await optOut(deps.db, notice.phone_number, 'provider', deps.clock.now());
-        await settle(deps.db, notice.id, 'opted_out', deps.clock.now(), reason);
+        await settleNotice(deps.db, notice.id, 'opted_out', deps.clock.now(), reason);
         return;
       }
       if (isPermanent(error)) {
-        await settle(deps.db, notice.id, 'failed', deps.clock.now(), reason);
+        await settleNotice(deps.db, notice.id, 'failed', deps.clock.now(), reason);
         return;
       }
       throw error;
     }
-    await settle(deps.db, notice.id, 'sent', deps.clock.now());
+    await settleNotice(deps.db, notice.id, 'sent', deps.clock.now());
   };
 }

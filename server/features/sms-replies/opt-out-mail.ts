@@ -4,6 +4,7 @@ import type { Deps } from '../../lib/deps.js';
 import { setTimers, type TimerHandler } from '../../lib/timers.js';
 import { findById, mailTime, noteMailEvent, render, SPACING_NOTE } from '../accounts/index.js';
 import { ownerLanguage } from '../owner/index.js';
+import { contactIdsOfNumber, contactsStoppedSince, stoppedContact } from './repository.js';
 
 /** The job that tells one owner that one of her contacts said STOP (subject: the contact's id). */
 export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';
@@ -13,10 +14,10 @@ export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';
  * number is, so every owner who has it is told once, whatever happens to the process after.
  */
 export async function setOptOutMails(db: Db, phone: string, now: number): Promise<void> {
-  const contacts = await db.selectFrom('contacts').select('id').where('phone_number', '=', phone).execute();
+  const contacts = await contactIdsOfNumber(db, phone);
   await setTimers(
     db,
-    contacts.map((contact) => ({ kind: OPT_OUT_MAIL_JOB, subject: contact.id, dueAt: now, now })),
+    contacts.map((id) => ({ kind: OPT_OUT_MAIL_JOB, subject: id, dueAt: now, now })),
   );
 }
 
@@ -80,21 +81,14 @@ export function optOutMail(appUrl: string, user: User, contact: { name: string; 
  */
 export async function optOutSummaryMail(deps: Pick<Deps, 'db' | 'config'>, user: User, count: number, since: number) {
   if (!user.email || !user.email_verified) return null;
-  const stopped = await deps.db
-    .selectFrom('contacts')
-    .innerJoin('sms_opt_outs', 'sms_opt_outs.phone_number', 'contacts.phone_number')
-    .select('contacts.name')
-    .where('contacts.user_id', '=', user.id)
-    .where('sms_opt_outs.created_at', '>=', since)
-    .orderBy('contacts.name')
-    .execute();
+  const stopped = await contactsStoppedSince(deps.db, user.id, since);
   const language = ownerLanguage(user);
   const t = TEXTS[language];
   return render(
     {
       subject: t.moreSubject,
       greeting: t.greeting,
-      intro: t.more(count, mailTime(since, language, user.time_zone), stopped.map((row) => row.name).join(', ')),
+      intro: t.more(count, mailTime(since, language, user.time_zone), stopped.join(', ')),
       button: t.button,
       outro: [t.ask, t.replace, SPACING_NOTE[language](t.what)],
     },
@@ -113,12 +107,7 @@ export async function optOutSummaryMail(deps: Pick<Deps, 'db' | 'config'>, user:
  */
 export function optOutMailJob(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail'>): TimerHandler {
   return async ({ subject, attempt }) => {
-    const stopped = await deps.db
-      .selectFrom('contacts')
-      .innerJoin('sms_opt_outs', 'sms_opt_outs.phone_number', 'contacts.phone_number')
-      .select(['contacts.user_id', 'contacts.name', 'contacts.phone_number', 'sms_opt_outs.created_at'])
-      .where('contacts.id', '=', subject)
-      .executeTakeFirst();
+    const stopped = await stoppedContact(deps.db, subject);
     const user = stopped ? await findById(deps.db, stopped.user_id) : undefined;
     if (!stopped || !user?.email || !user.email_verified) return;
     if (attempt === 1) {

@@ -4,6 +4,7 @@ import type { Deps } from '../../lib/deps.js';
 import { HOUR } from '../../lib/time.js';
 import type { OpenAlert } from './live-alerts.js';
 import { queueNoticeOnce } from './notices.js';
+import { forgetQuestion, insertQuestion, questionSince } from './repository.js';
 
 /** How long "which alert?" waits for its answer. */
 export const QUESTION_TTL_MS = HOUR;
@@ -19,19 +20,9 @@ export interface Question {
 
 /** The question `phone` was asked within the last `QUESTION_TTL_MS` and has not answered, if any. */
 export async function pendingQuestion(db: Db, phone: string, now: number): Promise<Question | undefined> {
-  const row = await db
-    .selectFrom('sms_reply_questions')
-    .selectAll()
-    .where('phone_number', '=', phone)
-    .where('created_at', '>', now - QUESTION_TTL_MS)
-    .executeTakeFirst();
+  const row = await questionSince(db, phone, now - QUESTION_TTL_MS);
   if (!row) return undefined;
   return { alertIds: JSON.parse(row.alert_ids) as string[], language: row.language, askedAt: Number(row.created_at) };
-}
-
-/** The question is answered: a later digit is no choice. */
-export async function forgetQuestion(db: Db, phone: string): Promise<void> {
-  await db.deleteFrom('sms_reply_questions').where('phone_number', '=', phone).execute();
 }
 
 /**
@@ -49,10 +40,7 @@ export async function askWhich(deps: QuestionDeps, phone: string, open: OpenAler
   const alertIds = JSON.stringify(open.map((alert) => alert.alertId));
   return queueNoticeOnce(deps, { phone, kind: 'which', body, now, since: now - QUESTION_TTL_MS }, async (trx) => {
     await forgetQuestion(trx, phone);
-    await trx
-      .insertInto('sms_reply_questions')
-      .values({ phone_number: phone, alert_ids: alertIds, language, created_at: now })
-      .execute();
+    await insertQuestion(trx, { phone, alertIds, language, now });
   });
 }
 

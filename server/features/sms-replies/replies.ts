@@ -3,11 +3,11 @@ import { HELP_MESSAGE, takenMessage } from '../../../common/sms-text-replies.js'
 import type { Deps } from '../../lib/deps.js';
 import { HOUR } from '../../lib/time.js';
 import { contactOnTheWay } from '../live/index.js';
-import { confirmNumber } from './invitations.js';
 import { type OpenAlert, openAlertsOf } from './live-alerts.js';
 import { queueNotice, queueNoticeOnce } from './notices.js';
-import { optedOutAmong, optIn, optOut } from './opt-outs.js';
-import { askWhich, forgetQuestion, pendingQuestion, type Question, tellEnded } from './questions.js';
+import { optOut } from './opt-outs.js';
+import { askWhich, pendingQuestion, type Question, tellEnded } from './questions.js';
+import { confirmNumber, forgetQuestion, optedOutAmong, optIn } from './repository.js';
 
 /** What a reply did, for the route's log and the tests. */
 export type ReplyOutcome =

@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { served } from '../../../common/api/shared.js';
 import { smsRepliesApi } from '../../../common/api/sms-replies.js';
 import { providerCallback } from '../../lib/provider-callback.js';
-import { releaseInbound, takeInbound } from './replays.js';
 import { handleReply } from './replies.js';
+import { releaseInbound, takeInbound } from './repository.js';
 
 /**
  * `POST /api/sms/inbound/`: a contact's SMS to Alerta's number, as Twilio posts it. As for the

@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { SMS_JOB } from '../alerts/index.js';
 
 /** Work waiting in the database, by kind (`sms:alert`, `timer:checkin-deadline`…). */
 export interface JobsReading {
@@ -22,7 +21,7 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
   const [sms, timers] = await Promise.all([
     db
       .selectFrom('deliveries')
-      .leftJoin('timers', (join) => join.on('timers.kind', '=', SMS_JOB).onRef('timers.subject', '=', 'deliveries.id'))
+      .leftJoin('timers', (join) => join.on('timers.kind', '=', 'sms').onRef('timers.subject', '=', 'deliveries.id'))
       .select(['deliveries.kind', 'deliveries.status'])
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
@@ -42,7 +41,7 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
         sql<number | null>`min(case when due_at <= ${now} and failed_at is null then due_at end)`.as('oldest_due'),
       ])
       // The SMS jobs are counted with their deliveries, by the deliveries' kinds.
-      .where('kind', '!=', SMS_JOB)
+      .where('kind', '!=', 'sms')
       .groupBy('kind')
       .execute(),
   ]);
