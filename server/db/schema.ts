@@ -11,7 +11,7 @@ import type {
   SmsOptOutsTable,
   SmsReplyQuestionsTable,
 } from './schema-replies.js';
-import type { MailBurstsTable, TimersTable } from './schema-work.js';
+import type { JobsTable, MailBurstsTable } from './schema-work.js';
 
 export type { CallStatus, EscalationCall, EscalationOutcome } from './schema-escalation.js';
 export type { MailBurstKind } from './schema-work.js';
@@ -188,7 +188,7 @@ export interface DeliveriesTable {
   status: DeliveryStatus;
   attempts: number;
   /**
-   * The SMS's due time and lease are its job's (a `timers` row of kind `sms`). These two columns
+   * The SMS's due time and lease are its job's (a `jobs` row of kind `sms`). These two columns
    * were the queue of the version before: `NOT_FOR_OLDER_CLAIMS` and null on every delivery the
    * job engine sends, so that a process of that version still running during a rolling deploy
    * claims none of them (migration 2026112820-sms-jobs, features/alerts/deliveries.ts).
@@ -255,7 +255,7 @@ export interface Database {
   alert_responders: AlertRespondersTable;
   device_keys: DeviceKeysTable;
   mail_bursts: MailBurstsTable;
-  timers: TimersTable;
+  jobs: JobsTable;
   checkins: CheckinsTable;
   push_subscriptions: PushSubscriptionsTable;
   checkin_pin_tries: CheckinPinTriesTable;
@@ -280,6 +280,6 @@ export type NewAlert = Insertable<AlertsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type NewDelivery = Insertable<DeliveriesTable>;
 export type MailBurst = Selectable<MailBurstsTable>;
-export type Timer = Selectable<TimersTable>;
+export type Job = Selectable<JobsTable>;
 export type Checkin = Selectable<CheckinsTable>;
 export type DailyCheckin = Selectable<DailyCheckinsTable>;

@@ -1091,31 +1091,6 @@ export interface components {
       /** @description Test alerts only: the one contact (an id from the page’s contacts) who gets the test SMS. */
       contact_id?: string | null;
     };
-    CheckinStartInput: {
-      /** @description Seconds until it is due (60 to 86,400). */
-      duration_seconds: number;
-      /** @description What the contacts read if it fires (≤ 140). */
-      note?: string | null;
-      location?: components['schemas']['FixInput'] | null;
-    };
-    CheckinExtendInput: {
-      /** @description Seconds added to the due time; a check-in lasts a day at most in all. */
-      seconds: number;
-      /** @description The check-in PIN, when the owner set one. */
-      pin?: string | null;
-    };
-    CheckinDoneInput: {
-      /** @description The check-in PIN, when the owner set one. */
-      pin?: string | null;
-    };
-    PushSubscriptionInput: {
-      /** @description The push service URL: https, on a public address. */
-      endpoint: string;
-      keys: {
-        p256dh: string;
-        auth: string;
-      };
-    };
     TwilioVoiceInput: {
       CallSid?: string;
       /** @description `ringing`, `in-progress`, `completed`, `busy`, `no-answer`, `failed`. */
@@ -1131,15 +1106,6 @@ export interface components {
       /** @description `sent`, `delivered`, `undelivered` and `failed` move the delivery. */
       MessageStatus?: string;
       ErrorCode?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    TwilioInboundSmsInput: {
-      /** @description The sender’s number, E.164. */
-      From?: string;
-      Body?: string;
-      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
-      MessageSid?: string;
     } & {
       [key: string]: unknown;
     };
@@ -1167,10 +1133,44 @@ export interface components {
       /** @enum {string} */
       plan: 'basic' | 'premium';
     };
+    CheckinStartInput: {
+      /** @description Seconds until it is due (60 to 86,400). */
+      duration_seconds: number;
+      /** @description What the contacts read if it fires (≤ 140). */
+      note?: string | null;
+      location?: components['schemas']['FixInput'] | null;
+    };
+    CheckinExtendInput: {
+      /** @description Seconds added to the due time; a check-in lasts a day at most in all. */
+      seconds: number;
+      /** @description The check-in PIN, when the owner set one. */
+      pin?: string | null;
+    };
+    CheckinDoneInput: {
+      /** @description The check-in PIN, when the owner set one. */
+      pin?: string | null;
+    };
+    PushSubscriptionInput: {
+      /** @description The push service URL: https, on a public address. */
+      endpoint: string;
+      keys: {
+        p256dh: string;
+        auth: string;
+      };
+    };
     NewContactInput: {
       name?: string | null;
       phone_number?: string | null;
       relationship?: string | null;
+    };
+    TwilioInboundSmsInput: {
+      /** @description The sender’s number, E.164. */
+      From?: string;
+      Body?: string;
+      /** @description Twilio’s id of the message: a replay of a request already taken is answered and not acted on again. */
+      MessageSid?: string;
+    } & {
+      [key: string]: unknown;
     };
     DailyCheckinSettingsInput: {
       enabled: boolean;
@@ -1544,31 +1544,6 @@ export interface components {
       /** @description Issued by the login making this request. */
       current: boolean;
     };
-    Checkin: {
-      id: string;
-      /**
-       * @description `running` until due, `overdue` during the grace, then `fired` (the alert went out), or `done`.
-       * @enum {string}
-       */
-      status: 'running' | 'overdue' | 'done' | 'fired';
-      /** @description When it is due (ISO 8601). */
-      due_at: string;
-      /** @description How long after the due time the alert waits for "I’m safe". */
-      grace_seconds: number;
-      /** @description When the alert goes out unless ended: the due time and the grace. */
-      fires_at: string;
-      /** @description The note it was started with; null to the link alone once it fired, or when the owner started it. */
-      note: string | null;
-      created_at: string;
-      ended_at: string | null;
-      /** @description The alert it sent (fired), with its live page at `/a/{alert_public_id}`; only with the owner’s proof (null to the link alone, which never follows the owner). */
-      alert_id: string | null;
-      alert_public_id: string | null;
-    };
-    CheckinEnded: {
-      /** @constant */
-      status: 'done';
-    };
     Escalation: {
       /** @enum {string} */
       status: 'waiting' | 'calling' | 'done' | 'cancelled' | 'off';
@@ -1834,6 +1809,31 @@ export interface components {
       received: true;
       /** @description True when this event was applied before: nothing changed. */
       duplicate: boolean;
+    };
+    Checkin: {
+      id: string;
+      /**
+       * @description `running` until due, `overdue` during the grace, then `fired` (the alert went out), or `done`.
+       * @enum {string}
+       */
+      status: 'running' | 'overdue' | 'done' | 'fired';
+      /** @description When it is due (ISO 8601). */
+      due_at: string;
+      /** @description How long after the due time the alert waits for "I’m safe". */
+      grace_seconds: number;
+      /** @description When the alert goes out unless ended: the due time and the grace. */
+      fires_at: string;
+      /** @description The note it was started with; null to the link alone once it fired, or when the owner started it. */
+      note: string | null;
+      created_at: string;
+      ended_at: string | null;
+      /** @description The alert it sent (fired), with its live page at `/a/{alert_public_id}`; only with the owner’s proof (null to the link alone, which never follows the owner). */
+      alert_id: string | null;
+      alert_public_id: string | null;
+    };
+    CheckinEnded: {
+      /** @constant */
+      status: 'done';
     };
     PlanTerms: {
       /** @description Monthly price (EUR). */

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrateToLatest } from '../../server/db/index.js';
-import { adoptOlderDeliveries, NOT_FOR_OLDER_CLAIMS, SMS_JOB } from '../../server/features/alerts/deliveries.js';
+import { adoptOlderDeliveries, NOT_FOR_OLDER_CLAIMS } from '../../server/features/alerts/deliveries.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
+import { createJobs, kindSettings } from '../../server/jobs/index.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
-import { createTimers } from '../../server/lib/timers.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
 import { appWithClockAhead, queuedSms } from './alerts-fixtures.js';
 import { dbLabel, freshDatabase, type TestApp } from './helper.js';
@@ -39,7 +39,7 @@ function provider(options: { answer?: boolean; fail?: string } = {}) {
   return { port, took };
 }
 
-// Each SMS is a job of the one job engine: a `timers` row of kind `sms` beside its delivery,
+// Each SMS is a job of the one job engine: a `jobs` row of kind `sms` beside its delivery,
 // parked where the operator sees it, taken over when its process's lease lapses, and, during a
 // rolling deploy, never sent a second time by a process of the version before.
 describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
@@ -57,22 +57,20 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
     const to = `+3519690${String(phone).padStart(5, '0')}`;
     const { id, read } = await queuedSms(t.app, { appUrl: APP_URL, to, now: clock.now() });
     const job = () =>
-      t.app.db
-        .selectFrom('timers')
-        .selectAll()
-        .where('kind', '=', SMS_JOB)
-        .where('subject', '=', id)
-        .executeTakeFirst();
+      t.app.db.selectFrom('jobs').selectAll().where('kind', '=', 'sms').where('subject', '=', id).executeTakeFirst();
     return { id, to, read, job };
   }
 
-  it('parks an SMS job out of attempts as failed in `timers`, counted, and its delivery shows failed', async () => {
+  it('parks an SMS job out of attempts as failed in `jobs`, counted, and its delivery shows failed', async () => {
     const d = await queued();
-    const engine = createTimers({
+    // The process's engine, with the SMS's settings but two attempts, and no jitter.
+    const engine = createJobs({
       db: t.app.db,
       dialect: t.app.dialect,
       clock,
       log: { error() {}, warn() {} } as never,
+      random: () => 0.5,
+      kinds: { sms: { ...kindSettings({ SMS_CONCURRENCY: 10 }).sms, attempts: 2 } },
     });
     const refusing = provider({ fail: 'carrier unreachable' });
     const sender = createDispatcher({
@@ -80,9 +78,7 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
       dialect: t.app.dialect,
       sms: refusing.port,
       clock,
-      timers: engine,
-      maxAttempts: 2,
-      random: () => 0.5,
+      jobs: engine,
     });
     await sender.drain();
     expect(await d.read()).toMatchObject({ status: 'queued', attempts: 1, last_error: 'carrier unreachable' });
@@ -94,7 +90,7 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
     expect(parked).toMatchObject({ attempts: 2, failed_at: clock.now(), lease_token: null });
     expect(parked?.last_error).toContain('carrier unreachable');
     expect(await d.read()).toMatchObject({ status: 'failed', attempts: 2, last_error: 'carrier unreachable' });
-    expect(engine.failedCounts.get(SMS_JOB)).toBe(1);
+    expect(engine.failedCounts.get('sms')).toBe(1);
     // Parked, it is not tried again.
     clock.advance(HOUR);
     await sender.drain();
@@ -174,7 +170,7 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
     // Queued by a process of the version before: due by `next_attempt_at`, no job; and one it is sending.
     const older = await queued();
     const olderSending = await queued();
-    await t.app.db.deleteFrom('timers').where('subject', 'in', [older.id, olderSending.id]).execute();
+    await t.app.db.deleteFrom('jobs').where('subject', 'in', [older.id, olderSending.id]).execute();
     await t.app.db
       .updateTable('deliveries')
       .set({ next_attempt_at: clock.now() - SECOND })
@@ -232,7 +228,7 @@ it(`gives every unfinished delivery its SMS job (${dbLabel})`, async () => {
     await delivery('sent', 'sent', 1000, null);
     await migrateToLatest(handle.db, schema);
     const jobs = await handle.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select(['kind', 'subject', 'due_at', 'lease_until', 'attempts'])
       .orderBy('subject')
       .execute();

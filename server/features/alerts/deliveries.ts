@@ -1,15 +1,12 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { smsParts } from '../../../common/sms-encoding.js';
 import type { Database, Db, Delivery, DeliveryKind, DeliveryStatus, NewDelivery } from '../../db/schema.js';
+import { enqueueMany, jobRow } from '../../jobs/index.js';
 import { orderedId } from '../../lib/ids.js';
-import { setTimers, timerRow } from '../../lib/timers.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
 
 /** SMS parts a text is sent (and billed) as: at least one. */
 export const partsOf = (body: string) => Math.max(1, smsParts(body));
-
-/** The job engine's kind for one SMS: its subject is the delivery's id (server/lib/timers.ts). */
-export const SMS_JOB = 'sms';
 
 /**
  * The `next_attempt_at` of every delivery the job engine sends (its due time is its job's): never
@@ -22,7 +19,7 @@ export const NOT_FOR_OLDER_CLAIMS = Number.MAX_SAFE_INTEGER;
 
 /** The job of a delivery written queued, due now: for a transaction that writes it beside the delivery. */
 export const smsJob = (delivery: { id: string }, now: number) => ({
-  kind: SMS_JOB,
+  kind: 'sms' as const,
   subject: delivery.id,
   dueAt: now,
   now,
@@ -32,7 +29,7 @@ export const smsJob = (delivery: { id: string }, now: number) => ({
 export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('deliveries').values(rows).execute();
-  await setTimers(
+  await enqueueMany(
     db,
     rows.map((row) => smsJob(row, row.created_at)),
   );
@@ -154,11 +151,11 @@ export async function adoptOlderDeliveries(db: Kysely<Database>, now: number): P
       .execute();
     if (found.length === 0) return 0;
     await trx
-      .insertInto('timers')
+      .insertInto('jobs')
       .values(
         found.map((d) =>
-          timerRow({
-            kind: SMS_JOB,
+          jobRow({
+            kind: 'sms',
             subject: d.id,
             dueAt: Number(d.status === 'sending' ? (d.claimed_until ?? now) : d.next_attempt_at),
             now,

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DueTimer } from '../../lib/timers.js';
+import type { DueJob } from '../../jobs/index.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import type { ClaimedDelivery } from './deliveries.js';
 import { heldByProvider, withTimeout } from './unanswered.js';
@@ -14,7 +14,7 @@ import { heldByProvider, withTimeout } from './unanswered.js';
  */
 export async function handOver(
   delivery: ClaimedDelivery,
-  run: Pick<DueTimer, 'holds' | 'leaseToken'>,
+  run: Pick<DueJob, 'holds' | 'leaseToken'>,
   via: {
     sms: SmsPort;
     lookupTimeoutMs: number;

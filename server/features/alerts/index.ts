@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HOUR, MINUTE } from '../../lib/time.js';
-import { MAIL_SUMMARY_TIMER } from '../accounts/mail-bursts.js';
-import { pruneMailBursts, summaryTimer } from '../accounts/mail-summaries.js';
-import { registrationSummary } from '../accounts/registration.js';
-import { reminderSummaryMail } from '../checkins/index.js';
-import { optOutSummaryMail } from '../sms-replies/index.js';
 import { adoptOlderDeliveries, applyProviderStatus } from './deliveries.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import openAlertsRoutes from './open-alerts-routes.js';
-import { mailOwnerAboutAlert, OWNER_MAIL_JOB, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
+import { mailOwnerAboutAlert, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
 import deviceKeyRoutes from './owner-proof-routes.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
@@ -36,27 +30,16 @@ export default fp(
       payments: app.payments,
       clock: app.clock,
       log: app.log,
-      concurrency: app.config.SMS_CONCURRENCY,
-      timers: app.timers,
+      jobs: app.jobs,
     });
     app.decorate('dispatcher', dispatcher);
     // During a rolling deploy a process of the older version still queues SMS without a job: they get theirs.
-    app.timers.every('sms-of-older-processes', MINUTE, () => adoptOlderDeliveries(app.db, app.clock.now()));
-    // The summary e-mails that bursts of receipts, notices and reminders gathered, each on its timer.
-    app.timers.on(
-      MAIL_SUMMARY_TIMER,
-      summaryTimer(app, {
-        alert_receipt: (user, count, since) => ownerSummaryMail(app, user, count, since),
-        registration_notice: (user, count, since) => registrationSummary(app, user, count, since),
-        checkin_reminder: (user, count, since) => reminderSummaryMail(app.config.APP_URL, user, count, since),
-        contact_opt_out: (user, count, since) => optOutSummaryMail(app, user, count, since),
-      }),
-    );
-    // The owner's e-mail about each real alert, set in the alert's own transaction.
-    app.timers.on(OWNER_MAIL_JOB, ({ subject, attempt, given }) =>
+    app.jobs.every('sms-of-older-processes', () => adoptOlderDeliveries(app.db, app.clock.now()));
+    // The owner's e-mail about each real alert, set in the alert's own transaction, and its bursts' summary.
+    app.jobs.handle('owner-alert-mail', ({ subject, attempt, given }) =>
       mailOwnerAboutAlert(app, subject, attempt, given as OwnerMailGiven | undefined),
     );
-    app.timers.every('mail-bursts-prune', HOUR, () => pruneMailBursts(app.db, app.clock.now()));
+    app.summaryMails.add('alert_receipt', (user, count, since) => ownerSummaryMail(app, user, count, since));
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
     // Once closing starts the database may go at any moment: late receipts are dropped.
     let closing = false;

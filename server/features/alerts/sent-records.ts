@@ -3,13 +3,13 @@ import { type Expression, type Kysely, sql } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database, Db } from '../../db/schema.js';
+import { heldBy } from '../../jobs/index.js';
 import { nextTurn } from '../../lib/background.js';
 import type { Clock } from '../../lib/clock.js';
-import { heldBy } from '../../lib/timer-rows.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { firstRealAlert } from '../billing/repository.js';
 import { insertSmsUsage, reportSmsUsage, usageRows, type WrittenUsage, writtenUsage } from '../billing/usage.js';
-import { type ClaimedDelivery, SENT_STATUS, SMS_JOB, sentMarking } from './deliveries.js';
+import { type ClaimedDelivery, SENT_STATUS, sentMarking } from './deliveries.js';
 
 /** A send the provider accepted, by the run whose lease token is `lease`. */
 interface Accepted {
@@ -22,7 +22,7 @@ interface Accepted {
 type WrittenRow = { marked: string } & Partial<Parameters<typeof writtenUsage>[0][number]>;
 
 /** Only while the run that sent it still holds the SMS's job: a run taken over writes nothing. */
-const ownRun = (lease: Expression<string>) => heldBy(SMS_JOB, sql.ref('deliveries.id'), lease);
+const ownRun = (lease: Expression<string>) => heldBy('sms', sql.ref('deliveries.id'), lease);
 
 /**
  * The PostgreSQL statement that marks deliveries sent and writes their usage (`sentMarking` and

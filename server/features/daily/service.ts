@@ -1,16 +1,16 @@
 import type { DailyOkAnswer, DailySettings, DailyView } from '../../../common/api/daily.js';
 import { firstDueAfter, nextDueAt } from '../../../common/daily-schedule.js';
 import type { Db, User } from '../../db/schema.js';
+import { cancelJob, enqueue } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
-import { cancelTimer, setTimer } from '../../lib/timers.js';
 import { openAlertRows } from '../alerts/open-alerts.js';
 import { subscriptionProfile } from '../billing/subscriptions.js';
 import { resolveAlert } from '../live/service.js';
 import { dailyOf } from './repository.js';
-import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
+import { dailyView, scheduleOf } from './schedule.js';
 
-export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers' | 'dialect'>;
+export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'jobs' | 'dialect'>;
 
 const PREMIUM_ONLY = 'The daily check-in comes with Premium (and its trial).';
 
@@ -58,8 +58,8 @@ export async function setDaily(deps: DailyDeps, user: User, settings: DailySetti
       .values({ ...fields, user_id: user.id, next_due_at: next, missed_due_at: null, alert_id: null, created_at: now })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...fields, next_due_at: next }))
       .execute();
-    if (next === null) await cancelTimer(trx, DAILY_TIMER, user.id);
-    else await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+    if (next === null) await cancelJob(trx, 'daily', user.id);
+    else await enqueue(trx, { kind: 'daily', subject: user.id, dueAt: next, now });
   });
   return dailyFor(deps, user);
 }
@@ -108,7 +108,7 @@ export async function recordSignOfLife(
       })
       .where('user_id', '=', user.id)
       .execute();
-    if (next !== null) await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+    if (next !== null) await enqueue(trx, { kind: 'daily', subject: user.id, dueAt: next, now });
     return true;
   });
 }

@@ -1,16 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIVE_RETENTION_MS } from '../../../common/constants.js';
-import { HOUR } from '../../lib/time.js';
 import liveEventsRoutes from './events-routes.js';
 import { LiveHub } from './hub.js';
 import livePageRoutes from './page-routes.js';
 import livePublicRoutes from './public-routes.js';
 import { purgeLiveHistory } from './repository.js';
 import liveSenderRoutes from './sender-routes.js';
-
-/** How often old live positions and responders are deleted (real ms). */
-const CLEANUP_EVERY_MS = HOUR;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +35,7 @@ export default fp(
       app.addHook('onClose', async () => disconnect());
     }
     app.decorate('purgeLiveHistory', () => purgeLiveHistory(app.db, app.clock.now() - LIVE_RETENTION_MS));
-    app.timers.every('live-history-cleanup', CLEANUP_EVERY_MS, () => app.purgeLiveHistory());
+    app.jobs.every('live-history-cleanup', () => app.purgeLiveHistory());
 
     await app.register(liveSenderRoutes);
     await app.register(livePublicRoutes);

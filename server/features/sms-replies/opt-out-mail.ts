@@ -1,14 +1,11 @@
 import type { Language } from '../../../common/constants.js';
 import type { Db, User } from '../../db/schema.js';
+import { enqueueMany, type JobHandler } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
-import { setTimers, type TimerHandler } from '../../lib/timers.js';
 import { mailTime, render, SPACING_NOTE } from '../accounts/mail.js';
 import { noteMailEvent } from '../accounts/mail-bursts.js';
 import { findById } from '../accounts/repository.js';
 import { ownerLanguage } from '../alerts/owners.js';
-
-/** The job that tells one owner that one of her contacts said STOP (subject: the contact's id). */
-export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';
 
 /**
  * Sets, in the transaction that records a number's STOP, one e-mail job for each contact that
@@ -16,9 +13,9 @@ export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';
  */
 export async function setOptOutMails(db: Db, phone: string, now: number): Promise<void> {
   const contacts = await db.selectFrom('contacts').select('id').where('phone_number', '=', phone).execute();
-  await setTimers(
+  await enqueueMany(
     db,
-    contacts.map((contact) => ({ kind: OPT_OUT_MAIL_JOB, subject: contact.id, dueAt: now, now })),
+    contacts.map((contact) => ({ kind: 'contact-opt-out-mail', subject: contact.id, dueAt: now, now })),
   );
 }
 
@@ -113,7 +110,7 @@ export async function optOutSummaryMail(deps: Pick<Deps, 'db' | 'config'>, user:
  * these go one per burst (accounts' mail-bursts.ts): the first at once, the next 10 minutes' in
  * one summary, 20 a day. A later attempt (a failure, a takeover) was counted already.
  */
-export function optOutMailJob(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail'>): TimerHandler {
+export function optOutMailJob(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail'>): JobHandler {
   return async ({ subject, attempt }) => {
     const stopped = await deps.db
       .selectFrom('contacts')
