@@ -94,7 +94,7 @@ export async function measureFanOut(options: {
           now,
         }),
       );
-      await insertAlert(app.db, alert, deliveries, { timers: deliveries.map((d) => smsJob(d, now)) });
+      await insertAlert(app.db, alert, deliveries, { jobs: deliveries.map((d) => smsJob(d, now)) });
     }
     const total = options.alerts * options.contacts;
     const done = sms.until(total);

@@ -7,6 +7,7 @@ import { PRERENDERED_ROUTES } from '../common/app-routes.js';
 import { DEFAULT_PUBLIC_CONFIG } from '../common/default-config.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/index.js';
+import { type SummaryMails, summaryMails } from './features/accounts/mail-summaries.js';
 import accountRoutes from './features/accounts/routes.js';
 import alertsFeature from './features/alerts/index.js';
 import { publicConfig } from './features/billing/plans.js';
@@ -23,6 +24,7 @@ import healthRoutes from './features/health/routes.js';
 import liveFeature from './features/live/index.js';
 import metricsFeature from './features/metrics/routes.js';
 import smsRepliesFeature from './features/sms-replies/index.js';
+import { createJobs, type JobKind, type Jobs, kindSettings } from './jobs/index.js';
 import { Background } from './lib/background.js';
 import { type Clock, DatabaseClock, ManualClock, systemClock } from './lib/clock.js';
 import { createPeriodicJobs, type PeriodicJobs } from './lib/periodic.js';
@@ -30,7 +32,6 @@ import { redactLogFields, redactPhoneNumbers, redactUrl } from './lib/redact.js'
 import { normaliseTarget } from './lib/request-target.js';
 import { projectRoot } from './lib/root.js';
 import { SECOND } from './lib/time.js';
-import { createTimers, type Timers } from './lib/timers.js';
 import apiPlugin from './plugins/api.js';
 import authPlugin from './plugins/auth.js';
 import connectionsPlugin, { SERVER_TIMEOUTS } from './plugins/connections.js';
@@ -73,8 +74,10 @@ declare module 'fastify' {
     background: Background;
     /** The periodic jobs (lib/periodic.ts): started when the server is ready, stopped before it closes. */
     periodic: PeriodicJobs;
-    /** The durable timers every scheduled job runs from (lib/timers.ts); `runDue()` lets tests run them. */
-    timers: Timers;
+    /** The job engine every piece of later work runs on (server/jobs/); `runDue()` lets tests run them. */
+    jobs: Jobs<JobKind>;
+    /** The summary mail of each kind of e-mail burst, added by the feature whose e-mails it gathers. */
+    summaryMails: SummaryMails;
   }
 }
 
@@ -193,6 +196,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'periodic',
     createPeriodicJobs((name, error) => app.log.warn({ err: error, job: name }, 'periodic job failed; it runs again')),
   );
+  // Before the first sweep: a kind without its handler refuses to start, and rows of kinds no
+  // handler knows are said.
+  app.addHook('onReady', async () => app.jobs.ready());
   app.addHook('onReady', async () => app.periodic.start());
   app.addHook('preClose', async () => app.periodic.stop());
   app.addHook('preClose', async () => app.background.stop());
@@ -214,9 +220,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   await app.register(databasePlugin, { handle: database, closeOnExit: !options.database });
   if (clock instanceof DatabaseClock) await followDatabaseClock(app, clock);
-  app.decorate('timers', createTimers({ db: app.db, dialect: app.dialect, clock, log: app.log }));
-  // Due timers run within a second of their time, and at once when the server starts.
-  app.periodic.every('timers', SECOND, () => app.timers.runDue());
+  app.decorate(
+    'jobs',
+    createJobs({ db: app.db, dialect: app.dialect, clock, log: app.log, kinds: kindSettings(config) }),
+  );
+  app.decorate('summaryMails', summaryMails());
+  // Due jobs run within a second of their time, and at once when the server starts.
+  app.periodic.every('jobs', SECOND, () => app.jobs.runDue());
   await app.register(errorsPlugin);
   // Connections capped in all and per address before any request is read on them.
   await app.register(connectionsPlugin, { config });

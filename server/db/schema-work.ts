@@ -1,6 +1,6 @@
 /**
- * Tables of work the server does later: e-mail bursts, and the durable timers every scheduled
- * job runs from (server/lib/timers.ts).
+ * Tables of work the server does later: e-mail bursts, and the jobs of the job engine
+ * (server/jobs/).
  */
 
 /** Which e-mails go out one per burst: the owner's alert receipts, registration notices, check-in reminders, password resets and contacts' STOPs. */
@@ -15,7 +15,7 @@ export type MailBurstKind =
  * One row per (kind, address): the e-mails strangers can set off go out one per burst, at most
  * one summary per 10 minutes and a daily cap (features/accounts/mail-bursts.ts, migration
  * 2026112502-mail-receipts). `pending` are events not mailed yet,
- * summarised when the burst's `mail-summary` timer is due.
+ * summarised when the burst's `mail-summary` job is due.
  */
 export interface MailBurstsTable {
   id: string;
@@ -33,12 +33,12 @@ export interface MailBurstsTable {
 }
 
 /**
- * One job of the job engine (server/lib/timers.ts; migrations 2026112601-timers and
- * 2026112810-job-engine): at `due_at` the handler of `kind` runs for `subject` (a row id of its
+ * One job of the job engine (server/jobs/; migrations 2026112601-timers, 2026112810-job-engine
+ * and 2026120706-jobs): at `due_at` the handler of `kind` runs for `subject` (a row id of its
  * feature), in one process, under `lease_until`, renewed while it runs; a job whose process
  * died is taken again when the lease lapses. One job per (kind, subject).
  */
-export interface TimersTable {
+export interface JobsTable {
   id: string;
   kind: string;
   subject: string;
@@ -48,7 +48,7 @@ export interface TimersTable {
   lease_until: number | null;
   /** Which run holds the lease (a random id per claim): only that run renews it or removes the row. */
   lease_token: string | null;
-  /** Set when the job ran out of attempts: it is kept, not run again, until set anew. */
+  /** Set when the job ran out of attempts: it is kept, not run again, until enqueued anew. */
   failed_at: number | null;
   /** The last failure's message, for the operator. */
   last_error: string | null;

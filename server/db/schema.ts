@@ -11,7 +11,7 @@ import type {
   SmsOptOutsTable,
   SmsReplyQuestionsTable,
 } from './schema-replies.js';
-import type { MailBurstsTable, TimersTable } from './schema-work.js';
+import type { JobsTable, MailBurstsTable } from './schema-work.js';
 
 export type { CallStatus, EscalationCall, EscalationOutcome } from './schema-escalation.js';
 export type { MailBurstKind } from './schema-work.js';
@@ -248,7 +248,7 @@ export interface Database {
   alert_responders: AlertRespondersTable;
   device_keys: DeviceKeysTable;
   mail_bursts: MailBurstsTable;
-  timers: TimersTable;
+  jobs: JobsTable;
   checkins: CheckinsTable;
   push_subscriptions: PushSubscriptionsTable;
   checkin_pin_tries: CheckinPinTriesTable;
@@ -273,6 +273,6 @@ export type NewAlert = Insertable<AlertsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type NewDelivery = Insertable<DeliveriesTable>;
 export type MailBurst = Selectable<MailBurstsTable>;
-export type Timer = Selectable<TimersTable>;
+export type Job = Selectable<JobsTable>;
 export type Checkin = Selectable<CheckinsTable>;
 export type DailyCheckin = Selectable<DailyCheckinsTable>;

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Dialect } from '../db/index.js';
 import type { Database, User } from '../db/schema.js';
 import type { Dispatcher } from '../features/alerts/dispatcher.js';
+import type { JobKind, Jobs } from '../jobs/index.js';
 import type { TokenService } from '../plugins/auth.js';
 import type { MailPort } from '../providers/mail/port.js';
 import type { PaymentsPort } from '../providers/payments/port.js';
@@ -11,7 +12,6 @@ import type { PushPort } from '../providers/push/port.js';
 import type { VoicePort } from '../providers/voice/port.js';
 import type { Background } from './background.js';
 import type { Clock } from './clock.js';
-import type { Timers } from './timers.js';
 
 /**
  * Everything a service may depend on, each by its own type. A service names exactly what it
@@ -45,11 +45,11 @@ export interface Deps {
    */
   dispatcher: Pick<Dispatcher, 'kick' | 'reserve'>;
   /**
-   * Runs the jobs due now (lib/timers.ts), after a commit that set one due at once: in the
+   * Runs the jobs due now (server/jobs/), after a commit that set one due at once: in the
    * background, or awaited; the process's engine also lends places for jobs a transaction writes
    * leased to it (`reserve`), run right after its commit.
    */
-  timers: { kick(): void; runDue(): Promise<number>; reserve?: Timers['reserve'] };
+  jobs: { kick(): void; runDue(): Promise<number>; reserve?: Jobs<JobKind>['reserve'] };
   /** Tells the open live streams (features/live/hub.ts) that an alert changed. */
   liveHub: { publish(alertId: string): void };
 }

@@ -2,7 +2,7 @@
  * The server's periodic jobs, in one place: each runs when the server is ready and then every
  * `everyMs`, never twice at once in a process; a failure is logged and the job runs again at its
  * next turn. What a job does must be safe in every process at once and after a restart: it works
- * on rows with a due time and takes them under a lease (`server/db/claim.ts`), or is idempotent.
+ * on rows with a due time and takes them under a lease (the job engine, `server/jobs/`), or is idempotent.
  * Stopping clears the timers and waits for the runs in progress.
  */
 export interface PeriodicJobs {

@@ -54,7 +54,7 @@ export async function missDailyCheckin(server: RunningServer, user: SeededUser):
       db.prepare(
         'UPDATE daily_checkins SET anchor_at = ?, last_ok_at = ?, next_due_at = ?, reminded_due_at = NULL WHERE user_id = ?',
       ).run(since, since, now - 2 * HOUR, id);
-      db.prepare("UPDATE timers SET due_at = ? WHERE kind = 'daily' AND subject = ?").run(now, id);
+      db.prepare("UPDATE jobs SET due_at = ? WHERE kind = 'daily' AND subject = ?").run(now, id);
     })();
   } finally {
     db.close();

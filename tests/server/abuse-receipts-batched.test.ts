@@ -22,7 +22,7 @@ describe(`receipts counted together, one statement per burst under way (${dbLabe
   // The summaries run from their timers.
   const settle = async () => {
     await t.app.background.idle();
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
   };
   /** Notes one alert receipt of `owner`, as a real alert does, on `db`. */
   const receiptNoter =

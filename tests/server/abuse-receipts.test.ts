@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { MAIL_SUMMARY_TIMER } from '../../server/features/accounts/mail-bursts.js';
-import { summaryTimer } from '../../server/features/accounts/mail-summaries.js';
-import { createTimers } from '../../server/lib/timers.js';
+import { summaryJob, summaryMails } from '../../server/features/accounts/mail-summaries.js';
+import { createJobs } from '../../server/jobs/index.js';
 import { nextIp, registerUser } from './accounts-helpers.js';
 import { lisbonAt, type Owner, ownerWithContacts } from './alerts-fixtures.js';
 import { createUser, dbKind, dbLabel, moveTime, suiteApp } from './helper.js';
@@ -42,11 +41,11 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     await app.background.idle();
     return res;
   };
-  // The summaries run from their timers; the SMS from the dispatcher.
+  // The summaries run as jobs; the SMS from the dispatcher.
   const settle = async (app: FastifyInstance = t.app) => {
     await app.background.idle();
     await app.dispatcher.drain();
-    await app.timers.runDue();
+    await app.jobs.runDue();
   };
 
   it('mails the first of 50 alerts in a minute at once and the other 49 in one summary 10 minutes later, with no further alert', async () => {
@@ -137,19 +136,17 @@ describe(`receipts and notices: one e-mail per burst (${dbLabel})`, () => {
     // Another process takes the due summary and stops while sending it (a crash or a restart).
     let taken: (count: number) => void = () => {};
     const sending = new Promise<number>((resolve) => (taken = resolve));
-    const dying = createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock });
+    const dying = createJobs({ db: t.app.db, dialect: t.app.dialect, clock: t.clock, kinds: { 'mail-summary': {} } });
     const hangs = { name: 'outbox' as const, send: () => new Promise<never>(() => {}) };
     const write = (_user: unknown, count: number) => {
       taken(count);
       return { to: email, subject: 'summary', text: `${count}`, html: '' };
     };
-    dying.on(
-      MAIL_SUMMARY_TIMER,
-      summaryTimer(
-        { ...t.app, mail: hangs },
-        { alert_receipt: write, registration_notice: write, checkin_reminder: write, contact_opt_out: write },
-      ),
-    );
+    const mails = summaryMails();
+    for (const kind of ['alert_receipt', 'registration_notice', 'checkin_reminder', 'contact_opt_out'] as const) {
+      mails.add(kind, write);
+    }
+    dying.handle('mail-summary', summaryJob({ ...t.app, mail: hangs }, mails));
     void dying.runDue();
     expect(await sending).toBe(3);
     // It dies there: it takes nothing more (its engine would otherwise go on claiming beside its hung send).

@@ -199,7 +199,7 @@ describe(`a real alert is never refused, and the owner hears of each one (${dbLa
     expect(mailsTo(email)).toHaveLength(1);
     t.clock.advance(10 * MINUTE);
     // The summary runs on its timer.
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
     const [summary] = mailsTo(email);
     expect(mailsTo(email)).toHaveLength(2);
     expect(summary?.text).toContain('1 more real emergency alert was sent from your link since');

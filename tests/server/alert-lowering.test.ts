@@ -56,7 +56,7 @@ describe(`only the owner lowers an alert (${dbLabel})`, () => {
   const status = async (o: Owner, alertId: string) =>
     t.app.inject({ method: 'GET', url: sender(o, alertId), headers: await keyOf(o) });
   const settle = async () => {
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
     await t.app.dispatcher.drain();
     await t.app.background.idle();
   };

@@ -79,13 +79,13 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     return { alert, deliveries, now, statuses };
   }
 
-  const deps = (dispatcher: { kick(): void; reserve(count: number): Reservation }) => ({
+  const deps = (dispatcher: { kick(): void; reserve(count: number): Reservation<'sms'> }) => ({
     db: t.app.db,
     dialect: t.app.dialect,
     config: t.app.config,
     dispatcher,
     background: t.app.background,
-    timers: t.app.timers,
+    jobs: t.app.jobs,
   });
 
   /** A started dispatcher of `concurrency` slots on the test's clock, its SMS through `sms`. */
@@ -109,7 +109,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
       expect(stored.deliveries.slice(0, 2)).toMatchObject([{ attempts: 1 }, { attempts: 1 }]);
       // Their jobs are written leased to this process (its lease counted from the write), the others' due for any.
       const jobs = await t.app.db
-        .selectFrom('timers')
+        .selectFrom('jobs')
         .select(['subject', 'lease_until', 'attempts'])
         .where(
           'subject',
@@ -166,7 +166,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
   it('a claim waiting for the database holds back no transaction, and runs no more SMS than the places left', async () => {
     // Two SMS due, whose jobs the claim under way is about to find.
     const a = await alertFor(2);
-    await insertAlert(t.app.db, a.alert, a.deliveries, { timers: a.deliveries.map((d) => smsJob(d, a.now)) });
+    await insertAlert(t.app.db, a.alert, a.deliveries, { jobs: a.deliveries.map((d) => smsJob(d, a.now)) });
     const sms = heldSms();
     const statements = watchStatements();
     // Starting claims at once: the claim is waiting for the database as the transaction reserves.
@@ -177,7 +177,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
       // The claim found both, but the two places are the transaction's: it sends neither, and gives them back.
       const jobs = () =>
         t.app.db
-          .selectFrom('timers')
+          .selectFrom('jobs')
           .select(['lease_token', 'attempts'])
           .where(
             'subject',
@@ -232,7 +232,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     const a = await alertFor(2);
     // The writing process commits and dies before its engine sends anything: its SMS were written leased to it.
     const writer = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: heldSms().port, clock });
-    const dying = (count: number): Reservation => {
+    const dying = (count: number): Reservation<'sms'> => {
       const taken = writer.reserve(count);
       return { slots: taken.slots, rows: taken.rows, start: async () => undefined, release: () => undefined };
     };

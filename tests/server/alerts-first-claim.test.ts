@@ -159,8 +159,8 @@ describeOn('postgres')('sent SMS recorded with one statement text (PostgreSQL)',
     }));
     // Each being sent by a run that holds its job, as the outcome is recorded only then.
     const lease = { until: now + 6000, token: 'sending-run' };
-    const timers = rows.map((row) => ({ ...smsJob(row, now), lease }));
-    await insertAlert(t.app.db, alert, rows, { dialect: t.app.dialect, timers });
+    const jobs = rows.map((row) => ({ ...smsJob(row, now), lease }));
+    await insertAlert(t.app.db, alert, rows, { dialect: t.app.dialect, jobs });
     const recorded = sentRecorder({ db: t.app.db, dialect: t.app.dialect, clock: t.clock });
     const claimed = rows.map((row) => asClaimed(row, owner.user.id));
     const statements = watchStatements();

@@ -132,7 +132,7 @@ export async function queuedSms(
   );
   if (!delivery) throw new Error('no delivery');
   const row = kind === 'alert' ? delivery : { ...delivery, kind, body: 'Ana is safe now.', contact_key_hash: null };
-  await insertAlert(app.db, alert, [row], { timers: [smsJob(row, now)] });
+  await insertAlert(app.db, alert, [row], { jobs: [smsJob(row, now)] });
   const read = () => app.db.selectFrom('deliveries').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   return { id: row.id, read };
 }

@@ -51,7 +51,7 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
         },
       },
       background: t.app.background,
-      timers: t.app.timers,
+      jobs: t.app.jobs,
       mail: t.app.mail,
       log: t.app.log,
       tokens: t.app.tokens,

@@ -84,7 +84,7 @@ export const smsTo = (app: FastifyInstance, owner: CheckinOwner) =>
 
 /** Runs what is due (check-in timers, their alerts' SMS, e-mails) and waits for it. */
 export async function settle(app: FastifyInstance): Promise<void> {
-  await app.timers.runDue();
+  await app.jobs.runDue();
   await app.dispatcher.drain();
   await app.background.idle();
 }

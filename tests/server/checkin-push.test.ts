@@ -61,7 +61,7 @@ describe(`check-in reminders by Web Push (${dbLabel})`, () => {
       payload: { duration_seconds: 600 },
     });
     moveTime(t, 600_000);
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
     const push = service.received.find((r) => r.path === `/ok/${o.user.id}`);
     expect(push?.headers.authorization).toMatch(new RegExp(`^vapid t=.+, k=${page.json().push_public_key}$`));
     expect(push?.headers['content-encoding']).toBe('aes128gcm');

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CHECKIN_REMINDER, CHECKIN_TIMER, checkinTimer } from '../../server/features/checkins/timer.js';
+import { checkinJobs } from '../../server/features/checkins/jobs.js';
+import { createJobs } from '../../server/jobs/index.js';
 import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
-import { createTimers } from '../../server/lib/timers.js';
 import { nextIp } from './accounts-helpers.js';
 import { checkinOwner, settle, startCheckin, subscribedBrowser } from './checkin-fixtures.js';
 import { dbLabel, moveTime, suiteApp } from './helper.js';
@@ -25,10 +25,16 @@ describe(`an overdue check-in's reminder survives the process that marked it, an
 
     // The process that dies: its mail server never answers, and it renews no lease once gone.
     const hung = { ...t.app.mail, send: () => new Promise<never>(() => {}) };
-    const handlers = checkinTimer({ ...t.app, mail: hung, timers: { kick() {}, runDue: async () => 0 } });
-    const dying = createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock, renewMs: HOUR });
-    dying.on(CHECKIN_TIMER, handlers.timer);
-    dying.on(CHECKIN_REMINDER, handlers.reminder);
+    const handlers = checkinJobs({ ...t.app, mail: hung, jobs: { kick() {}, runDue: async () => 0 } });
+    const dying = createJobs({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      clock: t.clock,
+      renewMs: HOUR,
+      kinds: { checkin: {}, 'checkin-reminder': {} },
+    });
+    dying.handle('checkin', handlers.checkin);
+    dying.handle('checkin-reminder', handlers.reminder);
     void dying.runDue();
     await expect
       .poll(
@@ -47,8 +53,8 @@ describe(`an overdue check-in's reminder survives the process that marked it, an
 
     // Its lease lapses: another process reminds the owner, once.
     moveTime(t, JOB_LEASE_MS + 1000);
-    await t.app.timers.runDue();
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
+    await t.app.jobs.runDue();
     expect(reminders()).toHaveLength(1);
   });
 
@@ -75,7 +81,7 @@ describe(`an overdue check-in's reminder survives the process that marked it, an
     }
     expect(reminders()).toHaveLength(1);
     expect(t.app.outbox.push.filter((push) => push.endpoint === endpoint)).toHaveLength(1);
-    const left = await t.app.db.selectFrom('timers').select('kind').where('subject', '=', started.json().id).execute();
-    expect(left.map((timer) => timer.kind)).toEqual([CHECKIN_TIMER]);
+    const left = await t.app.db.selectFrom('jobs').select('kind').where('subject', '=', started.json().id).execute();
+    expect(left.map((timer) => timer.kind)).toEqual(['checkin']);
   });
 });

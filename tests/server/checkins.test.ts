@@ -42,7 +42,7 @@ describe(`check-ins (${dbLabel})`, () => {
   const smsTo = (o: Holder, app: FastifyInstance = t.app) =>
     app.outbox.sms.filter((sms) => o.phones.includes(sms.to)).map((sms) => sms.body);
   const settle = async (app: FastifyInstance = t.app) => {
-    await app.timers.runDue();
+    await app.jobs.runDue();
     await app.dispatcher.drain();
     await app.background.idle();
   };
@@ -178,7 +178,7 @@ describe(`check-ins (${dbLabel})`, () => {
     const restarted = second.app;
     try {
       await restarted.ready();
-      await restarted.periodic.runNow('timers');
+      await restarted.periodic.runNow('jobs');
       await restarted.dispatcher.drain();
       const sms = smsTo(o, restarted);
       expect(sms).toHaveLength(1);

@@ -1,21 +1,20 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import type { Database, Db, Timer } from '../../server/db/schema.js';
-import { SMS_JOB } from '../../server/features/alerts/deliveries-repository.js';
+import type { Database, Db, Job } from '../../server/db/schema.js';
+import { createJobs, type JobInput, jobRow } from '../../server/jobs/index.js';
 import { newId } from '../../server/lib/ids.js';
-import { createTimers, type TimerInput, timerRow } from '../../server/lib/timers.js';
 import { dbKind, dbLabel, describeOn, suiteApp, type TestApp } from './helper.js';
 import { countingBuilds, watchStatements } from './statements-seen.js';
 
 /** SMS jobs (their deliveries are not needed to claim them) due at the given times, written in one statement. */
-async function dueJobs(db: Db, dueAts: number[], now: number, extra: Partial<Timer> = {}): Promise<string[]> {
+async function dueJobs(db: Db, dueAts: number[], now: number, extra: Partial<Job> = {}): Promise<string[]> {
   const rows = dueAts.map((dueAt) => ({
-    ...timerRow({ kind: SMS_JOB, subject: newId(), dueAt, now } as TimerInput),
+    ...jobRow({ kind: 'sms', subject: newId(), dueAt, now } as JobInput),
     ...extra,
   }));
   for (let i = 0; i < rows.length; i += 500)
     await db
-      .insertInto('timers')
+      .insertInto('jobs')
       .values(rows.slice(i, i + 500))
       .execute();
   return rows.map((row) => row.subject);
@@ -24,8 +23,8 @@ async function dueJobs(db: Db, dueAts: number[], now: number, extra: Partial<Tim
 /** An engine that runs SMS jobs `concurrency` at a time and records the subjects in the order it ran them. */
 function recordingEngine(db: Kysely<Database>, t: TestApp, concurrency: number) {
   const ran: string[] = [];
-  const engine = createTimers({ db, dialect: t.app.dialect, clock: t.clock });
-  engine.on(SMS_JOB, async ({ subject }) => void ran.push(subject), { concurrency });
+  const engine = createJobs({ db, dialect: t.app.dialect, clock: t.clock, kinds: { sms: { concurrency } } });
+  engine.handle('sms', async ({ subject }) => void ran.push(subject));
   return { engine, ran };
 }
 
@@ -63,13 +62,13 @@ describe(`claiming due SMS jobs from a backlog (${dbLabel})`, () => {
     // Every due job once, the abandoned one; never the one still held, nor the one not yet due.
     expect(new Set(ran).size).toBe(301);
     const left = await t.app.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select('subject')
-      .where('kind', '=', SMS_JOB)
+      .where('kind', '=', 'sms')
       .orderBy('due_at')
       .execute();
     expect(left.map((row) => row.subject)).toEqual([held, later]);
-    await t.app.db.deleteFrom('timers').where('kind', '=', SMS_JOB).execute();
+    await t.app.db.deleteFrom('jobs').where('kind', '=', 'sms').execute();
   });
 
   it('builds its statement once: each claim brings only its time, lease, token and limits', async () => {
@@ -107,7 +106,7 @@ describeOnPostgres(`the claim's plan with a backlog the statistics have not seen
       Array.from({ length: 20 }, (_, i) => now + 9_000_000 + i * 1000),
       now,
     );
-    await sql`analyze timers`.execute(t.app.db);
+    await sql`analyze jobs`.execute(t.app.db);
     await dueJobs(
       t.app.db,
       Array.from({ length: 3000 }, (_, i) => now - 3_000_000 + i * 1000),
@@ -117,15 +116,16 @@ describeOnPostgres(`the claim's plan with a backlog the statistics have not seen
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const ran: string[] = [];
-    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock });
-    engine.on(
-      SMS_JOB,
-      async ({ subject }) => {
-        ran.push(subject);
-        await held;
-      },
-      { concurrency: 4 },
-    );
+    const engine = createJobs({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      clock: t.clock,
+      kinds: { sms: { concurrency: 4 } },
+    });
+    engine.handle('sms', async ({ subject }) => {
+      ran.push(subject);
+      await held;
+    });
     const watched = watchStatements();
     const running = engine.runDue();
     try {
@@ -193,16 +193,16 @@ describeOn('sqlite')(`the claim's plan with many jobs waiting (${dbLabel})`, () 
       watched.stop();
     }
     expect(ran).toEqual([due]);
-    const claim = watched.seen.find((statement) => /^update "timers"/i.test(statement.sql.trim()));
+    const claim = watched.seen.find((statement) => /^update "jobs"/i.test(statement.sql.trim()));
     expect(claim).toBeDefined();
     const plan = await t.app.db.executeQuery<{ detail: string }>(
       CompiledQuery.raw(`explain query plan ${claim?.sql}`, [...(claim?.parameters ?? [])]),
     );
     const details = plan.rows.map((row) => row.detail);
     // The due jobs, by the arm's index range; then the rows to write, by their ids.
-    const arms = details.filter((detail) => /^(SEARCH|SCAN) timers\b/.test(detail) && !/\(id=\?\)$/.test(detail));
+    const arms = details.filter((detail) => /^(SEARCH|SCAN) jobs\b/.test(detail) && !/\(id=\?\)$/.test(detail));
     expect(arms.length).toBeGreaterThan(0);
-    for (const arm of arms) expect(arm).toBe('SEARCH timers USING INDEX timers_kind_due_idx (kind=? AND due_at<?)');
+    for (const arm of arms) expect(arm).toBe('SEARCH jobs USING INDEX jobs_kind_due_idx (kind=? AND due_at<?)');
     expect(details.filter((detail) => detail.includes('TEMP B-TREE'))).toEqual([]);
     await engine.stop();
   });

@@ -128,11 +128,11 @@ describeHere(`a process whose wall clock steps 61 s ahead (${dbLabel})`, () => {
     expect(started.status).toBe(201);
     const written = await handle.db
       .selectFrom('checkins')
-      .innerJoin('timers', 'timers.subject', 'checkins.id')
-      .select(['checkins.due_at', 'timers.due_at as timer_due_at'])
+      .innerJoin('jobs', 'jobs.subject', 'checkins.id')
+      .select(['checkins.due_at', 'jobs.due_at as job_due_at'])
       .where('checkins.id', '=', (await started.json()).id)
       .executeTakeFirstOrThrow();
-    for (const due of [written.due_at, written.timer_due_at]) {
+    for (const due of [written.due_at, written.job_due_at]) {
       expect(Math.abs(Number(due) - (startedAt + 60 * SECOND))).toBeLessThan(2 * SECOND);
     }
 

@@ -4,6 +4,7 @@ import { compiledInsert } from '../../server/db/compiled-once.js';
 import type { Database } from '../../server/db/schema.js';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
+import type { JobKind } from '../../server/jobs/index.js';
 import { alertRow } from './alerts-fixtures.js';
 import { createUser, dbLabel, suiteApp } from './helper.js';
 import { countingBuilds, countingQueries } from './statements-seen.js';
@@ -26,7 +27,7 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
 
   it('writes each run’s own rows, building its statement once for rows of the same columns and count', async () => {
     const { db, counted } = countingInserts(t.app.db);
-    const insert = compiledInsert('timers', (query) => query.returning(['subject', 'due_at']));
+    const insert = compiledInsert('jobs', (query) => query.returning(['subject', 'due_at']));
     expect(await insert(db, [timer('a', 10)])).toEqual([{ subject: 'a', due_at: 10 }]);
     expect(await insert(db, [timer('b', 20)])).toEqual([{ subject: 'b', due_at: 20 }]);
     expect(counted.built).toBe(1);
@@ -50,7 +51,7 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
     await insert(db, [timer('k', 110), timer('l', 120, { lease_until: 8 })]);
     expect(counted.built).toBe(7);
     const stored = await t.app.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select(['subject', 'due_at', 'lease_until', 'attempts'])
       .where('kind', '=', 'probe')
       .orderBy('subject')
@@ -79,7 +80,7 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
 
   it('is built every run on a database with plugins, which see every query', async () => {
     const { db: watched, counted } = countingQueries(t.app.db);
-    const insert = compiledInsert('timers', (query) => query);
+    const insert = compiledInsert('jobs', (query) => query);
     await insert(watched, [timer('plugged-1', 1)]);
     await insert(watched, [timer('plugged-2', 2)]);
     expect(counted.seen).toBe(2);
@@ -93,10 +94,11 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
       const deliveries = ['+351912000001', '+351912000002'].map((phone_number, i) =>
         queuedDelivery({ alertId: alert.id, recipient: { contact_name: `C${i}`, phone_number }, body: 'help', now: 1 }),
       );
-      // On PostgreSQL one statement with its deliveries and timer in a WITH; on SQLite three.
+      // On PostgreSQL one statement with its deliveries and job in a WITH; on SQLite three.
       const stored = await insertAlert(db, alert, deliveries, {
         dialect: t.app.dialect,
-        timers: [{ kind: 'probe-escalation', subject, dueAt: 5_000, now: 1 }],
+        // A kind no engine runs: the row stays to be read.
+        jobs: [{ kind: 'probe-escalation' as JobKind, subject, dueAt: 5_000, now: 1 }],
       });
       expect(stored).toMatchObject({ id: alert.id, user_id: user.id, escalation_at: 5_000 });
       return alert.id;
@@ -111,7 +113,7 @@ describe(`an insert built once per shape (${dbLabel})`, () => {
       .where('alert_id', '=', second)
       .execute();
     expect(deliveries.map((row) => row.phone_number).sort()).toEqual(['+351912000001', '+351912000002']);
-    const timers = await t.app.db.selectFrom('timers').select('due_at').where('subject', '=', 'second').execute();
+    const timers = await t.app.db.selectFrom('jobs').select('due_at').where('subject', '=', 'second').execute();
     expect(timers.map((row) => Number(row.due_at))).toEqual([5_000]);
   });
 });

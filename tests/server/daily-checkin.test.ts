@@ -268,7 +268,7 @@ describe(`daily check-in (${dbLabel})`, () => {
     const second = await secondServer(t, new ManualClock(Date.parse(view.next_due_at) + 3 * DAY + 3 * 3600_000));
     try {
       await second.app.ready();
-      await second.app.periodic.runNow('timers');
+      await second.app.periodic.runNow('jobs');
       await second.app.dispatcher.drain();
       const sms = smsTo(second.app, o).map((message) => message.body);
       expect(sms).toHaveLength(1);

@@ -71,7 +71,7 @@ describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () =
     );
     await insertAlert(t.app.db, alert, deliveries, {
       dialect: t.app.dialect,
-      timers: deliveries.map((d) => smsJob(d, now)),
+      jobs: deliveries.map((d) => smsJob(d, now)),
     });
 
     const provider = batchedProvider();
@@ -135,7 +135,7 @@ describe(`the dispatcher's slots and claims behind a backlog (${dbLabel})`, () =
     );
     await insertAlert(t.app.db, alert, deliveries, {
       dialect: t.app.dialect,
-      timers: deliveries.map((d) => smsJob(d, now)),
+      jobs: deliveries.map((d) => smsJob(d, now)),
     });
 
     const sent: SmsMessage[] = [];

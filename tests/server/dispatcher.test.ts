@@ -44,7 +44,7 @@ describe(`SMS dispatcher (${dbLabel})`, () => {
       t.app.db,
       alertRow(userId, { id: alertId, message: 'EMERGENCY: test needs help now.', created_at: now }),
       deliveries,
-      { timers: deliveries.map((d) => ({ ...smsJob(d, now), dueAt })) },
+      { jobs: deliveries.map((d) => ({ ...smsJob(d, now), dueAt })) },
     );
     return alertId;
   }

@@ -27,7 +27,7 @@ describe(`escalation calls of link-only alerts (${dbLabel})`, () => {
     return Object.assign(o, { phones });
   };
   const settle = async (app: FastifyInstance = t.app) => {
-    await app.timers.runDue();
+    await app.jobs.runDue();
     await app.dispatcher.drain();
     await app.background.idle();
   };

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { CALL_JOB } from '../../server/features/escalation/placement.js';
+import { enqueue } from '../../server/jobs/index.js';
 import { ManualClock } from '../../server/lib/clock.js';
-import { setTimer } from '../../server/lib/timers.js';
 import { type Owner, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { dbLabel, moveTime, OUTBOX_KEY, suiteApp } from './helper.js';
 import { postAck, postResolve, sendRealAlert } from './live-fixtures.js';
@@ -23,7 +22,7 @@ describe(`escalation by phone (${dbLabel})`, () => {
     return Object.assign(o, { phones });
   };
   const settle = async (app: FastifyInstance = t.app) => {
-    await app.timers.runDue();
+    await app.jobs.runDue();
     await app.dispatcher.drain();
     await app.background.idle();
   };
@@ -185,7 +184,7 @@ describe(`escalation by phone (${dbLabel})`, () => {
     const restarted = second.app;
     try {
       await restarted.ready();
-      await restarted.periodic.runNow('timers');
+      await restarted.periodic.runNow('jobs');
       expect(callsTo(o, restarted).map((c) => c.to)).toEqual(o.phones);
     } finally {
       await second.close();
@@ -207,7 +206,7 @@ describe(`escalation by phone (${dbLabel})`, () => {
       .set({ status: 'queued', provider_call_id: null })
       .where('id', '=', call.id)
       .execute();
-    await setTimer(t.app.db, { kind: CALL_JOB, subject: call.id, dueAt: t.clock.now(), now: t.clock.now() });
+    await enqueue(t.app.db, { kind: 'escalation-call', subject: call.id, dueAt: t.clock.now(), now: t.clock.now() });
     moveTime(t, 1000);
     await settle();
     expect(callsTo(o)).toHaveLength(1);

@@ -128,7 +128,7 @@ describe('server killed with SIGKILL mid-dispatch', () => {
        values (?, ?, ?, ?, 'ALERTA: killed precisa de ajuda.', ?, ?, null, null, ?, ?)`,
     );
     const job = db.prepare(
-      `insert into timers (id, kind, subject, due_at, attempts, lease_until, lease_token, failed_at, last_error, created_at)
+      `insert into jobs (id, kind, subject, due_at, attempts, lease_until, lease_token, failed_at, last_error, created_at)
        values (?, 'sms', ?, ?, ?, ?, ?, null, null, ?)`,
     );
     const lease = now + 2_000;
@@ -246,7 +246,7 @@ describe(`a fresh app resumes what a stopped one left (${dbLabel})`, () => {
       .execute();
     // Its job taken by the stopped process, whose lease has lapsed.
     await t.app.db
-      .updateTable('timers')
+      .updateTable('jobs')
       .set({ attempts: 1, lease_until: t.clock.now() - 1, lease_token: 'the-stopped-process' })
       .where('subject', '=', claimed!.id)
       .execute();

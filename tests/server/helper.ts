@@ -152,7 +152,7 @@ async function appDatabase(dataDir: string): Promise<{ handle: DatabaseHandle; r
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 
 /** A stream that appends each log line it receives to `lines`. */
-const collect = (lines: string[]) =>
+export const collect = (lines: string[]) =>
   new Writable({
     write(chunk, _encoding, callback) {
       lines.push(String(chunk));

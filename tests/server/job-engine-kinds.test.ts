@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createJobs, type DueJob, enqueue, enqueueMany } from '../../server/jobs/index.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { JOB_LEASE_MS } from '../../server/lib/reliability.js';
-import { createTimers, type DueTimer, setTimer, setTimers } from '../../server/lib/timers.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { secondConnection } from './second-process.js';
 
@@ -23,7 +23,7 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
   const clockAhead = () => new ManualClock(t.clock.now() + HOUR);
   const jobOf = async (kind: string, subject: string) =>
     (await t.app.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select(['due_at', 'attempts', 'lease_until', 'lease_token', 'failed_at', 'last_error'])
       .where('kind', '=', kind)
       .where('subject', '=', subject)
@@ -31,28 +31,24 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
 
   it('runs at most `concurrency` jobs of a kind at once, a freed place taking the next while the run ends', async () => {
     const clock = clockAhead();
-    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
     const kind = newKind();
+    const engine = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds: { [kind]: { concurrency: 2 } } });
     let active = 0;
     let peak = 0;
     const started: string[] = [];
     const releases = new Map<string, () => void>();
-    engine.on(
-      kind,
-      async ({ subject, free }) => {
-        active += 1;
-        peak = Math.max(peak, active);
-        started.push(subject);
-        await new Promise<void>((resolve) => releases.set(subject, resolve));
-        active -= 1;
-        // The effect is handed over: the place goes, while the run's bookkeeping waits.
-        free?.();
-        await new Promise<void>((resolve) => releases.set(`${subject}:end`, resolve));
-      },
-      { concurrency: 2 },
-    );
+    engine.handle(kind, async ({ subject, free }) => {
+      active += 1;
+      peak = Math.max(peak, active);
+      started.push(subject);
+      await new Promise<void>((resolve) => releases.set(subject, resolve));
+      active -= 1;
+      // The effect is handed over: the place goes, while the run's bookkeeping waits.
+      free?.();
+      await new Promise<void>((resolve) => releases.set(`${subject}:end`, resolve));
+    });
     for (let i = 0; i < 5; i += 1)
-      await setTimer(t.app.db, { kind, subject: `j${i}`, dueAt: clock.now(), now: clock.now() });
+      await enqueue<string>(t.app.db, { kind, subject: `j${i}`, dueAt: clock.now(), now: clock.now() });
     const sweep = engine.runDue();
     await vi.waitFor(() => expect(started).toHaveLength(2));
     releases.get(started[0] as string)?.();
@@ -78,28 +74,28 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     expect(await sweep).toBe(5);
     expect(peak).toBe(2);
     expect(new Set(started).size).toBe(5);
-    expect(await t.app.db.selectFrom('timers').select('id').where('kind', '=', kind).execute()).toEqual([]);
+    expect(await t.app.db.selectFrom('jobs').select('id').where('kind', '=', kind).execute()).toEqual([]);
   });
 
   it('claims within a second what falls due while a long run holds its sweep', async () => {
     const clock = clockAhead();
-    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
     const slow = newKind();
     const quick = newKind();
+    const engine = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds: { [slow]: {}, [quick]: {} } });
     let finish = () => {};
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const ran: string[] = [];
-    engine.on(slow, async () => {
+    engine.handle(slow, async () => {
       ran.push(slow);
       await finished;
     });
-    engine.on(quick, async () => void ran.push(quick));
-    await setTimer(t.app.db, { kind: slow, subject: 's', dueAt: clock.now(), now: clock.now() });
+    engine.handle(quick, async () => void ran.push(quick));
+    await enqueue<string>(t.app.db, { kind: slow, subject: 's', dueAt: clock.now(), now: clock.now() });
     // The periodic sweep's call, which waits for the slow run (the next periodic call waits with it).
     const sweep = engine.runDue();
     await vi.waitFor(() => expect(ran).toEqual([slow]));
     // Set by another process: nothing here is told.
-    await setTimer(t.app.db, { kind: quick, subject: 'q', dueAt: clock.now(), now: clock.now() });
+    await enqueue<string>(t.app.db, { kind: quick, subject: 'q', dueAt: clock.now(), now: clock.now() });
     const setAt = Date.now();
     await vi.waitFor(() => expect(ran).toEqual([slow, quick]), { timeout: 3_000, interval: 20 });
     expect(Date.now() - setAt).toBeLessThan(2_000);
@@ -109,16 +105,14 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
 
   it('runs jobs written leased right after their commit, with what the transaction handed them, and no claim', async () => {
     const clock = clockAhead();
-    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
     const kind = newKind();
+    const engine = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds: { [kind]: { concurrency: 2 } } });
     const seen: { subject: string; attempt: number; given: unknown }[] = [];
-    engine.on(kind, async ({ subject, attempt, given }) => void seen.push({ subject, attempt, given }), {
-      concurrency: 2,
-    });
+    engine.handle(kind, async ({ subject, attempt, given }) => void seen.push({ subject, attempt, given }));
     const reservation = engine.reserve(kind, 3);
     expect(reservation.slots).toBe(2);
     const rows = reservation.rows(['a', 'b', 'c'], clock.now());
-    await t.app.db.transaction().execute((trx) => setTimers(trx, rows));
+    await t.app.db.transaction().execute((trx) => enqueueMany<string>(trx, rows));
     expect(await jobOf(kind, 'a')).toMatchObject({ attempts: 1, lease_until: clock.now() + 6 * SECOND });
     expect(await jobOf(kind, 'c')).toMatchObject({ attempts: 0, lease_until: null, lease_token: null });
     reservation.start((subject) => `handed ${subject}`);
@@ -128,7 +122,7 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
       { subject: 'b', attempt: 1, given: 'handed b' },
       { subject: 'c', attempt: 1, given: undefined },
     ]);
-    expect(await t.app.db.selectFrom('timers').select('id').where('kind', '=', kind).execute()).toEqual([]);
+    expect(await t.app.db.selectFrom('jobs').select('id').where('kind', '=', kind).execute()).toEqual([]);
     // A rolled back transaction gives its places back; a stopped engine lends none.
     engine.reserve(kind, 2).release();
     expect(engine.reserve(kind, 2).slots).toBe(2);
@@ -137,16 +131,17 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
   it('a process that wrote jobs leased and died: another takes them over once the lease lapses, each once', async () => {
     const clock = clockAhead();
     const kind = newKind();
-    const writer = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
-    writer.on(kind, async () => {}, { concurrency: 4 });
+    const kinds = { [kind]: { concurrency: 4 } };
+    const writer = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds });
+    writer.handle(kind, async () => {});
     const reservation = writer.reserve(kind, 2);
-    await setTimers(t.app.db, reservation.rows(['x', 'y'], clock.now()));
+    await enqueueMany<string>(t.app.db, reservation.rows(['x', 'y'], clock.now()));
     // The writer dies before its `start`.
     const other = await secondConnection(t);
     try {
-      const survivor = createTimers({ db: other.db, dialect: other.dialect, clock });
-      const ran: DueTimer[] = [];
-      survivor.on(kind, async (timer) => void ran.push(timer), { concurrency: 4 });
+      const survivor = createJobs({ db: other.db, dialect: other.dialect, clock, kinds });
+      const ran: DueJob[] = [];
+      survivor.handle(kind, async (job) => void ran.push(job));
       expect(await survivor.runDue()).toBe(0);
       clock.advance(7 * SECOND);
       expect(await survivor.runDue()).toBe(2);
@@ -162,27 +157,35 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
 
   it("backs off by the kind's own waits, parks a permanent failure at once, and writes the kind's rows as it parks", async () => {
     const clock = clockAhead();
-    const engine = createTimers({
+    const kind = newKind();
+    const engine = createJobs({
       db: t.app.db,
       dialect: t.app.dialect,
       clock,
       log: { error() {}, warn() {} } as never,
+      // No jitter: the kind's own waits as they are.
+      random: () => 0.5,
+      kinds: {
+        [kind]: {
+          attempts: 2,
+          retry: { firstMs: 7 * SECOND, mostMs: HOUR },
+          permanent: 'those it says are',
+          parked: 'its subject noted',
+        },
+      },
     });
-    const kind = newKind();
     const parked: { subject: string; error: string }[] = [];
-    engine.on(
+    engine.handle(
       kind,
       async ({ subject }) => {
         throw Object.assign(new Error(`${subject} refused`), { permanent: subject === 'never' });
       },
       {
-        maxAttempts: 2,
-        retryMs: (attempts) => attempts * 7 * SECOND,
         permanent: (error) => (error as { permanent?: boolean }).permanent === true,
         parked: async (db, subject, error) => {
           // In the parking's transaction: it sees the job parked.
           const job = await db
-            .selectFrom('timers')
+            .selectFrom('jobs')
             .select('failed_at')
             .where('kind', '=', kind)
             .where('subject', '=', subject)
@@ -191,8 +194,8 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
         },
       },
     );
-    await setTimer(t.app.db, { kind, subject: 'later', dueAt: clock.now(), now: clock.now() });
-    await setTimer(t.app.db, { kind, subject: 'never', dueAt: clock.now(), now: clock.now() });
+    await enqueue<string>(t.app.db, { kind, subject: 'later', dueAt: clock.now(), now: clock.now() });
+    await enqueue<string>(t.app.db, { kind, subject: 'never', dueAt: clock.now(), now: clock.now() });
     await engine.runDue();
     expect(await jobOf(kind, 'later')).toMatchObject({ due_at: clock.now() + 7 * SECOND, failed_at: null });
     expect(await jobOf(kind, 'never')).toMatchObject({ attempts: 1, failed_at: clock.now() });
@@ -207,20 +210,22 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
   it('backs off a kind without waits of its own by doubling with ±20 % jitter: jobs failed together are not retried together', async () => {
     const clock = clockAhead();
     const draws = [0, 0.75, 0.25];
-    const engine = createTimers({
+    const kind = newKind();
+    const engine = createJobs({
       db: t.app.db,
       dialect: t.app.dialect,
       clock,
       log: { error() {}, warn() {} } as never,
       retryMs: 10 * SECOND,
       random: () => draws.shift() ?? 0.5,
+      kinds: { [kind]: {} },
     });
-    const kind = newKind();
-    engine.on(kind, async ({ subject }) => {
+    engine.handle(kind, async ({ subject }) => {
       throw new Error(`${subject} refused`);
     });
     const subjects = ['first', 'second'];
-    for (const subject of subjects) await setTimer(t.app.db, { kind, subject, dueAt: clock.now(), now: clock.now() });
+    for (const subject of subjects)
+      await enqueue<string>(t.app.db, { kind, subject, dueAt: clock.now(), now: clock.now() });
     await engine.runDue();
     const waits = async () =>
       (await Promise.all(subjects.map((subject) => jobOf(kind, subject)))).map(
@@ -236,10 +241,10 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
 
   it('answers whether a run holds its job at once while half its lease is left, and asks the database (renewing it) after', async () => {
     const clock = clockAhead();
-    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock });
     const kind = newKind();
+    const engine = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds: { [kind]: {} } });
     const seen: { holds: boolean; leaseUntil: number }[] = [];
-    engine.on(kind, async ({ subject, holds }) => {
+    engine.handle(kind, async ({ subject, holds }) => {
       const leaseOf = async () => Number((await jobOf(kind, subject))?.lease_until);
       // A second after its claim: answered without a statement, the lease as the claim wrote it.
       clock.advance(SECOND);
@@ -249,7 +254,7 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
       seen.push({ holds: await holds(), leaseUntil: await leaseOf() });
     });
     const claimedAt = clock.now();
-    await setTimer(t.app.db, { kind, subject: 'fresh', dueAt: clock.now(), now: clock.now() });
+    await enqueue<string>(t.app.db, { kind, subject: 'fresh', dueAt: clock.now(), now: clock.now() });
     await engine.runDue();
     expect(seen).toEqual([
       { holds: true, leaseUntil: claimedAt + JOB_LEASE_MS },

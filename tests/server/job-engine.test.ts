@@ -1,13 +1,13 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
+import { createJobs, type DueJob, enqueue, type JobsOptions } from '../../server/jobs/index.js';
 import { type Clock, systemClock } from '../../server/lib/clock.js';
-import { createTimers, type DueTimer, setTimer, type Timers, type TimersOptions } from '../../server/lib/timers.js';
 import { dbLabel, suiteApp } from './helper.js';
 import { secondConnection, secondServer } from './second-process.js';
 
 const SECOND = 1000;
 
-// What the job engine promises beyond a timer's run: a lease renewed while its handler runs (a
+// What the job engine promises beyond a job's run: a lease renewed while its handler runs (a
 // slow handler runs once), a run whose lease was taken over is told and leaves the job alone, a
 // job out of attempts is parked as failed (logged, counted) while the rest of the queue goes on,
 // and due times follow the database's clock whatever a process's own clock says.
@@ -19,10 +19,10 @@ describe(`the job engine (${dbLabel})`, () => {
     return `engine-${kinds}`;
   };
   const set = (kind: string, subject: string, inMs: number, clock: Clock = t.clock) =>
-    setTimer(t.app.db, { kind, subject, dueAt: clock.now() + inMs, now: clock.now() });
+    enqueue<string>(t.app.db, { kind, subject, dueAt: clock.now() + inMs, now: clock.now() });
   const leaseOf = async (kind: string, subject: string) =>
     (await t.app.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select(['lease_until', 'lease_token', 'failed_at', 'last_error', 'attempts'])
       .where('kind', '=', kind)
       .where('subject', '=', subject)
@@ -31,18 +31,18 @@ describe(`the job engine (${dbLabel})`, () => {
   it('runs a handler slower than its lease once: the lease is renewed while it runs', async () => {
     const other = await secondConnection(t);
     try {
-      const options = { clock: t.clock, leaseMs: 300, renewMs: 50 };
-      const slow = createTimers({ db: t.app.db, dialect: t.app.dialect, ...options });
-      const sweeper = createTimers({ db: other.db, dialect: other.dialect, ...options });
       const kind = newKind();
+      const options = { clock: t.clock, leaseMs: 300, renewMs: 50, kinds: { [kind]: {} } };
+      const slow = createJobs({ db: t.app.db, dialect: t.app.dialect, ...options });
+      const sweeper = createJobs({ db: other.db, dialect: other.dialect, ...options });
       const runs: string[] = [];
       let finish: () => void = () => {};
       const finished = new Promise<void>((resolve) => (finish = resolve));
-      slow.on(kind, async ({ subject }) => {
+      slow.handle(kind, async ({ subject }) => {
         runs.push(`slow:${subject}`);
         await finished;
       });
-      sweeper.on(kind, async ({ subject }) => {
+      sweeper.handle(kind, async ({ subject }) => {
         runs.push(`sweeper:${subject}`);
       });
       await set(kind, 'long', 0);
@@ -64,18 +64,25 @@ describe(`the job engine (${dbLabel})`, () => {
   });
 
   it("tells a run whose job another process took over, and that run leaves the other's job alone", async () => {
-    const engine = createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock, leaseMs: 300, renewMs: 50 });
     const kind = newKind();
+    const engine = createJobs({
+      db: t.app.db,
+      dialect: t.app.dialect,
+      clock: t.clock,
+      leaseMs: 300,
+      renewMs: 50,
+      kinds: { [kind]: {} },
+    });
     let signal: AbortSignal | undefined;
-    engine.on(kind, async (timer) => {
-      signal = timer.signal;
-      await new Promise((resolve) => timer.signal.addEventListener('abort', resolve));
+    engine.handle(kind, async (job) => {
+      signal = job.signal;
+      await new Promise((resolve) => job.signal.addEventListener('abort', resolve));
     });
     await set(kind, 'taken', 0);
     const running = engine.runDue();
     await vi.waitFor(() => expect(signal).toBeDefined());
     // Another process's claim, as it writes one when this run's lease has lapsed.
-    await t.app.db.updateTable('timers').set({ lease_token: 'another-process' }).where('kind', '=', kind).execute();
+    await t.app.db.updateTable('jobs').set({ lease_token: 'another-process' }).where('kind', '=', kind).execute();
     await running;
     expect(signal?.aborted).toBe(true);
     expect(await leaseOf(kind, 'taken')).toMatchObject({ lease_token: 'another-process', failed_at: null });
@@ -89,18 +96,19 @@ describe(`the job engine (${dbLabel})`, () => {
         errors.push({ message, kind: fields.kind });
       },
       warn: () => {},
-    } as unknown as TimersOptions['log'];
-    const engine = createTimers({
+    } as unknown as JobsOptions['log'];
+    const kind = newKind();
+    const engine = createJobs({
       db: t.app.db,
       dialect: t.app.dialect,
       clock: t.clock,
       log,
       retryMs: SECOND,
       maxAttempts: 3,
+      kinds: { [kind]: {} },
     });
-    const kind = newKind();
     const ran: string[] = [];
-    engine.on(kind, async ({ subject }) => {
+    engine.handle(kind, async ({ subject }) => {
       ran.push(subject);
       if (subject === 'broken') throw new Error('the provider refuses this one');
     });
@@ -141,26 +149,29 @@ describe(`the job engine (${dbLabel})`, () => {
       const runs: { subject: string; by: string; at: number }[] = [];
       const handle =
         (by: string) =>
-        async ({ subject }: DueTimer) => {
+        async ({ subject }: DueJob) => {
           runs.push({ subject, by, at: Date.now() });
         };
-      onTime.app.timers.on(kind, handle('on time'));
-      early.app.timers.on(kind, handle('ahead'));
       await Promise.all([onTime.app.ready(), early.app.ready()]);
+      // Each process's engine, on its clock (the database's at its last sync, and its own since).
+      const both = [onTime, early].map(({ app }, i) => {
+        const engine = createJobs({ db: app.db, dialect: app.dialect, clock: app.clock, kinds: { [kind]: {} } });
+        engine.handle(kind, handle(i === 0 ? 'on time' : 'ahead'));
+        return engine;
+      });
       // A walk home set through each process, due 1.5 s from now on the database's clock.
       const dueAt = Date.now() + 1500;
       for (const [subject, clock] of [
         ['set-on-time', onTime.app.clock],
         ['set-ahead', early.app.clock],
       ] as const) {
-        await setTimer(t.app.db, { kind, subject, dueAt: clock.now() + 1500, now: clock.now() });
+        await enqueue<string>(t.app.db, { kind, subject, dueAt: clock.now() + 1500, now: clock.now() });
       }
-      const both: Timers[] = [onTime.app.timers, early.app.timers];
       while (runs.length < 2 && Date.now() < dueAt + 5 * SECOND) {
-        await Promise.all(both.map((timers) => timers.runDue()));
+        await Promise.all(both.map((engine) => engine.runDue()));
         await wait(20);
       }
-      await Promise.all(both.map((timers) => timers.runDue()));
+      await Promise.all(both.map((engine) => engine.runDue()));
       expect(runs.map((run) => run.subject).sort()).toEqual(['set-ahead', 'set-on-time']);
       // The database and these processes share this machine's clock: each at its due time, within a sweep.
       for (const run of runs) {
@@ -178,12 +189,13 @@ describe(`the job engine (${dbLabel})`, () => {
     try {
       const kind = newKind();
       const runs: string[] = [];
+      const kinds = { [kind]: { every: 60 * SECOND } };
       const engines = [
-        createTimers({ db: t.app.db, dialect: t.app.dialect, clock: t.clock }),
-        createTimers({ db: other.db, dialect: other.dialect, clock: t.clock }),
+        createJobs({ db: t.app.db, dialect: t.app.dialect, clock: t.clock, kinds }),
+        createJobs({ db: other.db, dialect: other.dialect, clock: t.clock, kinds }),
       ];
       engines.forEach((engine, i) => {
-        engine.every(kind, 60 * SECOND, async () => {
+        engine.every(kind, async () => {
           runs.push(`process ${i}`);
         });
       });

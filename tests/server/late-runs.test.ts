@@ -4,11 +4,11 @@ import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
 import type { Database } from '../../server/db/schema.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { placementJob } from '../../server/features/escalation/placement.js';
-import { NOTICE_JOB, noticeJob, queueNotice } from '../../server/features/sms-replies/notices.js';
+import { noticeJob, queueNotice } from '../../server/features/sms-replies/notices.js';
+import { createJobs, enqueue, type JobHandler } from '../../server/jobs/index.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
 import { BACKOFF_JITTER, JOB_RETRY_MS } from '../../server/lib/reliability.js';
-import { createTimers, setTimer, type TimerHandler } from '../../server/lib/timers.js';
 import type { SmsPort } from '../../server/providers/sms/port.js';
 import type { VoicePort } from '../../server/providers/voice/port.js';
 import { appWithClockAhead, queuedSms } from './alerts-fixtures.js';
@@ -190,18 +190,25 @@ describe(`runs that lost their job, and calls the provider never answers (${dbLa
       t.app.db.selectFrom('sms_notices').selectAll().where('phone_number', '=', to).executeTakeFirstOrThrow();
     const { id } = await notice();
     await t.app.db
-      .updateTable('timers')
+      .updateTable('jobs')
       .set({ kind, attempts: 1 })
-      .where('kind', '=', NOTICE_JOB)
+      .where('kind', '=', 'sms-notice')
       .where('subject', '=', id)
       .execute();
     return notice;
   }
 
   /** A process's job engine on `db`, running `kind` with `handler`; with `renewMs` an hour, one stalled for good. */
-  const engineOf = (db: Kysely<Database>, kind: string, handler: TimerHandler, renewMs?: number) => {
-    const engine = createTimers({ db, dialect: t.app.dialect, clock, log, ...(renewMs ? { renewMs } : {}) });
-    engine.on(kind, handler);
+  const engineOf = (db: Kysely<Database>, kind: string, handler: JobHandler, renewMs?: number) => {
+    const engine = createJobs({
+      db,
+      dialect: t.app.dialect,
+      clock,
+      log,
+      kinds: { [kind]: {} },
+      ...(renewMs ? { renewMs } : {}),
+    });
+    engine.handle(kind, handler);
     return engine;
   };
 
@@ -241,7 +248,7 @@ describe(`runs that lost their job, and calls the provider never answers (${dbLa
         updated_at: now,
       })
       .execute();
-    await setTimer(t.app.db, { kind, subject: id, dueAt: now, now });
+    await enqueue<string>(t.app.db, { kind, subject: id, dueAt: now, now });
     const read = () =>
       t.app.db.selectFrom('escalation_calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return { read };

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
 import { uuidV7Time } from '../../server/features/metrics/instrument.js';
+import { jobRow } from '../../server/jobs/index.js';
 import { orderedId } from '../../server/lib/ids.js';
-import { timerRow } from '../../server/lib/timers.js';
 import { alertRow, ownerWithContacts, postAlert } from './alerts-fixtures.js';
 import { buildTestApp, dbLabel, suiteApp, type TestApp } from './helper.js';
 
@@ -165,7 +165,7 @@ describe(`GET /metrics behind METRICS_TOKEN (${dbLabel})`, () => {
 });
 
 describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
-  it('reports queued and failed SMS and timers by kind, and how long the oldest due one has waited', async () => {
+  it('reports queued and failed SMS and jobs by kind, how long the oldest due one has waited, and jobs of kinds no handler knows', async () => {
     const t = await buildTestApp({ METRICS_TOKEN });
     try {
       // Nothing claims or runs the rows below while the test reads them.
@@ -195,16 +195,16 @@ describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
         .execute();
       // Each SMS's job, due when its delivery was made (a retry's when it was set).
       await t.app.db
-        .insertInto('timers')
-        .values(waiting.map((d) => timerRow(smsJob(d, d.created_at))))
+        .insertInto('jobs')
+        .values(waiting.map((d) => jobRow(smsJob(d, d.created_at))))
         .execute();
       await t.app.db
-        .insertInto('timers')
+        .insertInto('jobs')
         .values([
-          timerRow({ kind: 'metrics-test', subject: 'a', dueAt: now - 12_000, now }),
-          timerRow({ kind: 'metrics-test', subject: 'b', dueAt: now + 60_000, now }),
+          jobRow({ kind: 'metrics-test', subject: 'a', dueAt: now - 12_000, now }),
+          jobRow({ kind: 'metrics-test', subject: 'b', dueAt: now + 60_000, now }),
           // Parked after its last attempt: failed, and no longer waiting to be due.
-          { ...timerRow({ kind: 'metrics-test', subject: 'c', dueAt: now - 600_000, now }), failed_at: now - 1000 },
+          { ...jobRow({ kind: 'metrics-test', subject: 'c', dueAt: now - 600_000, now }), failed_at: now - 1000 },
         ])
         .execute();
 
@@ -217,6 +217,9 @@ describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
       expect(sample(text, 'alerta_jobs_queued', { kind: 'timer:metrics-test' })).toBe(2);
       expect(sample(text, 'alerta_jobs_failed', { kind: 'timer:metrics-test' })).toBe(1);
       expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'timer:metrics-test' })).toBe(12);
+      // A kind the registry does not list: no handler runs it, and its jobs are said by kind.
+      expect(sample(text, 'alerta_jobs_unknown_kind', { kind: 'metrics-test' })).toBe(3);
+      expect(sample(text, 'alerta_jobs_unknown_kind', { kind: 'sms' })).toBeUndefined();
 
       // Handed over: no longer queued, and the next oldest is the one reported.
       await t.app.db

@@ -9,8 +9,8 @@ import { migrate, migrateToLatest } from '../../server/db/index.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import { dbKind, dbLabel, freshDatabase } from './helper.js';
 
-// A database from before the durable timers: a burst waiting for its summary and one whose
-// sender died mid-send keep their summaries, now on timers.
+// A database from before the durable timers (the table of jobs was first called `timers`): a
+// burst waiting for its summary and one whose sender died mid-send keep their summaries, as jobs.
 it(`moves the e-mail bursts' due summaries onto timers (${dbLabel})`, async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-migration-'));
   const { handle, drop } = await freshDatabase(dataDir);
@@ -28,7 +28,7 @@ it(`moves the e-mail bursts' due summaries onto timers (${dbLabel})`, async () =
     await burst('idle', 'c@example.com', '3000, 0, null, null, 0, null, null, 1000, 1');
     await migrateToLatest(handle.db, schema);
     const timers = await handle.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select(['kind', 'subject', 'due_at', 'lease_until'])
       .orderBy('subject')
       .execute();
@@ -57,6 +57,46 @@ it(`moves the e-mail bursts' due summaries onto timers (${dbLabel})`, async () =
       ['mid-send', 62000],
       ['waiting', 601000],
     ]);
+  } finally {
+    await handle.close();
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+// The job engine's table called for what it holds: every job kept; on PostgreSQL a process of
+// the version before, still running during a rolling upgrade, goes on through the view `timers`
+// (its enqueue, its claim, its removal); back down, the table is `timers` again.
+it(`renames the timers to jobs, keeping every job and the older processes' statements (${dbLabel})`, async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'alerta-migration-'));
+  const { handle, drop } = await freshDatabase(dataDir);
+  const schema = handle.pgSchema;
+  const migrateTo = (name: string) => migrate(handle.db, schema, (migrator) => migrator.migrateTo(name));
+  const older = (statement: string) => sql.raw(statement).execute(handle.db);
+  const jobs = async (table: string) =>
+    (await older(`select kind, subject, due_at, lease_token from ${table} order by subject`)).rows.map((row) => ({
+      ...(row as object),
+      due_at: Number((row as { due_at: unknown }).due_at),
+    }));
+  try {
+    await migrateTo('2026120704-responder-channel');
+    await older(
+      `insert into timers (id, kind, subject, due_at, attempts, created_at) values ('j1', 'checkin', 'c1', 1000, 0, 0)`,
+    );
+    await migrateToLatest(handle.db, schema);
+    expect(await jobs('jobs')).toEqual([{ kind: 'checkin', subject: 'c1', due_at: 1000, lease_token: null }]);
+    if (dbKind === 'postgres') {
+      await older(`insert into timers (id, kind, subject, due_at, attempts, created_at) values ('j2', 'checkin', 'c2', 500, 0, 0)
+                   on conflict (kind, subject) do update set due_at = excluded.due_at, attempts = 0`);
+      const claimed =
+        await older(`with due_0 as materialized (select id, due_at from timers where kind = 'checkin' and due_at <= 2000 order by due_at limit 1 for update skip locked)
+                                   update timers set lease_token = 'older', attempts = attempts + 1 where id in (select id from due_0) returning subject`);
+      expect(claimed.rows).toEqual([{ subject: 'c2' }]);
+      await older(`delete from timers where subject = 'c2' and lease_token = 'older'`);
+      expect(await jobs('jobs')).toEqual([{ kind: 'checkin', subject: 'c1', due_at: 1000, lease_token: null }]);
+    }
+    await migrateTo('2026120704-responder-channel');
+    expect(await jobs('timers')).toEqual([{ kind: 'checkin', subject: 'c1', due_at: 1000, lease_token: null }]);
   } finally {
     await handle.close();
     await drop();

@@ -22,7 +22,7 @@ describe(`the rows an alert writes (${dbLabel})`, () => {
     const deliveries = await t.app.db.selectFrom('deliveries').select('id').where('alert_id', '=', id).execute();
     // The escalation's job (the owner's e-mail job, written beside it, may have run and gone already).
     const timers = await t.app.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select('id')
       .where('subject', '=', id)
       .where('kind', '=', 'escalation')

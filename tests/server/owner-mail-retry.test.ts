@@ -50,11 +50,11 @@ describe(`the owner's e-mail about an alert, with the database unavailable (${db
     expect(mails()).toHaveLength(0);
     // Not before its backoff (its least, with the jitter).
     t.clock.advance(JOB_RETRY_MS * (1 - BACKOFF_JITTER) - 1);
-    await app.timers.runDue();
+    await app.jobs.runDue();
     expect(mails()).toHaveLength(0);
     t.clock.advance(2 * BACKOFF_JITTER * JOB_RETRY_MS + 1);
-    await app.timers.runDue();
-    await app.timers.runDue();
+    await app.jobs.runDue();
+    await app.jobs.runDue();
     expect(mails()).toHaveLength(1);
     expect(mails()[0]?.text).toContain('/api/users/not-me/');
   });
@@ -74,7 +74,7 @@ describe(`the owner's e-mail about an alert, with the database unavailable (${db
     try {
       await next.app.ready();
       t.clock.advance(JOB_RETRY_MS * (1 + BACKOFF_JITTER));
-      await next.app.timers.runDue();
+      await next.app.jobs.runDue();
       expect(next.app.outbox.emails.filter((mail) => mail.to === owner.user.email)).toHaveLength(1);
     } finally {
       await next.close();

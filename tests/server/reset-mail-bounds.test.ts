@@ -30,7 +30,7 @@ async function askReset(t: TestApp, email: string) {
 /** The summaries run from their timers. */
 async function settle(t: TestApp) {
   await t.app.background.idle();
-  await t.app.timers.runDue();
+  await t.app.jobs.runDue();
 }
 
 /** Sets a new password with the link of a mail. */

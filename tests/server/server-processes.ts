@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { adminQuery } from '../../bench/fixtures.js';
 import type { Database } from '../../server/db/schema.js';
-import { CHECKIN_TIMER } from '../../server/features/checkins/timer.js';
-import { timerRow, timersInsert } from '../../server/lib/timers.js';
+import { jobRow, jobsInsert } from '../../server/jobs/index.js';
 import { dbKind } from './helper.js';
 import { AUTH_TOKEN, SID } from './twilio-fake.js';
 
@@ -70,6 +69,6 @@ export async function checkinDueAt(db: Kysely<Database>, userId: string, dueAt: 
       ended_at: null,
     })
     .execute();
-  await timersInsert(db, [timerRow({ kind: CHECKIN_TIMER, subject: id, dueAt, now })]).execute();
+  await jobsInsert(db, [jobRow({ kind: 'checkin', subject: id, dueAt, now })]).execute();
   return id;
 }

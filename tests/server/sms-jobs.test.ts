@@ -3,12 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrate, migrateToLatest } from '../../server/db/index.js';
-import { SMS_JOB } from '../../server/features/alerts/deliveries-repository.js';
+import { migrate } from '../../server/db/index.js';
 import { createDispatcher } from '../../server/features/alerts/dispatcher.js';
+import { createJobs, kindSettings } from '../../server/jobs/index.js';
 import type { ManualClock } from '../../server/lib/clock.js';
 import { newId } from '../../server/lib/ids.js';
-import { createTimers } from '../../server/lib/timers.js';
 import type { SmsMessage, SmsPort } from '../../server/providers/sms/port.js';
 import { appWithClockAhead, queuedSms } from './alerts-fixtures.js';
 import { dbLabel, freshDatabase, type TestApp } from './helper.js';
@@ -39,7 +38,7 @@ function provider(options: { answer?: boolean; fail?: string } = {}) {
   return { port, took };
 }
 
-// Each SMS is a job of the one job engine: a `timers` row of kind `sms` beside its delivery,
+// Each SMS is a job of the one job engine: a `jobs` row of kind `sms` beside its delivery,
 // parked where the operator sees it, and taken over when its process's lease lapses.
 describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
   let t: TestApp;
@@ -56,22 +55,20 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
     const to = `+3519690${String(phone).padStart(5, '0')}`;
     const { id, read } = await queuedSms(t.app, { appUrl: APP_URL, to, now: clock.now() });
     const job = () =>
-      t.app.db
-        .selectFrom('timers')
-        .selectAll()
-        .where('kind', '=', SMS_JOB)
-        .where('subject', '=', id)
-        .executeTakeFirst();
+      t.app.db.selectFrom('jobs').selectAll().where('kind', '=', 'sms').where('subject', '=', id).executeTakeFirst();
     return { id, to, read, job };
   }
 
-  it('parks an SMS job out of attempts as failed in `timers`, counted, and its delivery shows failed', async () => {
+  it('parks an SMS job out of attempts as failed in `jobs`, counted, and its delivery shows failed', async () => {
     const d = await queued();
-    const engine = createTimers({
+    // The process's engine, with the SMS's settings but two attempts, and no jitter.
+    const engine = createJobs({
       db: t.app.db,
       dialect: t.app.dialect,
       clock,
       log: { error() {}, warn() {} } as never,
+      random: () => 0.5,
+      kinds: { sms: { ...kindSettings({ SMS_CONCURRENCY: 10 }).sms, attempts: 2 } },
     });
     const refusing = provider({ fail: 'carrier unreachable' });
     const sender = createDispatcher({
@@ -79,9 +76,7 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
       dialect: t.app.dialect,
       sms: refusing.port,
       clock,
-      timers: engine,
-      maxAttempts: 2,
-      random: () => 0.5,
+      jobs: engine,
     });
     await sender.drain();
     expect(await d.read()).toMatchObject({ status: 'queued', attempts: 1, last_error: 'carrier unreachable' });
@@ -93,7 +88,7 @@ describe(`SMS as jobs of the job engine (${dbLabel})`, () => {
     expect(parked).toMatchObject({ attempts: 2, failed_at: clock.now(), lease_token: null });
     expect(parked?.last_error).toContain('carrier unreachable');
     expect(await d.read()).toMatchObject({ status: 'failed', attempts: 2, last_error: 'carrier unreachable' });
-    expect(engine.failedCounts.get(SMS_JOB)).toBe(1);
+    expect(engine.failedCounts.get('sms')).toBe(1);
     // Parked, it is not tried again.
     clock.advance(HOUR);
     await sender.drain();
@@ -180,13 +175,19 @@ it(`gives every unfinished delivery its SMS job, then drops the deliveries' queu
     await delivery('sending', 'sending', 1000, 7000);
     await delivery('sent', 'sent', 1000, null);
     await migrateTo('2026112820-sms-jobs');
-    const jobs = () =>
-      handle.db
-        .selectFrom('timers')
-        .select(['kind', 'subject', 'due_at', 'lease_until', 'attempts'])
-        .where('kind', '=', SMS_JOB)
-        .orderBy('subject')
-        .execute();
+    // Up to 2026120705-sms-queue-columns the jobs' table is called `timers` (2026120706-jobs renames it).
+    const jobs = async () =>
+      (
+        await sql<{
+          kind: string;
+          subject: string;
+          due_at: number;
+          lease_until: number | null;
+          attempts: number;
+        }>`select kind, subject, due_at, lease_until, attempts from timers where kind = 'sms' order by subject`.execute(
+          handle.db,
+        )
+      ).rows;
     const given = [
       { kind: 'sms', subject: 'queued', due_at: 5000, lease_until: null, attempts: 0 },
       { kind: 'sms', subject: 'sending', due_at: 7000, lease_until: null, attempts: 0 },
@@ -200,7 +201,7 @@ it(`gives every unfinished delivery its SMS job, then drops the deliveries' queu
     await sql`insert into timers (id, kind, subject, due_at, attempts, created_at)
               values ('older', 'sms-of-older-processes', 'recurring', 0, 0, 0)`.execute(handle.db);
 
-    await migrateToLatest(handle.db, schema);
+    await migrateTo('2026120705-sms-queue-columns');
     expect((await jobs()).map((job) => ({ ...job, due_at: Number(job.due_at) }))).toEqual(given);
     const [row] = (await sql<Record<string, unknown>>`select * from deliveries where id = 'queued'`.execute(handle.db))
       .rows;

@@ -17,7 +17,7 @@ describe(`"On my way" by SMS reply (${dbLabel})`, () => {
     return `+35196300${String(n).padStart(4, '0')}`;
   };
   const settle = async (app: FastifyInstance = t.app) => {
-    await app.timers.runDue();
+    await app.jobs.runDue();
     await app.dispatcher.drain();
   };
   const named = async (owner: Owner, name: string) => {

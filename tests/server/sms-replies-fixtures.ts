@@ -14,7 +14,7 @@ export async function replySms(app: FastifyInstance, from: string, body: string)
 
 /** The SMS the outbox captured to `phone`, oldest first, once the jobs due now have run. */
 export async function smsTo(app: FastifyInstance, phone: string): Promise<string[]> {
-  await app.timers.runDue();
+  await app.jobs.runDue();
   return app.outbox.sms
     .filter((sms) => sms.to === phone)
     .map((sms) => sms.body)

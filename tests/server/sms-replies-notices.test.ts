@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELP_MESSAGE } from '../../common/sms-text-replies.js';
-import { NOTICE_JOB, noticeJob } from '../../server/features/sms-replies/notices.js';
+import { noticeJob } from '../../server/features/sms-replies/notices.js';
+import type { JobHandler } from '../../server/jobs/index.js';
 import { BACKOFF_JITTER, JOB_MAX_ATTEMPTS, JOB_MAX_RETRY_MS } from '../../server/lib/reliability.js';
-import type { TimerHandler } from '../../server/lib/timers.js';
 import { createTwilioSms } from '../../server/providers/sms/twilio.js';
 import { buildTestApp, dbLabel, moveTime, type TestApp } from './helper.js';
 import { replySms } from './sms-replies-fixtures.js';
@@ -15,7 +15,7 @@ const SEND_TIMEOUT_MS = 150;
 describe(`an SMS notice sent through Twilio (${dbLabel})`, () => {
   let t: TestApp;
   let fake: Awaited<ReturnType<typeof fakeTwilio>>;
-  let job: TimerHandler;
+  let job: JobHandler;
   let next = 0;
 
   beforeAll(async () => {
@@ -104,7 +104,7 @@ describe(`an SMS notice sent through Twilio (${dbLabel})`, () => {
     try {
       expect(await replySms(t.app, phone, 'hello?')).toBe('helped');
       for (let run = 0; run <= JOB_MAX_ATTEMPTS; run += 1) {
-        await t.app.timers.runDue();
+        await t.app.jobs.runDue();
         // The longest wait, jitter included.
         moveTime(t, JOB_MAX_RETRY_MS * (1 + BACKOFF_JITTER));
       }
@@ -118,9 +118,9 @@ describe(`an SMS notice sent through Twilio (${dbLabel})`, () => {
       .executeTakeFirstOrThrow();
     expect(notice).toMatchObject({ status: 'failed', last_error: expect.stringContaining('carrier unreachable') });
     const job = await t.app.db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select(['attempts', 'failed_at'])
-      .where('kind', '=', NOTICE_JOB)
+      .where('kind', '=', 'sms-notice')
       .where('subject', '=', notice.id)
       .executeTakeFirstOrThrow();
     expect(Number(job.attempts)).toBe(JOB_MAX_ATTEMPTS);

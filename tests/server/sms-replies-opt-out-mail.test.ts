@@ -14,7 +14,7 @@ describe(`the owner is told when a contact says STOP (${dbLabel})`, () => {
   };
   /** The e-mails to `address`, oldest first, once the jobs due now have run. */
   const mailsTo = async (address: string | null) => {
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
     return t.app.outbox.emails.filter((mail) => mail.to === address).reverse();
   };
 
@@ -86,7 +86,7 @@ describe(`the owner is told when a contact says STOP (${dbLabel})`, () => {
     for (let i = 0; i < 5; i += 1) {
       expect(await replySms(t.app, ana, 'STOP')).toBe('opted_out');
       // Each STOP's e-mail job runs before the next (a job still waiting would only be set again).
-      await t.app.timers.runDue();
+      await t.app.jobs.runDue();
       expect(await replySms(t.app, ana, 'START')).toBe('opted_in');
       t.clock.advance(1000);
     }

@@ -76,7 +76,7 @@ describe(`SMS replies: YES, STOP and START, help (${dbLabel})`, () => {
     const second = await ownerWithContacts(t.app, { contacts: [['Ana', phone]] });
     expect(await replySms(t.app, phone, 'STOP')).toBe('opted_out');
     // The owners' e-mails about that STOP go first: the statements watched below are the alert's alone.
-    await t.app.timers.runDue();
+    await t.app.jobs.runDue();
 
     const watch = watchStatements();
     let alert: { id: string; deliveries: unknown[] };

@@ -67,13 +67,13 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
     const owner = await ownerWithContacts(app, { contacts });
     const alert = await sendRealAlert(app, owner.token);
     moveTime(t, 300_000);
-    await app.timers.runDue();
+    await app.jobs.runDue();
     return { owner, alert, phones: contacts.map(([, phone]) => phone) };
   }
   /** The retries' turn: past the first backoff and its jitter, every due job run. */
   const retry = async () => {
     moveTime(t, JOB_RETRY_MS * (1 + BACKOFF_JITTER));
-    await app.timers.runDue();
+    await app.jobs.runDue();
   };
 
   it('places each call with TwiML that says the words twice in a one-key gather, and callbacks carrying our call id', async () => {
@@ -85,7 +85,7 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
     });
     const alert = await sendRealAlert(app, owner.token);
     moveTime(t, 300_000);
-    await app.timers.runDue();
+    await app.jobs.runDue();
     const rows = await calls(alert.id);
     expect(rows.map((r) => r.status)).toEqual(['ringing', 'ringing']);
     const placed = fake.requests.filter((r) => r.path.endsWith('/Calls.json'));
@@ -115,7 +115,7 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
     });
     const alert = await sendRealAlert(app, owner.token);
     moveTime(t, 300_000);
-    await app.timers.runDue();
+    await app.jobs.runDue();
     const [ana, rui] = await calls(alert.id);
     if (!ana || !rui) throw new Error('calls missing');
     const pressed = { CallSid: ana.provider_call_id ?? '', Digits: '1', AccountSid: SID };
@@ -239,7 +239,7 @@ describe(`Twilio voice adapter and callbacks (${dbLabel})`, () => {
     const second = await sendRealAlert(app, safe.token);
     fake.failCalls(4);
     moveTime(t, 300_000);
-    await app.timers.runDue();
+    await app.jobs.runDue();
     expect((await calls(first.id)).map((c) => c.status)).toEqual(['queued', 'queued']);
     expect((await calls(second.id)).map((c) => c.status)).toEqual(['queued', 'queued']);
     // The contact's own link, in the alert's SMS (the escalation's second SMS carries the alert's).

@@ -28,6 +28,7 @@ import * as smsReplyReplays from './2026120702-sms-reply-replays.js';
 import * as pinPlaces from './2026120703-pin-places.js';
 import * as responderChannel from './2026120704-responder-channel.js';
 import * as smsQueueColumns from './2026120705-sms-queue-columns.js';
+import * as jobs from './2026120706-jobs.js';
 
 /** Every migration, by name; names sort in the order they run. Add new ones here. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026120703-pin-places': pinPlaces,
   '2026120704-responder-channel': responderChannel,
   '2026120705-sms-queue-columns': smsQueueColumns,
+  '2026120706-jobs': jobs,
 };

@@ -5,11 +5,8 @@
  */
 export { deviceName } from './device-names.js';
 export { mailTime, render, SPACING_NOTE, type Template } from './mail.js';
-export { MAIL_SUMMARY_TIMER, noteMailEvent } from './mail-bursts.js';
-export { pruneMailBursts } from './mail-bursts-repository.js';
-export { summaryTimer } from './mail-summaries.js';
+export { noteMailEvent } from './mail-bursts.js';
 export { verifyPassword } from './passwords.js';
-export { registrationSummary } from './registration.js';
 export {
   consumeAllOneTimeTokens,
   consumeOneTimeToken,

@@ -108,7 +108,7 @@ export async function noteBurstEvents(
   return noted;
 }
 
-/** Adds `gathered` events to the burst's pending ones; answers the burst's row as its summary's timer needs it. */
+/** Adds `gathered` events to the burst's pending ones; answers the burst's row as its summary's job needs it. */
 export function gatherPending(
   db: Db,
   burst: { kind: MailBurstKind; address: string; userId: string; gathered: number; now: number },
@@ -159,7 +159,7 @@ export async function finishSummary(db: Db, id: string): Promise<void> {
   await db.updateTable('mail_bursts').set({ claimed_count: 0, claimed_since: null }).where('id', '=', id).execute();
 }
 
-/** The summary could not be sent: its events go back to pending, for the timer's next try. */
+/** The summary could not be sent: its events go back to pending, for the job's next try. */
 export async function failSummary(db: Db, id: string): Promise<void> {
   await db
     .updateTable('mail_bursts')
@@ -173,7 +173,7 @@ export async function failSummary(db: Db, id: string): Promise<void> {
     .execute();
 }
 
-/** Bursts idle for a day, with nothing to tell: their rows go (a new burst starts a new row). */
+/** Bursts idle for a day, with nothing to tell: their rows go (a new burst starts a new row). The `mail-bursts-prune` job, hourly. */
 export async function pruneMailBursts(db: Kysely<Database>, now: number): Promise<void> {
   await db
     .deleteFrom('mail_bursts')

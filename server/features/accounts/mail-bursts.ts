@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { groupsWrites, inGroupedTransaction, inTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
+import { enqueue } from '../../jobs/index.js';
 import { nextTurn } from '../../lib/background.js';
 import { DAY, MINUTE } from '../../lib/time.js';
-import { setTimer } from '../../lib/timers.js';
 import { gatherPending, type MailEvent, type Moments, noteBurstEvents } from './mail-bursts-repository.js';
 
 /**
@@ -19,10 +19,7 @@ export const MAIL_BURST = {
   perDay: 20,
 } as const;
 
-/** The kind of the durable timer (server/lib/timers.ts) that sends a burst's summary. */
-export const MAIL_SUMMARY_TIMER = 'mail-summary';
-
-/** Whether an event is mailed now, or gathered into the summary its timer sends later. */
+/** Whether an event is mailed now, or gathered into the summary its job sends later. */
 export type BurstDecision = 'send' | 'gathered';
 
 /** The moments a burst's conditions compare with at `now`, and the day's cap. */
@@ -35,9 +32,9 @@ export const momentsAt = (now: number): Moments => ({
 
 /**
  * Counts one event for (kind, address). The first of a burst answers 'send' (and that mail is
- * counted); the others answer 'gathered' and set the burst's summary timer `spacingMs` after
+ * counted); the others answer 'gathered' and enqueue the burst's summary job `spacingMs` after
  * the last mail, or at the end of the day's cap. Each step is one atomic statement, so two
- * processes never both send a first mail; the first gathered event and the timer commit
+ * processes never both send a first mail; the first gathered event and the job commit
  * together, and the others of the burst only count themselves. A burst's events are counted
  * together, in one statement: those noted in the same turn of the event loop, and those noted
  * while the burst's last statement is still running, counted once it is done. A link pressed
@@ -101,17 +98,17 @@ async function noteIn(db: Kysely<Database>, dialect: Dialect, input: MailEvent, 
   const { kind, address, userId, now } = input;
   const noted = await noteBurstEvents(db, dialect, { ...input, ...momentsAt(now), count });
   const firstSends = noted !== undefined && Number(noted.pending) === 0;
-  // Pending events count themselves; the others wait for a summary, the first of them sets its timer.
+  // Pending events count themselves; the others wait for a summary, the first of them enqueues its job.
   const gathered = noted === undefined ? count : firstSends ? count - 1 : 0;
   if (gathered === 0) return firstSends;
-  const setSummaryTimer = async (trx: Kysely<Database>) => {
+  const enqueueSummary = async (trx: Kysely<Database>) => {
     const burst = await gatherPending(trx, { kind, address, userId, gathered, now });
     const spaced = Number(burst.last_mail_at ?? now) + MAIL_BURST.spacingMs;
     const dayOver = Number(burst.day_started_at) + DAY;
     const dueAt = Number(burst.day_count) >= MAIL_BURST.perDay && dayOver > spaced ? dayOver : spaced;
     // A summary already waiting keeps its time; one being sent now gets a next turn for this event.
-    await setTimer(trx, { kind: MAIL_SUMMARY_TIMER, subject: burst.id, dueAt, now }, 'keep');
+    await enqueue(trx, { kind: 'mail-summary', subject: burst.id, dueAt, now }, 'keep');
   };
-  await inTransaction(db, setSummaryTimer);
+  await inTransaction(db, enqueueSummary);
   return firstSends;
 }

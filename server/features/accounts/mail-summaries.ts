@@ -1,23 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db, MailBurstKind, User } from '../../db/schema.js';
+import { enqueue, type JobHandler } from '../../jobs/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Deps } from '../../lib/deps.js';
 import { DAY } from '../../lib/time.js';
-import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import type { MailMessage, MailPort } from '../../providers/mail/port.js';
-import { MAIL_SUMMARY_TIMER, momentsAt } from './mail-bursts.js';
+import { momentsAt } from './mail-bursts.js';
 import { burstById, failSummary, finishSummary, takeSummary } from './mail-bursts-repository.js';
 import { findById } from './repository.js';
-import { resetSummary } from './reset.js';
 
 /*
- * A burst's summary (mail-bursts.ts): the `mail-summary` timer takes what was gathered, mails it
+ * A burst's summary (mail-bursts.ts): the `mail-summary` job takes what was gathered, mails it
  * and counts the mail; the rows of idle bursts are pruned.
  */
 
 /**
  * Takes the burst's pending events for its summary and counts the mail; undefined when there is
- * nothing to tell or the day's cap holds it, then the timer is set again for the end of that day.
+ * nothing to tell or the day's cap holds it, then the job is enqueued again for the end of that day.
  */
 async function takenSummary(db: Db, id: string, now: number) {
   const taken = await takeSummary(db, id, momentsAt(now));
@@ -25,7 +23,7 @@ async function takenSummary(db: Db, id: string, now: number) {
   const held = await burstById(db, id);
   if (held && Number(held.pending) > 0) {
     const dueAt = Number(held.day_started_at) + DAY;
-    await setTimer(db, { kind: MAIL_SUMMARY_TIMER, subject: id, dueAt, now });
+    await enqueue(db, { kind: 'mail-summary', subject: id, dueAt, now });
   }
   return undefined;
 }
@@ -37,24 +35,58 @@ export type SummaryMail = (
   since: number,
 ) => Promise<MailMessage | null> | MailMessage | null;
 
-/** The kinds whose summaries this feature writes itself; the others' come from their features. */
-type AccountsKind = 'password_reset';
+/**
+ * The summary mail of each kind of burst, each added by the feature whose e-mails it gathers
+ * (alert receipts by alerts, reminders by check-ins, STOPs by sms-replies, the rest by accounts).
+ */
+export interface SummaryMails {
+  /** Adds the summary of `kind`'s bursts; a kind added twice refuses. */
+  add(kind: MailBurstKind, write: SummaryMail): void;
+  /** The summary of `kind`'s bursts; throws (the job retries) when none was added. */
+  of(kind: MailBurstKind): SummaryMail;
+  /** Throws, naming them, when a kind of burst has no summary (checked before the server starts). */
+  ready(): void;
+}
+
+/** Where the features add their bursts' summary mails. */
+export function summaryMails(): SummaryMails {
+  const writers = new Map<MailBurstKind, SummaryMail>();
+  // Every kind, by type: a kind of burst added to the schema is missing here until named.
+  const every: Record<MailBurstKind, true> = {
+    alert_receipt: true,
+    registration_notice: true,
+    checkin_reminder: true,
+    password_reset: true,
+    contact_opt_out: true,
+  };
+  return {
+    add(kind, write) {
+      if (writers.has(kind)) throw new Error(`the summary mail of ${kind} bursts added twice`);
+      writers.set(kind, write);
+    },
+    of(kind) {
+      const write = writers.get(kind);
+      if (!write) throw new Error(`no summary mail for ${kind} bursts`);
+      return write;
+    },
+    ready() {
+      const missing = (Object.keys(every) as MailBurstKind[]).filter((kind) => !writers.has(kind));
+      if (missing.length > 0) throw new Error(`no summary mail for the bursts of ${missing.join(', ')}`);
+    },
+  };
+}
 
 /**
- * The `mail-summary` timer's handler: takes the burst's events, writes the summary for the
+ * The `mail-summary` job's handler: takes the burst's events, writes the summary for the
  * address's current owner and sends it. An address that changed hands sends nothing; a mail
- * that fails puts its events back and the timer tries again. A run taken over after a crash
+ * that fails puts its events back and the job tries again. A run taken over after a crash
  * sends what the dead one had taken.
  */
-export function summaryTimer(
-  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort } & Pick<Deps, 'config'>,
-  others: Record<Exclude<MailBurstKind, AccountsKind>, SummaryMail>,
-): TimerHandler {
+export function summaryJob(
+  deps: { db: Kysely<Database>; clock: Clock; mail: MailPort },
+  mails: Pick<SummaryMails, 'of'>,
+): JobHandler {
   const { db, clock, mail } = deps;
-  const mails: Record<MailBurstKind, SummaryMail> = {
-    ...others,
-    password_reset: (user, count, since) => resetSummary(deps, user, count, since),
-  };
   return async ({ subject }) => {
     const now = clock.now();
     const burst = await takenSummary(db, subject, now);
@@ -64,7 +96,7 @@ export function summaryTimer(
       const count = Number(burst.claimed_count);
       const message =
         user && user.email === burst.address && count > 0
-          ? await mails[burst.kind](user, count, Number(burst.claimed_since ?? now))
+          ? await mails.of(burst.kind)(user, count, Number(burst.claimed_since ?? now))
           : null;
       if (message) await mail.send(message);
       await finishSummary(db, burst.id);

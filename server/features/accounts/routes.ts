@@ -17,10 +17,12 @@ import {
   type LoginDevice,
 } from './devices.js';
 import { requestLanguage } from './language.js';
+import { pruneMailBursts } from './mail-bursts-repository.js';
+import { summaryJob } from './mail-summaries.js';
 import { meView, updateMe } from './me.js';
 import { changePassword } from './password-change.js';
-import { register, resendVerification, verifyEmail } from './registration.js';
-import { confirmReset, RESET_TEXTS, requestReset } from './reset.js';
+import { register, registrationSummary, resendVerification, verifyEmail } from './registration.js';
+import { confirmReset, RESET_TEXTS, requestReset, resetSummary } from './reset.js';
 import { login, logout, refresh } from './sessions.js';
 import { createThrottles } from './throttle.js';
 
@@ -60,6 +62,13 @@ const clientOf = (request: FastifyRequest): Client => ({
 /** Account routes of DESIGN §3: registration, verification, login and sessions, /me, reset, deletion. */
 export default async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // The accounts' jobs: the summary mail of each e-mail burst (each feature adds its bursts'), and
+  // the pruning of old bursts.
+  app.summaryMails.add('registration_notice', (user, count, since) => registrationSummary(app, user, count, since));
+  app.summaryMails.add('password_reset', (user, count, since) => resetSummary(app, user, count, since));
+  app.addHook('onReady', async () => app.summaryMails.ready());
+  app.jobs.handle('mail-summary', summaryJob(app, app.summaryMails));
+  app.jobs.every('mail-bursts-prune', () => pruneMailBursts(app.db, app.clock.now()));
   // Only for the login device cookie (devices.ts), signed with a secret of its own.
   await app.register(cookie, { secret: app.tokens.derive('login-device-cookie') });
   const throttles = createThrottles(app);

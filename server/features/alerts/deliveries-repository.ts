@@ -1,15 +1,11 @@
 import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database, Db, Delivery, DeliveryStatus, NewDelivery } from '../../db/schema.js';
-import { heldBy } from '../../lib/timer-rows.js';
-import { setTimers } from '../../lib/timers.js';
+import { enqueueMany, heldBy } from '../../jobs/index.js';
 import type { ProviderStatus } from '../../providers/sms/port.js';
-
-/** The job engine's kind for one SMS: its subject is the delivery's id (server/lib/timers.ts). */
-export const SMS_JOB = 'sms';
 
 /** The job of a delivery written queued, due now: for a transaction that writes it beside the delivery. */
 export const smsJob = (delivery: { id: string }, now: number) => ({
-  kind: SMS_JOB,
+  kind: 'sms' as const,
   subject: delivery.id,
   dueAt: now,
   now,
@@ -22,7 +18,7 @@ export type ClaimedDelivery = Delivery & { user_id: string };
 export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('deliveries').values(rows).execute();
-  await setTimers(
+  await enqueueMany(
     db,
     rows.map((row) => smsJob(row, row.created_at)),
   );
@@ -189,7 +185,7 @@ export interface WrittenUsageRow {
 type MarkedRow = { marked: string } & Partial<WrittenUsageRow>;
 
 /** Only while the run that sent it still holds the SMS's job: a run taken over writes nothing. */
-const ownRun = (lease: Expression<string>) => heldBy(SMS_JOB, sql.ref('deliveries.id'), lease);
+const ownRun = (lease: Expression<string>) => heldBy('sms', sql.ref('deliveries.id'), lease);
 
 /**
  * The PostgreSQL statement that marks deliveries sent and writes their usage as one: its WITH

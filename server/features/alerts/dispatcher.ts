@@ -3,26 +3,25 @@ import type { Kysely } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
+import { createJobs, type JobHandler, type Jobs, kindSettings, type Reservation } from '../../jobs/index.js';
 import type { Clock } from '../../lib/clock.js';
 import {
-  backoffMs,
   SMS_LOOKUP_TIMEOUT_MS,
   SMS_MAX_ATTEMPTS,
   SMS_MAX_RETRY_MS,
   SMS_RETRY_MS,
   SMS_SEND_TIMEOUT_MS,
 } from '../../lib/reliability.js';
-import { createTimers, type Reservation, type TimerHandler, type Timers } from '../../lib/timers.js';
 import { isPermanent } from '../../providers/calls.js';
 import type { PaymentsPort } from '../../providers/payments/port.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { optedOutAmong, optOut } from '../sms-replies/index.js';
-import { type ClaimedDelivery, markFailed, markOptedOut, SMS_JOB, takeDelivery } from './deliveries-repository.js';
+import { type ClaimedDelivery, markFailed, markOptedOut, takeDelivery } from './deliveries-repository.js';
 import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';
 
-export type { Reservation } from '../../lib/timers.js';
+export type { Reservation } from '../../jobs/index.js';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -33,7 +32,7 @@ export interface DispatcherOptions {
   clock: Clock;
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** The process's job engine, which runs the SMS jobs; without it, an engine of its own that runs only them. */
-  timers?: Timers;
+  jobs?: Pick<Jobs<'sms'>, 'handle' | 'start' | 'stop' | 'kick' | 'reserve' | 'runDue'>;
   /** SMS handed to the provider at once, per process (default 10). */
   concurrency?: number;
   /** The lease of an engine of its own (ms): how long a job is held without renewal before another process may take it. */
@@ -63,7 +62,7 @@ export interface Dispatcher {
   /** Runs the jobs due now, in the background (right after a commit that queued SMS). */
   kick(): void;
   /** Takes up to `count` free sending places for the SMS a transaction is about to write (none once stopped). */
-  reserve(count: number): Reservation;
+  reserve(count: number): Reservation<'sms'>;
   /** Runs what is due until nothing is due or running; resolves with how many jobs it claimed. */
   runOnce(): Promise<number>;
   /** Sends everything due until nothing is due or in flight. */
@@ -77,7 +76,7 @@ export interface Dispatcher {
  * answers, and records the outcome: sent with its usage for billing (sent-records.ts), opted out
  * (the number said STOP: never retried, never billed), or failed (thrown for the engine's retry).
  */
-function smsHandler(options: DispatcherOptions): TimerHandler {
+function smsHandler(options: DispatcherOptions): JobHandler {
   const { db, dialect, sms, clock, log } = options;
   const via = {
     sms,
@@ -121,39 +120,42 @@ function smsHandler(options: DispatcherOptions): TimerHandler {
  * A process's SMS: each one a job of the job engine (kind `sms`, subject the delivery's id),
  * written with its delivery; at most `concurrency` handed to the provider at once, retried with
  * the SMS's backoff (`backoffMs`, ±20 % jitter), its delivery `failed` when the job is parked.
- * With `timers` it registers the SMS jobs on the process's engine; without, it runs an engine of
- * its own that takes only them (another process's, in tests).
+ * With `jobs` it registers the SMS jobs on the process's engine (their settings are the
+ * registry's, server/jobs/kinds.ts); without, it runs an engine of its own that takes only them
+ * (another process's, in tests), with the options' settings.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, dialect, clock, log } = options;
-  const timers =
-    options.timers ??
-    createTimers({
+  const jobs =
+    options.jobs ??
+    createJobs({
       db,
       dialect,
       clock,
       ...(log ? { log } : {}),
       ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
       ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
+      ...(options.random === undefined ? {} : { random: options.random }),
+      kinds: {
+        sms: {
+          ...kindSettings({ SMS_CONCURRENCY: options.concurrency ?? 10 }).sms,
+          attempts: options.maxAttempts ?? SMS_MAX_ATTEMPTS,
+          retry: { firstMs: options.baseDelayMs ?? SMS_RETRY_MS, mostMs: options.maxDelayMs ?? SMS_MAX_RETRY_MS },
+        },
+      },
     });
-  const random = options.random ?? Math.random;
-  const baseDelayMs = options.baseDelayMs ?? SMS_RETRY_MS;
-  const maxDelayMs = options.maxDelayMs ?? SMS_MAX_RETRY_MS;
-  timers.on(SMS_JOB, smsHandler(options), {
-    concurrency: options.concurrency ?? 10,
-    maxAttempts: options.maxAttempts ?? SMS_MAX_ATTEMPTS,
-    retryMs: (attempts) => backoffMs(attempts, baseDelayMs, maxDelayMs, random),
+  jobs.handle('sms', smsHandler(options), {
     permanent: isPermanent,
     parked: (trx, subject) => markFailed(trx, subject, clock.now()),
   });
   return {
-    start: () => timers.start(),
-    stop: (waitMs) => timers.stop(waitMs),
-    kick: () => timers.kick(),
-    reserve: (count) => timers.reserve(SMS_JOB, count),
-    runOnce: () => timers.runDue(),
+    start: () => jobs.start(),
+    stop: (waitMs) => jobs.stop(waitMs),
+    kick: () => jobs.kick(),
+    reserve: (count) => jobs.reserve('sms', count),
+    runOnce: () => jobs.runDue(),
     async drain() {
-      await timers.runDue();
+      await jobs.runDue();
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Delivery } from '../../db/schema.js';
-import type { DueTimer } from '../../lib/timers.js';
+import type { DueJob } from '../../jobs/index.js';
 import { heldAfterAttempt, withTimeout } from '../../providers/calls.js';
 import type { SmsPort } from '../../providers/sms/port.js';
 import type { ClaimedDelivery } from './deliveries-repository.js';
@@ -49,7 +49,7 @@ export async function heldByProvider(
  */
 export async function handOver(
   delivery: ClaimedDelivery,
-  run: Pick<DueTimer, 'holds' | 'leaseToken'>,
+  run: Pick<DueJob, 'holds' | 'leaseToken'>,
   via: {
     sms: SmsPort;
     lookupTimeoutMs: number;

@@ -1,22 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HOUR } from '../../lib/time.js';
-import { MAIL_SUMMARY_TIMER, pruneMailBursts, registrationSummary, summaryTimer } from '../accounts/index.js';
-import { reminderSummaryMail } from '../checkins/index.js';
 import { deviceKeyRoutes } from '../owner/index.js';
-import { optOutSummaryMail } from '../sms-replies/index.js';
 import { applyProviderStatus } from './deliveries-repository.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import openAlertsRoutes from './open-alerts-routes.js';
-import { mailOwnerAboutAlert, OWNER_MAIL_JOB, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
+import { mailOwnerAboutAlert, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
 
 // What other features use of the alerts: the alert rows, the SMS queued within the budgets (an
 // all-clear, an escalation's), the alarms the server raises for the owner, and the open alerts.
 export { queueAllClear, queueWithinBudgets } from './all-clear.js';
-export { SMS_JOB } from './deliveries-repository.js';
 export { openAlertRows } from './open-alerts.js';
 export {
   alertById,
@@ -52,25 +47,14 @@ export default fp(
       payments: app.payments,
       clock: app.clock,
       log: app.log,
-      concurrency: app.config.SMS_CONCURRENCY,
-      timers: app.timers,
+      jobs: app.jobs,
     });
     app.decorate('dispatcher', dispatcher);
-    // The summary e-mails that bursts of receipts, notices and reminders gathered, each on its timer.
-    app.timers.on(
-      MAIL_SUMMARY_TIMER,
-      summaryTimer(app, {
-        alert_receipt: (user, count, since) => ownerSummaryMail(app, user, count, since),
-        registration_notice: (user, count, since) => registrationSummary(app, user, count, since),
-        checkin_reminder: (user, count, since) => reminderSummaryMail(app.config.APP_URL, user, count, since),
-        contact_opt_out: (user, count, since) => optOutSummaryMail(app, user, count, since),
-      }),
-    );
-    // The owner's e-mail about each real alert, set in the alert's own transaction.
-    app.timers.on(OWNER_MAIL_JOB, ({ subject, attempt, given }) =>
+    // The owner's e-mail about each real alert, set in the alert's own transaction, and its bursts' summary.
+    app.jobs.handle('owner-alert-mail', ({ subject, attempt, given }) =>
       mailOwnerAboutAlert(app, subject, attempt, given as OwnerMailGiven | undefined),
     );
-    app.timers.every('mail-bursts-prune', HOUR, () => pruneMailBursts(app.db, app.clock.now()));
+    app.summaryMails.add('alert_receipt', (user, count, since) => ownerSummaryMail(app, user, count, since));
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.
     // Once closing starts the database may go at any moment: late receipts are dropped.
     let closing = false;

@@ -159,12 +159,9 @@ export async function ownerSummaryMail(deps: OwnerMailDeps, user: User, count: n
   return alertSummaryMail(user, count, since, notMeLink(deps.config.APP_URL, key));
 }
 
-/** The job that mails the owner about a real alert (subject: the alert's id), set in the alert's own transaction. */
-export const OWNER_MAIL_JOB = 'owner-alert-mail';
-
 /** The owner's e-mail about `alertId`, due at once: written with the alert (`insertAlert`'s jobs). */
 export const ownerMailJob = (alertId: string, now: number) => ({
-  kind: OWNER_MAIL_JOB,
+  kind: 'owner-alert-mail' as const,
   subject: alertId,
   dueAt: now,
   now,

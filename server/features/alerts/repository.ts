@@ -13,7 +13,7 @@ import type {
   NewDelivery,
   User,
 } from '../../db/schema.js';
-import { setTimers, type TimerInput, timerRow, timersInsert } from '../../lib/timers.js';
+import { enqueueMany, type JobInput, jobRow, jobsInsert } from '../../jobs/index.js';
 
 /** The alert a user already created with this idempotency key, if any. */
 export function alertByKey(db: Db, userId: string, key: string): Promise<Alert | undefined> {
@@ -56,16 +56,16 @@ const alertInsert = compiledInsert('alerts', (query) => query.returningAll());
 const deliveriesInsert = compiledInsert('deliveries', (query) => query);
 
 /**
- * PostgreSQL's one statement for an alert, its deliveries and its timer, built once per shape:
- * the deliveries and the timer are written in its WITH, which PostgreSQL always runs.
+ * PostgreSQL's one statement for an alert, its deliveries and its jobs, built once per shape:
+ * the deliveries and the jobs are written in its WITH, which PostgreSQL always runs.
  */
 const alertWithAlongside = compiledRows<
-  { alert: NewAlert[]; deliveries: NewDelivery[]; timers: ReturnType<typeof timerRow>[] },
+  { alert: NewAlert[]; deliveries: NewDelivery[]; jobs: ReturnType<typeof jobRow>[] },
   Alert
->((db, { alert, deliveries, timers }) => {
+>((db, { alert, deliveries, jobs }) => {
   const alongside = [
     ...(deliveries.length > 0 ? [db.insertInto('deliveries').values(deliveries)] : []),
-    ...(timers.length > 0 ? [timersInsert(db, timers)] : []),
+    ...(jobs.length > 0 ? [jobsInsert(db, jobs)] : []),
   ];
   const parts = alongside.map((part, i) => sql`${sql.id(`alongside_${i}`)} as (${part})`);
   const inserted = db.insertInto('alerts').values(alert).returningAll();
@@ -76,7 +76,7 @@ const alertWithAlongside = compiledRows<
  * Writes an alert, its deliveries and the jobs it sets (its SMS, its escalation, the owner's e-mail). The service calls it
  * in the transaction that applied the SMS budgets to them, so all are stored together or not
  * at all. On PostgreSQL (`dialect` given) it is one statement (one round trip): the deliveries
- * and the timer are written in its WITH, and the deliveries' reference to the alert is checked at
+ * and the jobs are written in its WITH, and the deliveries' reference to the alert is checked at
  * the statement's end. Otherwise each is a statement of its own. Each statement is built once
  * per shape (`compiledRows`).
  */
@@ -84,18 +84,18 @@ export async function insertAlert(
   db: Db,
   alert: NewAlert,
   deliveries: NewDelivery[],
-  also: { dialect?: Dialect; timers?: TimerInput[] } = {},
+  also: { dialect?: Dialect; jobs?: JobInput[] } = {},
 ): Promise<Alert> {
-  const { dialect, timers = [] } = also;
-  if (dialect === 'postgres' && (deliveries.length > 0 || timers.length > 0)) {
-    const [row] = await alertWithAlongside(db, { alert: [alert], deliveries, timers: timers.map(timerRow) });
+  const { dialect, jobs = [] } = also;
+  if (dialect === 'postgres' && (deliveries.length > 0 || jobs.length > 0)) {
+    const [row] = await alertWithAlongside(db, { alert: [alert], deliveries, jobs: jobs.map(jobRow) });
     if (!row) throw new Error('the alert was not written');
     return row;
   }
   const [row] = await alertInsert(db, [alert]);
   if (!row) throw new Error('the alert was not written');
   if (deliveries.length > 0) await deliveriesInsert(db, deliveries);
-  await setTimers(db, timers);
+  await enqueueMany(db, jobs);
   return row;
 }
 

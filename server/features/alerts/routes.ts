@@ -37,7 +37,7 @@ export default async function alertRoutes(fastify: FastifyInstance) {
     config: app.config,
     dispatcher: app.dispatcher,
     background: app.background,
-    timers: app.timers,
+    jobs: app.jobs,
     mail: app.mail,
     log: app.log,
     tokens: app.tokens,

@@ -11,7 +11,7 @@ import { storeAlert } from './service.js';
 
 export type ServerAlertDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'push' | 'timers'
+  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'push' | 'jobs'
 >;
 
 /** Thrown by a `mark` when what the alert is for changed first (ended, checked in): nothing is sent. */

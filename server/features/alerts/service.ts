@@ -6,18 +6,19 @@ import type { Config } from '../../config.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Alert, Contact, Database, Db, NewAlert, NewDelivery, User } from '../../db/schema.js';
+import type { JobInput } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { fixTimeProblem } from '../../lib/fix-time.js';
 import { orderedId, randomToken } from '../../lib/ids.js';
 import { hashOf, sameRequest } from '../../lib/request-hash.js';
-import { callsOf, ESCALATION_TIMER, escalationAt } from '../escalation/index.js';
+import { callsOf, escalationAt } from '../escalation/index.js';
 import { livePageUrl } from '../live/index.js';
 import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from '../owner/index.js';
 import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
-import { OWNER_MAIL_JOB, type OwnerMailGiven, ownerMailJob } from './owner-mail.js';
+import { type OwnerMailGiven, ownerMailJob } from './owner-mail.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { withinBudgets } from './sms-budget.js';
 import { alertView, ownerAlertView } from './views.js';
@@ -150,7 +151,7 @@ function newAlert(
  */
 export type SendAlertDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'timers'
+  'db' | 'dialect' | 'clock' | 'config' | 'dispatcher' | 'background' | 'mail' | 'log' | 'tokens' | 'jobs'
 > & {
   /** Counts one test alert against the limit of the token it came by; throws the 429 once over. */
   chargeTestLimit: (token: string) => Promise<void>;
@@ -219,7 +220,7 @@ const mailsOwner = (row: NewAlert) => row.mode === 'real' && row.reason !== 'dur
  * and its deliveries to the owner's e-mail's run, which then reads none of them back.
  */
 export async function storeAlert(
-  deps: Pick<Deps, 'db' | 'dialect' | 'config' | 'dispatcher' | 'background' | 'timers'>,
+  deps: Pick<Deps, 'db' | 'dialect' | 'config' | 'dispatcher' | 'background' | 'jobs'>,
   row: NewAlert,
   deliveries: NewDelivery[],
   now: number,
@@ -228,7 +229,7 @@ export async function storeAlert(
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
   const smsPlaces = deps.dispatcher.reserve(deliveries.length);
   // The owner's e-mail, a job of its own, written leased to this process too when it has a place: no claim finds it.
-  const mailing = mailsOwner(row) ? deps.timers.reserve?.(OWNER_MAIL_JOB, 1) : undefined;
+  const mailing = mailsOwner(row) ? deps.jobs.reserve?.('owner-alert-mail', 1) : undefined;
   let stored: { alert: Alert; created: true; deliveries: NewDelivery[] };
   try {
     stored = await inWriteTransaction(deps.db, deps.dialect, async (trx) => {
@@ -241,14 +242,14 @@ export async function storeAlert(
       // Each SMS to send is a job, written with it: those written `sending` leased to this process.
       const sending = rows.filter((d) => d.status === 'queued' || d.status === 'sending').map((d) => d.id);
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first; the owner mailed at once.
-      const timers = [
+      const jobs: JobInput[] = [
         ...smsPlaces.rows(sending, now),
         ...(row.escalation_at != null
-          ? [{ kind: ESCALATION_TIMER, subject: row.id, dueAt: row.escalation_at, now }]
+          ? [{ kind: 'escalation' as const, subject: row.id, dueAt: row.escalation_at, now }]
           : []),
         ...(mailing ? mailing.rows([row.id], now) : mailsOwner(row) ? [ownerMailJob(row.id, now)] : []),
       ];
-      const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, timers });
+      const alert = await insertAlert(trx, row, rows, { dialect: deps.dialect, jobs });
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {
@@ -268,6 +269,6 @@ export async function storeAlert(
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
   // Its run is handed what it would read back (the alert, the owner as read for it, the deliveries as written).
   const mail: OwnerMailGiven | undefined = owner && { alert: stored.alert, user: owner, deliveries: stored.deliveries };
-  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start(() => mail) : deps.timers.runDue()));
+  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start(() => mail) : deps.jobs.runDue()));
   return stored;
 }

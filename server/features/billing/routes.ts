@@ -33,7 +33,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   await app.register(webhookRoutes);
   if (app.payments.name === 'simulated') await app.register(devBillingRoutes);
   // SMS usage to the provider's meter every minute, once across processes, catching up after failures and restarts.
-  else app.timers.every('sms-usage-report', MINUTE, () => reportPendingUsage(app.db, app.payments, app.clock.now()));
+  else app.jobs.every('sms-usage-report', () => reportPendingUsage(app.db, app.payments, app.clock.now()));
 }
 
 /**

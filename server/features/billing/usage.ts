@@ -85,7 +85,7 @@ export async function reportSmsUsage(db: Db, written: WrittenUsage[], payments?:
  * one of `deliveryId`, or those of `userId`) and stamps them. The meter event is keyed by the delivery,
  * so reporting a row again after a crash never bills twice. Rows of users with no
  * customer at the provider stay pending; on the simulated adapter the row is the record.
- * Returns how many rows were reported.
+ * Returns how many rows were reported. The recurring `sms-usage-report` job catches up with it.
  */
 export async function reportPendingUsage(
   db: Kysely<Database>,

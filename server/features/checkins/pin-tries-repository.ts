@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { Db } from '../../db/schema.js';
+import { enqueue } from '../../jobs/index.js';
 import { HOUR } from '../../lib/time.js';
-import { setTimer } from '../../lib/timers.js';
 
 /**
  * The owner's PIN answers of the hour (`checkin_pin_tries`): each takes a place before its hash
@@ -10,9 +10,6 @@ import { setTimer } from '../../lib/timers.js';
  * places, wrong or being read, lock PIN answers until the hour from the first is over; so at
  * most five wrong PINs are ever read in an hour, however many answers arrive at once.
  */
-
-/** The timer that mails the owner when their PINs lock (one per lock, by the owner's id). */
-export const PIN_LOCK_TIMER = 'checkin-pin-lock';
 
 /** An answer's place: the hour it was taken in, or, refused, when the lock ends. */
 export type PinPlace = { window: number } | { lockedUntil: number };
@@ -83,7 +80,8 @@ export async function keepPinPlaceWrong(db: Db, userId: string, window: number, 
       .returning('wrong_pins')
       .executeTakeFirst();
     const count = row ? Number(row.wrong_pins) : 0;
-    if (count === CHECKIN_WRONG_PINS) await setTimer(trx, { kind: PIN_LOCK_TIMER, subject: userId, dueAt: now, now });
+    if (count === CHECKIN_WRONG_PINS)
+      await enqueue(trx, { kind: 'checkin-pin-lock', subject: userId, dueAt: now, now });
     return { wrong: count, until: window + HOUR };
   });
 }

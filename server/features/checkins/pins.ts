@@ -1,14 +1,13 @@
 import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { Checkin, User } from '../../db/schema.js';
+import { enqueue, type JobHandler } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
 import { HOUR, SECOND } from '../../lib/time.js';
-import { setTimer, type TimerHandler } from '../../lib/timers.js';
 import { findById, verifyPassword } from '../accounts/index.js';
 import { givePinPlaceBack, keepPinPlaceWrong, pinWindowStart, takePinPlace } from './pin-tries-repository.js';
 import { pinLockMail } from './reminder.js';
 import { countWrongPin } from './repository.js';
-import { CHECKIN_TIMER } from './timer.js';
 
 /**
  * The check-in PIN and duress PIN, asked (with the owner's proof) to end or extend a check-in.
@@ -18,12 +17,10 @@ import { CHECKIN_TIMER } from './timer.js';
  * owner is mailed once when the lock begins.
  */
 
-export { PIN_LOCK_TIMER } from './pin-tries-repository.js';
-
 const WRONG_PIN = 'Wrong PIN.';
 const LOCKED = 'Too many wrong PINs within the hour: PINs are refused until it is over.';
 
-export type PinDeps = Pick<Deps, 'db' | 'clock' | 'timers'>;
+export type PinDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
 /** The answer while PINs are locked: its end in `retry_after` (seconds) and Retry-After. */
 const pinLocked = (until: number, now: number) => {
@@ -65,15 +62,15 @@ export async function checkPin(
   const wrong = await countWrongPin(deps.db, checkin.id, locks);
   if (wrong === null) throw await settled();
   if (wrong >= CHECKIN_WRONG_PINS) {
-    await setTimer(deps.db, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt: now, now });
-    deps.timers.kick();
+    await enqueue(deps.db, { kind: 'checkin', subject: checkin.id, dueAt: now, now });
+    deps.jobs.kick();
   }
   if (locks) throw pinLocked(owner.until, now);
   throw detailError(403, WRONG_PIN, 'wrong_pin');
 }
 
-/** The PIN lock's timer: tells the owner, in their language, once per lock. */
-export function pinLockTimer(deps: Pick<Deps, 'db' | 'mail' | 'config'>): TimerHandler {
+/** The PIN lock's job (`checkin-pin-lock`, subject the user's id): tells the owner, in their language, once per lock. */
+export function pinLockJob(deps: Pick<Deps, 'db' | 'mail' | 'config'>): JobHandler {
   return async ({ subject }) => {
     const user = await findById(deps.db, subject);
     if (!user?.email || !user.email_verified) return;

@@ -3,13 +3,13 @@ import { CHECKIN_SECONDS } from '../../../common/constants.js';
 import type { AlertLocation } from '../../../common/sms-text.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Checkin, User } from '../../db/schema.js';
+import { enqueue } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError, fieldErrors, notFound } from '../../lib/errors.js';
 import { fixTimeProblem } from '../../lib/fix-time.js';
 import { newId } from '../../lib/ids.js';
 import { digestOf } from '../../lib/request-hash.js';
 import { HOUR, SECOND } from '../../lib/time.js';
-import { setTimer } from '../../lib/timers.js';
 import { alertOfUser } from '../alerts/index.js';
 import type { TokenOwner } from '../owner/index.js';
 import { checkPin } from './pins.js';
@@ -22,7 +22,6 @@ import {
   isActive,
   updateActive,
 } from './repository.js';
-import { CHECKIN_TIMER } from './timer.js';
 import { checkinView } from './views.js';
 
 const RUNNING = 'A check-in is already running. End it or extend it instead of starting another.';
@@ -32,7 +31,7 @@ const FIRED = 'The time was up: your contacts have been alerted. Send the all-cl
 const TOO_LONG = 'A check-in lasts 24 hours at most, extensions included.';
 const NONE = 'There is no current check-in.';
 
-export type CheckinDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers'>;
+export type CheckinDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>;
 
 const requestHash = (body: CheckinStart) => digestOf([body.duration_seconds, body.note ?? null, body.location ?? null]);
 
@@ -119,12 +118,12 @@ export async function startCheckin(
   try {
     const replaced = await deps.db.transaction().execute(async (trx) => {
       const ended = proven ? await endLinkOnly(trx, user.id, now) : [];
-      for (const id of ended) await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
+      for (const id of ended) await enqueue(trx, { kind: 'checkin', subject: id, dueAt: now, now });
       await insertCheckin(trx, row);
-      await setTimer(trx, { kind: CHECKIN_TIMER, subject: row.id, dueAt: row.due_at, now });
+      await enqueue(trx, { kind: 'checkin', subject: row.id, dueAt: row.due_at, now });
       return ended.length;
     });
-    if (replaced > 0) deps.timers.kick();
+    if (replaced > 0) deps.jobs.kick();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // The same key won a concurrent start, or another check-in is running.
@@ -189,11 +188,11 @@ export async function extendCheckin(
     if (!(await updateActive(trx, id, { status: 'running', due_at: dueAt, duress: duressMark(checkin, duress) }))) {
       return false;
     }
-    await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
+    await enqueue(trx, { kind: 'checkin', subject: id, dueAt: now, now });
     return true;
   });
   if (!moved) throw await settledNow(deps, checkin);
-  deps.timers.kick();
+  deps.jobs.kick();
   return viewOf(deps, { ...checkin, status: 'running', due_at: dueAt }, false);
 }
 
@@ -217,10 +216,10 @@ export async function endCheckin(
     if (!(await updateActive(trx, id, { status: 'done', ended_at: now, duress: duressMark(checkin, duress) }))) {
       return false;
     }
-    await setTimer(trx, { kind: CHECKIN_TIMER, subject: id, dueAt: now, now });
+    await enqueue(trx, { kind: 'checkin', subject: id, dueAt: now, now });
     return true;
   });
   if (!ended) throw await settledNow(deps, checkin);
-  deps.timers.kick();
+  deps.jobs.kick();
   return { status: 'done' };
 }

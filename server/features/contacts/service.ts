@@ -49,7 +49,7 @@ export async function alertFirst(deps: ContactDeps, user: User, id: string): Pro
  * Count, check and insert run under the user's lock, so concurrent adds cannot pass the limit together.
  */
 export async function addContact(
-  deps: ContactDeps & Pick<Deps, 'dialect' | 'timers'>,
+  deps: ContactDeps & Pick<Deps, 'dialect' | 'jobs'>,
   user: User,
   input: z.output<typeof contactInput>,
 ): Promise<ContactView> {
@@ -81,7 +81,7 @@ export async function addContact(
       const invited = await inviteContact(trx, deps, { user, contact: { ...row, invited_at: null }, now });
       return { ...row, invited, invited_at: invited === 'invited' ? now : null, confirmed_at: null };
     });
-    if (contact.invited === 'invited') deps.timers.kick();
+    if (contact.invited === 'invited') deps.jobs.kick();
     return toView(contact, true, contact.invited === 'opted_out');
   } catch (error) {
     if (error instanceof ApiError || !isUniqueViolation(error)) throw error;
@@ -100,7 +100,7 @@ export async function removeContact(deps: Pick<Deps, 'db'>, user: User, id: stri
  * one number from all accounts, never to a number that replied STOP (features/sms-replies/).
  */
 export async function reinviteContact(
-  deps: ContactDeps & Pick<Deps, 'dialect' | 'timers'>,
+  deps: ContactDeps & Pick<Deps, 'dialect' | 'jobs'>,
   user: User,
   id: string,
 ): Promise<ContactView> {
@@ -123,7 +123,7 @@ export async function reinviteContact(
       'contact_opted_out',
     );
   }
-  deps.timers.kick();
+  deps.jobs.kick();
   const view = (await contactsView(deps, user)).find((contact) => contact.id === id);
   if (!view) throw notFound();
   return view;

@@ -3,9 +3,6 @@ import { type DailySchedule, isPaused, nextDueAt } from '../../../common/daily-s
 import type { DailyCheckin, User } from '../../db/schema.js';
 import { MINUTE } from '../../lib/time.js';
 
-/** The durable timer (server/lib/timers.ts) of each owner's daily check-in, by user id. */
-export const DAILY_TIMER = 'daily';
-
 /** What the owner reads before setting anything. */
 export const DAILY_DEFAULTS = { enabled: false, time: '10:00', every_days: 1, grace_minutes: 60, paused_until: null };
 
@@ -39,7 +36,7 @@ export function caughtUp(row: DailyCheckin, user: Pick<User, 'time_zone'>, dueAt
 
 function statusOf(row: DailyCheckin, user: Pick<User, 'time_zone'>, now: number, lapsed: boolean): DailyStatus {
   if (!row.enabled) return 'off';
-  // Kept as set, silent until the plan carries it again (timer.ts skips its due times meanwhile).
+  // Kept as set, silent until the plan carries it again (jobs.ts skips its due times meanwhile).
   if (lapsed || isPaused(scheduleOf(row, user), now)) return 'paused';
   if (row.next_due_at !== null && now >= Number(row.next_due_at)) return 'due';
   // Missed, and no sign of life since: the alert is the news until the next due time.

@@ -1,16 +1,16 @@
 import type { DailyOkAnswer, DailySettings, DailyView } from '../../../common/api/daily.js';
 import { firstDueAfter, nextDueAt } from '../../../common/daily-schedule.js';
 import type { Db, User } from '../../db/schema.js';
+import { cancelJob, enqueue } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { detailError } from '../../lib/errors.js';
-import { cancelTimer, setTimer } from '../../lib/timers.js';
 import { openAlertRows } from '../alerts/index.js';
 import { subscriptionProfile } from '../billing/index.js';
 import { resolveAlert } from '../live/index.js';
 import { dailyOf, recordSign, saveSchedule, spendLink } from './repository.js';
-import { DAILY_TIMER, dailyView, scheduleOf } from './schedule.js';
+import { dailyView, scheduleOf } from './schedule.js';
 
-export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'timers' | 'dialect'>;
+export type DailyDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'jobs' | 'dialect'>;
 
 const PREMIUM_ONLY = 'The daily check-in comes with Premium (and its trial).';
 
@@ -54,8 +54,8 @@ export async function setDaily(deps: DailyDeps, user: User, settings: DailySetti
     };
     const next = settings.enabled ? firstDueAfter(scheduleOf(fields, user), now) : null;
     await saveSchedule(trx, user.id, { ...fields, next_due_at: next }, now);
-    if (next === null) await cancelTimer(trx, DAILY_TIMER, user.id);
-    else await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+    if (next === null) await cancelJob(trx, 'daily', user.id);
+    else await enqueue(trx, { kind: 'daily', subject: user.id, dueAt: next, now });
   });
   return dailyFor(deps, user);
 }
@@ -86,7 +86,7 @@ export async function recordSignOfLife(
     const lastOk = Math.max(Number(row.last_ok_at ?? 0), at);
     const next = row.enabled ? nextDueAt(scheduleOf(row, user), anchor) : null;
     await recordSign(trx, user.id, { anchor, lastOk, next, now });
-    if (next !== null) await setTimer(trx, { kind: DAILY_TIMER, subject: user.id, dueAt: next, now });
+    if (next !== null) await enqueue(trx, { kind: 'daily', subject: user.id, dueAt: next, now });
     return true;
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Placing one escalation call: a job of the job engine (server/lib/timers.ts) per call, written
+ * Placing one escalation call: a job of the job engine (server/jobs/, kind `escalation-call`) per call, written
  * in the transaction that decided the call, so it is placed at least once whatever happens to
  * the process that decided it; retried with backoff after a failure, and taken over by another
  * process within a lease when this one dies. Rung once: a call whose earlier attempt may have
@@ -9,9 +9,9 @@
 import { CALL_VOICE_LANGUAGE, callScript } from '../../../common/escalation-text.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Alert, EscalationCall, User } from '../../db/schema.js';
+import type { JobHandler } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { CALL_LOOKUP_TIMEOUT_MS, CALL_MAX_ATTEMPTS, CALL_PLACE_TIMEOUT_MS } from '../../lib/reliability.js';
-import type { TimerHandler } from '../../lib/timers.js';
 import { heldAfterAttempt, isPermanent, loggable, withTimeout } from '../../providers/calls.js';
 import { findById } from '../accounts/index.js';
 import { alertById } from '../alerts/index.js';
@@ -25,9 +25,6 @@ import {
   noteAttemptFailed,
   providerIdsOfOtherCalls,
 } from './repository.js';
-
-/** The job that places one escalation call, by the call's id. */
-export const CALL_JOB = 'escalation-call';
 
 export type PlacementDeps = Pick<Deps, 'db' | 'clock' | 'log' | 'voice' | 'payments' | 'liveHub'>;
 
@@ -104,7 +101,7 @@ async function attemptFailed(deps: PlacementDeps, call: EscalationCall, error: u
  * attempt, the call looked up before the next. A run that no longer holds its job right before
  * the provider call (another process took it over) places nothing.
  */
-export function placementJob(deps: PlacementDeps, options: { placeTimeoutMs?: number } = {}): TimerHandler {
+export function placementJob(deps: PlacementDeps, options: { placeTimeoutMs?: number } = {}): JobHandler {
   return async ({ subject, attempt, holds }) => {
     const call = await callById(deps.db, subject);
     if (call?.status !== 'queued') return;

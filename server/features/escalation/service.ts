@@ -1,7 +1,7 @@
 /**
  * Escalation: a real alert nobody has answered by its `escalation_at` phones every contact it
  * reached who has not answered, all at once, and sends them a second SMS. The alert's job
- * (server/lib/timers.ts) decides it once across processes and restarts; each call is then a job
+ * (server/jobs/) decides it once across processes and restarts; each call is then a job
  * of its own (placement.ts), placed at least once and rung once. An alert sent with
  * the link alone escalates to a number at most once an hour for its account, however many
  * such alerts are sent: whoever holds the link can raise the alarm, not ring a phone on end.
@@ -11,15 +11,14 @@ import { escalationSms } from '../../../common/escalation-text.js';
 import { shownName } from '../../../common/profile-rules.js';
 import type { Config } from '../../config.js';
 import type { Alert, Database, User } from '../../db/schema.js';
+import { enqueueMany, type JobHandler } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { orderedId } from '../../lib/ids.js';
 import { HOUR } from '../../lib/time.js';
-import { setTimers, type TimerHandler } from '../../lib/timers.js';
 import { findById } from '../accounts/index.js';
 import { alertById, numbersReached, queueWithinBudgets } from '../alerts/index.js';
 import { livePageUrl } from '../live/index.js';
 import { ownerLanguage } from '../owner/index.js';
-import { CALL_JOB } from './placement.js';
 import {
   answeredByContact,
   insertCalls,
@@ -27,9 +26,6 @@ import {
   settleEscalation,
   unansweredContacts,
 } from './repository.js';
-
-/** The durable timer of each real alert's escalation, by the alert's id. */
-export const ESCALATION_TIMER = 'escalation';
 
 /** A number an account's link-only alerts had phoned in this window is not phoned (nor sent the second SMS) again for them. */
 export const LINK_ONLY_CALL_WINDOW_MS = HOUR;
@@ -46,7 +42,7 @@ export function escalationAt(
 
 export type EscalationDeps = Pick<
   Deps,
-  'db' | 'dialect' | 'clock' | 'config' | 'log' | 'payments' | 'dispatcher' | 'liveHub' | 'timers'
+  'db' | 'dialect' | 'clock' | 'config' | 'log' | 'payments' | 'dispatcher' | 'liveHub' | 'jobs'
 >;
 
 /**
@@ -108,9 +104,9 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
         updated_at: now,
       })),
     );
-    await setTimers(
+    await enqueueMany(
       trx,
-      calls.map((id) => ({ kind: CALL_JOB, subject: id, dueAt: now, now })),
+      calls.map((id) => ({ kind: 'escalation-call' as const, subject: id, dueAt: now, now })),
     );
     const body = escalationSms({
       language: ownerLanguage(owner),
@@ -122,16 +118,16 @@ async function startCalling(deps: EscalationDeps, alert: Alert, owner: User): Pr
   });
   if (started) {
     deps.dispatcher.kick();
-    deps.timers.kick();
+    deps.jobs.kick();
   }
   return started;
 }
 
 /**
- * The escalation timer: at the alert's `escalation_at`, decides the calls unless answered or
+ * The escalation's job (`escalation`, subject the alert's id): at the alert's `escalation_at`, decides the calls unless answered or
  * resolved; their jobs place them.
  */
-export function escalationTimer(deps: EscalationDeps): TimerHandler {
+export function escalationJob(deps: EscalationDeps): JobHandler {
   return async ({ subject }) => {
     const alert = await alertById(deps.db, subject);
     if (alert?.mode !== 'real' || alert.escalation_at === null || alert.escalation_status !== null) return;

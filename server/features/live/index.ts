@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIVE_RETENTION_MS } from '../../../common/constants.js';
-import { HOUR } from '../../lib/time.js';
 import liveEventsRoutes from './events-routes.js';
 import { LiveHub } from './hub.js';
 import livePageRoutes from './page-routes.js';
@@ -13,9 +12,6 @@ export { contactKeyHash, contactPageUrl, livePageUrl, newContactKey } from './li
 export { addContactResponder, respondersOf } from './repository.js';
 export { contactOnTheWay, resolveAlert } from './service.js';
 export { liveState, shownResponder } from './view.js';
-
-/** How often old live positions and responders are deleted (real ms). */
-const CLEANUP_EVERY_MS = HOUR;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,7 +40,7 @@ export default fp(
       app.addHook('onClose', async () => disconnect());
     }
     app.decorate('purgeLiveHistory', () => purgeLiveHistory(app, app.clock.now() - LIVE_RETENTION_MS));
-    app.timers.every('live-history-cleanup', CLEANUP_EVERY_MS, () => app.purgeLiveHistory());
+    app.jobs.every('live-history-cleanup', () => app.purgeLiveHistory());
 
     await app.register(liveSenderRoutes);
     await app.register(livePublicRoutes);

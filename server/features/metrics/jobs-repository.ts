@@ -1,5 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { jobKindNames } from '../../jobs/index.js';
+
+/** The kinds of the registry: a job of any other has no handler to run it. */
+const known = new Set<string>(jobKindNames);
 
 /** Work waiting in the database, by kind (`sms:alert`, `timer:checkin-deadline`…). */
 export interface JobsReading {
@@ -9,31 +13,33 @@ export interface JobsReading {
   failed: Map<string, number>;
   /** For each kind with a due job: how long the longest-waiting one has been due (ms). */
   oldestDueMs: Map<string, number>;
+  /** Jobs of a kind the registry (server/jobs/kinds.ts) does not list, by that kind: no handler runs them. */
+  unknownKinds: Map<string, number>;
 }
 
 /**
  * Reads the work the server still has to do, as the metrics report it: an SMS is a `deliveries`
  * row (`queued`, or `sending` while an attempt runs, until it is handed over; `failed` once no
- * retry is left), due when its job of kind `sms` is, and every other job a `timers` row, removed
+ * retry is left), due when its job of kind `sms` is, and every other job a `jobs` row, removed
  * when it has run, parked with `failed_at` once out of attempts.
  */
 export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsReading> {
-  const [sms, timers] = await Promise.all([
+  const [sms, jobs] = await Promise.all([
     db
       .selectFrom('deliveries')
-      .leftJoin('timers', (join) => join.on('timers.kind', '=', 'sms').onRef('timers.subject', '=', 'deliveries.id'))
+      .leftJoin('jobs', (join) => join.on('jobs.kind', '=', 'sms').onRef('jobs.subject', '=', 'deliveries.id'))
       .select(['deliveries.kind', 'deliveries.status'])
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
-        sql<
-          number | null
-        >`min(case when timers.due_at <= ${now} and timers.failed_at is null then timers.due_at end)`.as('oldest_due'),
+        sql<number | null>`min(case when jobs.due_at <= ${now} and jobs.failed_at is null then jobs.due_at end)`.as(
+          'oldest_due',
+        ),
       ])
       .where('deliveries.status', 'in', ['queued', 'sending', 'failed'])
       .groupBy(['deliveries.kind', 'deliveries.status'])
       .execute(),
     db
-      .selectFrom('timers')
+      .selectFrom('jobs')
       .select('kind')
       .select((eb) => [
         eb.fn.countAll<number>().as('count'),
@@ -45,7 +51,12 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
       .groupBy('kind')
       .execute(),
   ]);
-  const reading: JobsReading = { queued: new Map(), failed: new Map(), oldestDueMs: new Map() };
+  const reading: JobsReading = {
+    queued: new Map(),
+    failed: new Map(),
+    oldestDueMs: new Map(),
+    unknownKinds: new Map(),
+  };
   const add = (into: Map<string, number>, kind: string, count: number) =>
     into.set(kind, (into.get(kind) ?? 0) + Number(count));
   const due = (kind: string, oldest: number | null) => {
@@ -62,7 +73,8 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
     add(reading.queued, kind, row.count);
     due(kind, row.oldest_due);
   }
-  for (const row of timers) {
+  for (const row of jobs) {
+    if (!known.has(row.kind)) reading.unknownKinds.set(row.kind, Number(row.count));
     const kind = `timer:${row.kind}`;
     add(reading.queued, kind, Number(row.count) - Number(row.failed));
     if (Number(row.failed) > 0) add(reading.failed, kind, row.failed);

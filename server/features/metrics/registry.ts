@@ -107,6 +107,14 @@ export function createMetrics(source: { db: Kysely<Database>; now: () => number 
       for (const [kind, ms] of d.jobs.oldestDueMs) set(kind, ms / 1000);
     },
   );
+  fromDatabase(
+    'alerta_jobs_unknown_kind',
+    'Jobs of a kind no handler knows (not in the registry of kinds): they wait and never run.',
+    'kind',
+    (d, set) => {
+      for (const [kind, count] of d.jobs.unknownKinds) set(kind, count);
+    },
+  );
   fromDatabase('alerta_calls', 'Escalation calls stored, by their last status.', 'status', (d, set) => {
     for (const row of d.calls) set(row.status, Number(row.count));
   });

@@ -18,7 +18,7 @@ export type InvitationOutcome = 'invited' | 'too_soon' | 'opted_out' | 'number_b
  * Queues the invitation SMS to one of the owner's contacts, in the caller's transaction: at
  * most one per (account, number) unless asked again a week later, at most
  * `INVITATIONS_PER_NUMBER_PER_DAY` a day to one number across accounts, none to a number that
- * said STOP. The caller kicks the timers after commit when it was queued.
+ * said STOP. The caller kicks the jobs after commit when it was queued.
  */
 export async function inviteContact(
   db: Db,

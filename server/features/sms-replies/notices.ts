@@ -1,20 +1,17 @@
 import type { Db } from '../../db/schema.js';
 import type { SmsNoticeKind } from '../../db/schema-replies.js';
+import { enqueue, type JobHandler, type KindHooks } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
 import { SMS_LOOKUP_TIMEOUT_MS, SMS_SEND_TIMEOUT_MS } from '../../lib/reliability.js';
-import { type KindOptions, setTimer, type TimerHandler } from '../../lib/timers.js';
 import { heldAfterAttempt, isPermanent, withTimeout } from '../../providers/calls.js';
 import { isOptedOutError, type SmsPort } from '../../providers/sms/port.js';
 import { optOut } from './opt-outs.js';
 import { insertNotice, lockNumber, noticesSince, optedOutAmong, queuedNotice, settleNotice } from './repository.js';
 
-/** The job that sends one notice (its id is the subject). */
-export const NOTICE_JOB = 'sms-notice';
-
 /**
  * Queues one SMS outside an alert (an invitation, the help text, "which alert?") in the
- * caller's transaction, with the job that sends it; the caller kicks the timers after commit.
+ * caller's transaction, with the job that sends it; the caller kicks the jobs after commit.
  */
 export async function queueNotice(
   db: Db,
@@ -23,17 +20,17 @@ export async function queueNotice(
   const id = newId();
   const { now } = notice;
   await insertNotice(db, { ...notice, id });
-  await setTimer(db, { kind: NOTICE_JOB, subject: id, dueAt: now, now });
+  await enqueue(db, { kind: 'sms-notice', subject: id, dueAt: now, now });
 }
 
 /**
  * Queues a reply's own notice unless one like it (of its kind, or with its very text when
  * `sameText`) went to the number since `since`, counted under the number's lock so two replies
- * at once queue one; `alsoWrite` runs in that transaction when it is queued. Kicks the timers
+ * at once queue one; `alsoWrite` runs in that transaction when it is queued. Kicks the jobs
  * after commit; false when it was not queued.
  */
 export async function queueNoticeOnce(
-  deps: Pick<Deps, 'db' | 'dialect' | 'timers'>,
+  deps: Pick<Deps, 'db' | 'dialect' | 'jobs'>,
   notice: { phone: string; kind: SmsNoticeKind; body: string; now: number; since: number; sameText?: boolean },
   alsoWrite?: (trx: Db) => Promise<void>,
 ): Promise<boolean> {
@@ -45,17 +42,17 @@ export async function queueNoticeOnce(
     await queueNotice(trx, { phone, kind, body, now });
     return true;
   });
-  if (queued) deps.timers.kick();
+  if (queued) deps.jobs.kick();
   return queued;
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * The notices' kind on the job engine: a notice whose job is parked (out of attempts) is marked
+ * The notices' hooks on the job engine: a notice whose job is parked (out of attempts) is marked
  * `failed` with the last reason, in the transaction that parks it, never left `queued`.
  */
-export function noticeKind(deps: Pick<Deps, 'clock'>): KindOptions {
+export function noticeHooks(deps: Pick<Deps, 'clock'>): KindHooks {
   return { parked: (trx, subject, error) => settleNotice(trx, subject, 'failed', deps.clock.now(), reasonOf(error)) };
 }
 
@@ -83,7 +80,7 @@ async function alreadyHeld(sms: SmsPort, notice: { phone_number: string; body: s
 export function noticeJob(
   deps: Pick<Deps, 'db' | 'clock'> & { sms: SmsPort },
   options: { sendTimeoutMs?: number } = {},
-): TimerHandler {
+): JobHandler {
   const sendTimeoutMs = options.sendTimeoutMs ?? SMS_SEND_TIMEOUT_MS;
   return async ({ subject, attempt, holds }) => {
     const notice = await queuedNotice(deps.db, subject);

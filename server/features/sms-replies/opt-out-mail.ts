@@ -1,13 +1,10 @@
 import type { Language } from '../../../common/constants.js';
 import type { Db, User } from '../../db/schema.js';
+import { enqueueMany, type JobHandler } from '../../jobs/index.js';
 import type { Deps } from '../../lib/deps.js';
-import { setTimers, type TimerHandler } from '../../lib/timers.js';
 import { findById, mailTime, noteMailEvent, render, SPACING_NOTE } from '../accounts/index.js';
 import { ownerLanguage } from '../owner/index.js';
 import { contactIdsOfNumber, contactsStoppedSince, stoppedContact } from './repository.js';
-
-/** The job that tells one owner that one of her contacts said STOP (subject: the contact's id). */
-export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';
 
 /**
  * Sets, in the transaction that records a number's STOP, one e-mail job for each contact that
@@ -15,9 +12,9 @@ export const OPT_OUT_MAIL_JOB = 'contact-opt-out-mail';
  */
 export async function setOptOutMails(db: Db, phone: string, now: number): Promise<void> {
   const contacts = await contactIdsOfNumber(db, phone);
-  await setTimers(
+  await enqueueMany(
     db,
-    contacts.map((id) => ({ kind: OPT_OUT_MAIL_JOB, subject: id, dueAt: now, now })),
+    contacts.map((id) => ({ kind: 'contact-opt-out-mail' as const, subject: id, dueAt: now, now })),
   );
 }
 
@@ -105,7 +102,7 @@ export async function optOutSummaryMail(deps: Pick<Deps, 'db' | 'config'>, user:
  * these go one per burst (accounts' mail-bursts.ts): the first at once, the next 10 minutes' in
  * one summary, 20 a day. A later attempt (a failure, a takeover) was counted already.
  */
-export function optOutMailJob(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail'>): TimerHandler {
+export function optOutMailJob(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config' | 'mail'>): JobHandler {
   return async ({ subject, attempt }) => {
     const stopped = await stoppedContact(deps.db, subject);
     const user = stopped ? await findById(deps.db, stopped.user_id) : undefined;

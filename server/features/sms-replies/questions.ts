@@ -9,7 +9,7 @@ import { forgetQuestion, insertQuestion, questionSince } from './repository.js';
 /** How long "which alert?" waits for its answer. */
 export const QUESTION_TTL_MS = HOUR;
 
-type QuestionDeps = Pick<Deps, 'db' | 'dialect' | 'timers'>;
+type QuestionDeps = Pick<Deps, 'db' | 'dialect' | 'jobs'>;
 
 /** "Which alert?" as a number was asked it: the alerts in the order offered, and the language. */
 export interface Question {

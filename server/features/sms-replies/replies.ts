@@ -20,7 +20,7 @@ export type ReplyOutcome =
   | 'helped'
   | 'ignored';
 
-type ReplyDeps = Pick<Deps, 'db' | 'dialect' | 'clock' | 'liveHub' | 'timers'>;
+type ReplyDeps = Pick<Deps, 'db' | 'dialect' | 'clock' | 'liveHub' | 'jobs'>;
 
 /**
  * One SMS a number sent to Alerta (Twilio's inbound webhook, or the dev outbox's reply box):
@@ -34,7 +34,7 @@ export async function handleReply(deps: ReplyDeps, from: string, text: string): 
   const { word, choice } = parseReply(text);
   const now = deps.clock.now();
   if (word === 'stop') {
-    if (await optOut(deps.db, phone, 'reply', now)) deps.timers.kick();
+    if (await optOut(deps.db, phone, 'reply', now)) deps.jobs.kick();
     await forgetQuestion(deps.db, phone);
     return 'opted_out';
   }
@@ -81,7 +81,7 @@ async function onTheWay(deps: ReplyDeps, alert: OpenAlert, now: number, phone: s
   if (stored.created) {
     const body = takenMessage(alert.language, alert.ownerName);
     await queueNotice(deps.db, { phone, kind: 'taken', body, now });
-    deps.timers.kick();
+    deps.jobs.kick();
   }
   return 'on_the_way';
 }

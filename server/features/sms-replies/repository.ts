@@ -29,7 +29,7 @@ export async function releaseInbound(db: Db, messageSid: string): Promise<void> 
   await db.deleteFrom('sms_inbound_seen').where('message_sid', '=', messageSid).execute();
 }
 
-/** Forgets the MessageSids older than `REPLAY_WINDOW_MS` (the recurring prune). */
+/** Forgets the MessageSids older than `REPLAY_WINDOW_MS`: the recurring `sms-inbound-prune` job. */
 export async function forgetOldInbound(db: Db, now: number): Promise<void> {
   await db
     .deleteFrom('sms_inbound_seen')

@@ -2,14 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/index.js';
 import type { Database, Db } from '../db/schema.js';
-import type { Clock } from './clock.js';
-import type { TimerInput } from './timer-rows.js';
+import type { Clock } from '../lib/clock.js';
+import type { JobInput } from './enqueue.js';
 
-// The job engine's (server/lib/timers.ts) types: what a handler is told, what a kind may set,
-// what the engine offers.
+// The job engine's (engine.ts) types: what a handler is told, what a kind may set, what the
+// engine offers.
 
-/** What a handler is told about the timer it runs. */
-export interface DueTimer {
+/** What a handler is told about the job it runs. */
+export interface DueJob {
   subject: string;
   /** When it was due: a run late after a restart still knows the real time. */
   dueAt: number;
@@ -26,7 +26,7 @@ export interface DueTimer {
    * been told through its signal yet.
    */
   holds(): Promise<boolean>;
-  /** This run's lease token: a write made conditional on it (`heldBy`, timer-rows.ts) changes nothing once the job was taken over. */
+  /** This run's lease token: a write made conditional on it (`heldBy`, enqueue.ts) changes nothing once the job was taken over. */
   leaseToken: string;
   /**
    * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is
@@ -42,18 +42,20 @@ export interface DueTimer {
 }
 
 /**
- * Runs one kind of timer. It may run again for the same due time (a failure, a process that
+ * Runs the jobs of one kind. It may run again for the same due time (a failure, a process that
  * died mid-run): it makes its effect conditional on its own rows (a status moved in the same
  * transaction as the work), so the effect happens once. A throw retries it with backoff.
  */
-export type TimerHandler = (timer: DueTimer) => Promise<void>;
+export type JobHandler = (job: DueJob) => Promise<void>;
 
-export interface TimersOptions {
+export interface JobsOptions<K extends string = string> {
   db: Kysely<Database>;
   dialect: Dialect;
   /** The server's clock, set to the database's (`DatabaseClock`): due times and leases mean the same to every process. */
   clock: Clock;
   log?: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+  /** The kinds this engine runs and how (server/jobs/kinds.ts lists the server's): it refuses any other. */
+  kinds: Record<K, KindSettings>;
   /** How long a claim holds a job without renewal before another process may take it over (ms). */
   leaseMs?: number;
   /** How often a running job's lease is renewed (ms); below `leaseMs`. */
@@ -65,24 +67,36 @@ export interface TimersOptions {
   maxRetryMs?: number;
   /** Source of that jitter in [0, 1) (`Math.random`); injectable for tests. */
   random?: () => number;
-  /** Runs before a job is parked as failed (a kind may set its own). */
+  /** Runs before a job is parked as failed, for a kind that sets none. */
   maxAttempts?: number;
 }
 
-/** What a kind may set for its own jobs. */
-export interface KindOptions {
-  /** Runs before a job of this kind is parked as failed. */
-  maxAttempts?: number;
+/** How the engine runs the jobs of one kind. */
+export interface KindSettings {
   /**
    * Runs of this kind in flight at once in this process (a provider's bound), apart from the
    * other kinds, which share `batch`; a claim takes no more of the kind than it has free places.
    */
   concurrency?: number;
-  /** The wait before the next run once `attempts` runs have failed (ms); the engine's doubling otherwise. */
-  retryMs?: (attempts: number) => number;
+  /** Runs before a job of this kind is parked as failed. */
+  attempts?: number;
+  /** Its own backoff: the wait after the first failure, doubled after each further one up to `mostMs`, ±20 % jitter. */
+  retry?: { firstMs: number; mostMs: number };
+  /** A recurring kind (`Jobs.every`): its one row runs once every this many ms across processes, and is never parked. */
+  every?: number;
+  /** Which failures are permanent (parked at once): the hook that tells comes with the handler. */
+  permanent?: string;
+  /** What the kind's own rows show of a job parked: the hook that writes it comes with the handler. */
+  parked?: string;
+  /** When it is registered in some configurations only: a process without its handler still starts. */
+  onlyWhen?: string;
+}
+
+/** The hooks a feature registers with its handler, those its kind's settings name. */
+export interface KindHooks {
   /** A failure no retry can mend (a number the provider refuses for good): the job is parked at once. */
   permanent?: (error: unknown) => boolean;
-  /** What the kind's own rows show of a job given up on, written in the transaction that parks it. */
+  /** Writes what the kind's own rows show of a job given up on, in the transaction that parks it. */
   parked?: (db: Db, subject: string, error: unknown) => Promise<void>;
 }
 
@@ -91,11 +105,11 @@ export interface KindOptions {
  * are written already leased to this process (`rows`), and run by it right after the commit
  * (`start`), with no claim to find them again.
  */
-export interface Reservation {
+export interface Reservation<K extends string = string> {
   /** Places taken: at most this many of the jobs are written leased. */
   readonly slots: number;
   /** The jobs for `subjects`, due now: the first `slots` leased to this process from now, the rest for any to claim. */
-  rows(subjects: string[], now: number): TimerInput[];
+  rows(subjects: string[], now: number): JobInput<K>[];
   /**
    * After the commit: runs the jobs written leased, each handed `given(subject)`, and claims the
    * rest; resolves once those runs have ended. A commit so slow that a lease may lapse before its
@@ -106,14 +120,23 @@ export interface Reservation {
   release(): void;
 }
 
-export interface Timers {
-  /** Registers the handler of `kind`; this process takes no job of a kind it has no handler for. */
-  on(kind: string, handler: TimerHandler, options?: KindOptions): void;
+export interface Jobs<K extends string = string> {
   /**
-   * A recurring job (a report, a cleanup): `run` once every `everyMs` across all processes, not
-   * once per process, the first as soon as a server sweeps; a run that fails is retried as any job.
+   * Registers the handler of `kind`, with the hooks its settings name: a kind not in `kinds`, one
+   * registered twice, or a hook missing or not named refuses (throws, naming the kind).
    */
-  every(kind: string, everyMs: number, run: () => Promise<unknown>): void;
+  handle(kind: K, handler: JobHandler, hooks?: KindHooks): void;
+  /**
+   * Registers a recurring kind's run (a report, a cleanup): once every `every` of its settings
+   * across all processes, not once per process, the first as soon as a server sweeps; a run that
+   * fails is retried as any job.
+   */
+  every(kind: K, run: () => Promise<unknown>): void;
+  /**
+   * Before the first sweep: refuses (throws, naming them) when a kind has no handler (but for
+   * `onlyWhen`), and logs at error each kind of the rows waiting that no handler here knows.
+   */
+  ready(): Promise<void>;
   /**
    * Runs every job due now, until none is and none is running (jobs run right after their
    * commit too); resolves with how many it claimed (the sweep, and tests).
@@ -122,7 +145,7 @@ export interface Timers {
   /** Runs what is due now in the background (after a commit that set a job due at once). */
   kick(): void;
   /** Takes up to `count` free places of `kind` for jobs a transaction is about to write (none once stopped). */
-  reserve(kind: string, count: number): Reservation;
+  reserve<R extends K>(kind: R, count: number): Reservation<R>;
   /** Takes jobs again after `stop`, and runs what is due. */
   start(): void;
   /** Takes no more jobs and lends no places; waits (at most `waitMs`) for the runs in flight and the places lent. */
@@ -134,9 +157,10 @@ export interface Timers {
 /** A kind's handler and what it set, with its places in flight and lent in this process. */
 export interface Kind {
   name: string;
-  handler: TimerHandler;
-  maxAttempts: number;
-  options: KindOptions;
+  handler: JobHandler;
+  hooks: KindHooks;
+  attempts: number;
+  retry: { firstMs: number; mostMs: number };
   /** Its own places, or null for a kind that shares `batch` with the others. */
   concurrency: number | null;
   running: number;

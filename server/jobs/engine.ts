@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Timer } from '../db/schema.js';
-import { nextTurn } from './background.js';
-import { orderedId } from './ids.js';
-import { jobClaims } from './job-claims.js';
-import { doneRemover, keepLease, recordFailedRun } from './job-runs.js';
+import type { Job } from '../db/schema.js';
+import { nextTurn } from '../lib/background.js';
+import { orderedId } from '../lib/ids.js';
 import {
   JOB_BATCH,
   JOB_LEASE_MS,
@@ -12,12 +10,11 @@ import {
   JOB_MAX_ATTEMPTS,
   JOB_MAX_RETRY_MS,
   JOB_RETRY_MS,
-} from './reliability.js';
-import { setTimer, type TimerInput, timerRow } from './timer-rows.js';
-import type { Kind, KindOptions, Reservation, TimerHandler, Timers, TimersOptions } from './timer-types.js';
-
-export { cancelTimer, setTimer, setTimers, type TimerInput, timerDueAt, timerRow, timersInsert } from './timer-rows.js';
-export type { DueTimer, KindOptions, Reservation, TimerHandler, Timers, TimersOptions } from './timer-types.js';
+} from '../lib/reliability.js';
+import { jobClaims } from './claim.js';
+import { enqueue, type JobInput, jobRow, jobsOfOtherKinds } from './enqueue.js';
+import { doneRemover, keepLease, recordFailedRun } from './runs.js';
+import type { JobHandler, Jobs, JobsOptions, Kind, KindHooks, Reservation } from './types.js';
 
 /** Jobs one sweep of a process claims at most before it leaves the rest to the next (a second later). */
 const MOST_PER_SWEEP = 1000;
@@ -35,7 +32,7 @@ const CLAIM_AGAIN_MS = 100;
 const RECURRING = 'recurring';
 
 /**
- * The job engine every piece of later work runs on. A job is a `timers` row (kind, subject, due
+ * The job engine every piece of later work runs on. A job is a `jobs` row (kind, subject, due
  * time) written in the transaction of the change that needs it. At its time one process takes it
  * with `claimQuery` (FOR UPDATE SKIP LOCKED on PostgreSQL) under a short lease with a token of its
  * own, renews the lease while the handler runs, and removes the row when it is done: a process
@@ -43,14 +40,13 @@ const RECURRING = 'recurring';
  * a run whose lease was taken over is told through its signal and leaves the row alone. A job
  * may also be written already leased to the process whose transaction wrote it (`reserve`), and
  * run by it right after the commit. A kind may bound its runs in flight per process
- * (`concurrency`): each place freed is filled by the next claim, the places freed together by
- * one. A failed run is retried with backoff (the kind's own, or doubling with jitter); after `maxAttempts`
- * runs, or a failure the kind calls permanent, the job is parked as failed (kept, logged at
+ * (`concurrency`), the places freed together filled by one claim. A failed run is retried with backoff (the kind's own, or doubling with jitter); after its
+ * attempts, or a failure the kind calls permanent, the job is parked as failed (kept, logged at
  * error, counted, the kind's `parked` written with it) and the rest of the queue goes on. Due
  * times and leases are written and judged on the server's clock, which follows the database's
  * (`DatabaseClock`).
  */
-export function createTimers(options: TimersOptions): Timers {
+export function createJobs<K extends string>(options: JobsOptions<K>): Jobs<K> {
   const { db, dialect, clock, log } = options;
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
   const renewMs = options.renewMs ?? JOB_LEASE_RENEW_MS;
@@ -58,21 +54,20 @@ export function createTimers(options: TimersOptions): Timers {
   const retryMs = options.retryMs ?? JOB_RETRY_MS;
   const maxRetryMs = options.maxRetryMs ?? JOB_MAX_RETRY_MS;
   const random = options.random ?? Math.random;
+  const settings: Record<string, JobsOptions<K>['kinds'][K]> = options.kinds;
   const kinds = new Map<string, Kind>();
   const failedCounts = new Map<string, number>();
   /** The recurring kinds whose row this process has yet to make sure of (at its first sweep). */
   const recurring = new Set<string>();
-  /** Runs in flight, claimed or started after their commit; and the shared places of the unbounded kinds. */
+  /** Runs in flight; and below, the places shared by the kinds without a concurrency of their own. */
   const runs = new Set<Promise<void>>();
   const shared = { running: 0, lent: 0 };
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
   /**
-   * Wakes a sweep waiting for a place to free up, a run to end, or another call. `poke` asks it
-   * to claim again (places came free, or a run ended that may have set another job due); `nudge`
-   * only lets it see whether anything still runs: a run that freed its place early ends without
-   * a claim, what it did after `free` being bookkeeping that sets no job due.
+   * Wakes a sweep waiting for a place, a run's end or another call: `poke` to claim again, `nudge`
+   * only to see whether anything still runs (a run that freed its place early ends without a claim).
    */
   let wake: (() => void) | null = null;
   let dirty = false;
@@ -90,12 +85,12 @@ export function createTimers(options: TimersOptions): Timers {
     kind.concurrency === null ? batch - shared.running - shared.lent : kind.concurrency - kind.running - kind.lent;
   const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, shared.lent);
 
-  const runDeps = { db, dialect, clock, log, leaseMs, renewMs, retryMs, maxRetryMs, random, failedCounts };
+  const runDeps = { db, dialect, clock, log, leaseMs, renewMs, random, failedCounts };
   const removeDone = doneRemover(runDeps, REMOVE_AFTER_MS);
-  async function runOne(timer: Timer, kind: Kind, given: unknown): Promise<void> {
-    const token = timer.lease_token as string;
+  async function runOne(job: Job, kind: Kind, given: unknown): Promise<void> {
+    const token = job.lease_token as string;
     const controller = new AbortController();
-    const lease = keepLease(runDeps, timer, token, controller);
+    const lease = keepLease(runDeps, job, token, controller);
     let placed = true;
     const free = () => {
       if (!placed) return;
@@ -107,9 +102,9 @@ export function createTimers(options: TimersOptions): Timers {
     };
     try {
       await kind.handler({
-        subject: timer.subject,
-        dueAt: Number(timer.due_at),
-        attempt: Number(timer.attempts),
+        subject: job.subject,
+        dueAt: Number(job.due_at),
+        attempt: Number(job.attempts),
         signal: controller.signal,
         holds: lease.holds,
         leaseToken: token,
@@ -118,19 +113,19 @@ export function createTimers(options: TimersOptions): Timers {
       });
       if (lease.stop() !== 'held') return;
       // Set again while it ran (lease token cleared): the new due time stands.
-      await removeDone(timer.id, token);
+      await removeDone(job.id, token);
     } catch (error) {
       if (lease.stop() !== 'held') return;
-      await recordFailedRun(runDeps, timer, token, kind, error);
+      await recordFailedRun(runDeps, job, token, kind, error);
     } finally {
       free();
     }
   }
 
   /** Runs a job this process holds, in a place of its kind taken by the caller. */
-  function launch(timer: Timer, kind: Kind, given?: unknown): Promise<void> {
-    const run: Promise<void> = runOne(timer, kind, given)
-      .catch((error: unknown) => log?.error({ err: error, kind: timer.kind }, 'job outcome not recorded'))
+  function launch(job: Job, kind: Kind, given?: unknown): Promise<void> {
+    const run: Promise<void> = runOne(job, kind, given)
+      .catch((error: unknown) => log?.error({ err: error, kind: job.kind }, 'job outcome not recorded'))
       .finally(() => {
         runs.delete(run);
         nudge();
@@ -142,7 +137,7 @@ export function createTimers(options: TimersOptions): Timers {
   /** A recurring job's row, due now unless one is already waiting (another process made it). */
   async function ensureRecurring(): Promise<void> {
     for (const kind of recurring) {
-      await setTimer(db, { kind, subject: RECURRING, dueAt: clock.now(), now: clock.now() }, 'keep');
+      await enqueue<string>(db, { kind, subject: RECURRING, dueAt: clock.now(), now: clock.now() }, 'keep');
       recurring.delete(kind);
     }
   }
@@ -176,26 +171,26 @@ export function createTimers(options: TimersOptions): Timers {
     // its own, as its places free up); one that did not found all that was due.
     let full = false;
     for (const { kind, places } of taking) {
-      const taken = claimed.filter((timer) => (kind ? timer.kind === kind.name : !kinds.get(timer.kind)?.concurrency));
+      const taken = claimed.filter((job) => (kind ? job.kind === kind.name : !kinds.get(job.kind)?.concurrency));
       if (taken.length >= places) full = true;
       if (kind) kind.maybeMore = taken.length >= places;
     }
     // A transaction may have taken places meanwhile (its SMS written leased, sent as it commits):
     // the claim holds none while it waits, and gives back what no place is left for.
     const extra: string[] = [];
-    for (const timer of claimed) {
-      const kind = kinds.get(timer.kind) as Kind;
+    for (const job of claimed) {
+      const kind = kinds.get(job.kind) as Kind;
       if (freeOf(kind) <= 0) {
-        extra.push(timer.id);
+        extra.push(job.id);
         continue;
       }
       if (kind.concurrency === null) shared.running += 1;
       else kind.running += 1;
-      launch(timer, kind);
+      launch(job, kind);
     }
     if (extra.length > 0) {
       await db
-        .updateTable('timers')
+        .updateTable('jobs')
         .set({ lease_until: null, lease_token: null, attempts: sql<number>`attempts - 1` })
         .where('id', 'in', extra)
         .where('lease_token', '=', token)
@@ -278,13 +273,19 @@ export function createTimers(options: TimersOptions): Timers {
     return running;
   }
 
-  function on(kind: string, handler: TimerHandler, kindOptions: KindOptions = {}) {
-    if (kinds.has(kind)) throw new Error(`timers of kind ${kind} handled twice`);
+  function handle(kind: K, handler: JobHandler, hooks: KindHooks = {}) {
+    const set = settings[kind];
+    if (!set) throw new Error(`job kind ${kind} is not in the registry of kinds (server/jobs/kinds.ts)`);
+    if (kinds.has(kind)) throw new Error(`job kind ${kind} registered twice`);
+    const wrong = (['permanent', 'parked'] as const).find((hook) => Boolean(set[hook]) !== Boolean(hooks[hook]));
+    if (wrong)
+      throw new Error(`job kind ${kind}: its ${wrong} hook ${set[wrong] ? 'is missing' : 'is not in its settings'}`);
     kinds.set(kind, {
       handler,
-      maxAttempts: kindOptions.maxAttempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS,
-      options: kindOptions,
-      concurrency: kindOptions.concurrency ?? null,
+      hooks,
+      attempts: set.every ? Number.POSITIVE_INFINITY : (set.attempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS),
+      retry: set.retry ?? { firstMs: retryMs, mostMs: maxRetryMs },
+      concurrency: set.concurrency ?? null,
       running: 0,
       lent: 0,
       maybeMore: true,
@@ -292,19 +293,17 @@ export function createTimers(options: TimersOptions): Timers {
     });
   }
 
-  function kick() {
-    runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run'));
-  }
+  const kick = () => void runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run'));
 
-  function reserve(name: string, count: number): Reservation {
+  function reserve<R extends K>(name: R, count: number): Reservation<R> {
     const kind = kinds.get(name);
-    if (!kind) throw new Error(`no handler for timers of kind ${name}`);
+    if (!kind) throw new Error(`no handler for jobs of kind ${name}`);
     const slots = stopped ? 0 : Math.max(0, Math.min(count, freeOf(kind)));
     const lending = kind.concurrency === null ? shared : kind;
     lending.lent += slots;
     const token = randomUUID();
     let open = true;
-    let leased: Timer[] = [];
+    let leased: Job[] = [];
     let written = 0;
     const giveBack = () => {
       if (!open) return false;
@@ -317,14 +316,14 @@ export function createTimers(options: TimersOptions): Timers {
       rows(subjects, now) {
         // The lease counted from now, as the rows are written: the wait for the commit takes none of it.
         const until = clock.now() + leaseMs;
-        const rows: TimerInput[] = subjects.map((subject, i) => ({
+        const rows: JobInput<R>[] = subjects.map((subject, i) => ({
           kind: name,
           subject,
           dueAt: now,
           now,
           ...(i < slots ? { id: orderedId(), lease: { until, token } } : {}),
         }));
-        leased = rows.filter((row) => row.lease).map((row) => timerRow(row) as Timer);
+        leased = rows.filter((row) => row.lease).map((row) => jobRow(row) as Job);
         written = rows.length;
         return rows;
       },
@@ -333,10 +332,10 @@ export function createTimers(options: TimersOptions): Timers {
         // Run even when the engine was stopped meanwhile (a shutdown while the change committed):
         // `stop` waits for lent places as for runs in flight.
         const started: Promise<unknown>[] = [];
-        for (const timer of leased.filter((row) => Number(row.lease_until) - clock.now() > renewMs)) {
+        for (const job of leased.filter((row) => Number(row.lease_until) - clock.now() > renewMs)) {
           if (kind.concurrency === null) shared.running += 1;
           else kind.running += 1;
-          started.push(launch(timer, kind, given?.(timer.subject)));
+          started.push(launch(job, kind, given?.(job.subject)));
         }
         if (written > leased.length) kind.maybeMore = true;
         // What was written without a place is claimed now, and waited for with the rest.
@@ -355,19 +354,24 @@ export function createTimers(options: TimersOptions): Timers {
   }
 
   return {
-    on,
-    every(kind, everyMs, run) {
+    handle,
+    every(kind, run) {
+      const everyMs = settings[kind]?.every;
+      if (everyMs === undefined) throw new Error(`job kind ${kind} is not recurring in the registry of kinds`);
       // Never parked: a report or a cleanup that keeps failing is tried again at the longest backoff.
-      on(
-        kind,
-        async () => {
-          await run();
-          // Set again while it runs: the engine keeps the row for the next turn instead of removing it.
-          await setTimer(db, { kind, subject: RECURRING, dueAt: clock.now() + everyMs, now: clock.now() });
-        },
-        { maxAttempts: Number.POSITIVE_INFINITY },
-      );
+      handle(kind, async () => {
+        await run();
+        // Enqueued again while it runs: the engine keeps the row for the next turn instead of removing it.
+        await enqueue<string>(db, { kind, subject: RECURRING, dueAt: clock.now() + everyMs, now: clock.now() });
+      });
       recurring.add(kind);
+    },
+    async ready() {
+      const missing = Object.keys(settings).filter((kind) => !kinds.has(kind) && !settings[kind]?.onlyWhen);
+      if (missing.length > 0) throw new Error(`no handler registered for the job kinds ${missing.join(', ')}`);
+      for (const { kind, count } of await jobsOfOtherKinds(db, [...kinds.keys()])) {
+        log?.error({ kind, jobs: count }, 'jobs of a kind no handler here knows: they wait and never run');
+      }
     },
     runDue,
     kick,

@@ -2,13 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { groupsWrites, inGroupedTransaction, inWriteTransaction } from '../db/grouped-transactions.js';
 import type { Dialect } from '../db/index.js';
-import type { Database, Db, Timer } from '../db/schema.js';
-import type { Clock } from './clock.js';
-import { backoffMs } from './reliability.js';
-import type { Kind } from './timer-types.js';
+import type { Database, Db, Job } from '../db/schema.js';
+import type { Clock } from '../lib/clock.js';
+import { backoffMs } from '../lib/reliability.js';
+import type { Kind } from './types.js';
 
-// The job engine's (server/lib/timers.ts) bookkeeping of one run: its lease kept while it runs,
-// its failure recorded, its row removed once it is done.
+// The job engine's (engine.ts) bookkeeping of one run: its lease kept while it runs, its failure
+// recorded, its row removed once it is done.
 
 /** How a run's lease ended: still ours, re-set by a change while it ran, or taken by another process. */
 export type LeaseState = 'held' | 'released' | 'lost';
@@ -21,8 +21,6 @@ export interface RunDeps {
   log?: Pick<FastifyBaseLogger, 'error' | 'warn'> | undefined;
   leaseMs: number;
   renewMs: number;
-  retryMs: number;
-  maxRetryMs: number;
   /** Source of the backoff's jitter, in [0, 1). */
   random: () => number;
 }
@@ -37,19 +35,19 @@ export interface RunDeps {
  */
 export function keepLease(
   deps: RunDeps,
-  timer: Timer,
+  job: Job,
   token: string,
   controller: AbortController,
 ): { stop(): LeaseState; holds(): Promise<boolean> } {
   const { db, dialect, clock, leaseMs, renewMs, log } = deps;
   let state: LeaseState = 'held';
   // Until when the lease this run last wrote (or was given with the job) runs.
-  let heldUntil = Number(timer.lease_until ?? 0);
+  let heldUntil = Number(job.lease_until ?? 0);
   const renewal = (on: Db, until: number) =>
     on
-      .updateTable('timers')
+      .updateTable('jobs')
       .set({ lease_until: until })
-      .where('id', '=', timer.id)
+      .where('id', '=', job.id)
       .where('lease_token', '=', token)
       .executeTakeFirst();
   /** Renews the lease if it is still the run's, and keeps what became of it. */
@@ -61,7 +59,7 @@ export function keepLease(
       : renewal(db, until));
     if (Number(renewed.numUpdatedRows) > 0) heldUntil = until;
     if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return state;
-    const row = await db.selectFrom('timers').select('lease_token').where('id', '=', timer.id).executeTakeFirst();
+    const row = await db.selectFrom('jobs').select('lease_token').where('id', '=', job.id).executeTakeFirst();
     // Set again or cancelled by a change while it ran: the run goes on; the row is no longer its to remove.
     if (!row || row.lease_token === null) state = 'released';
     else {
@@ -71,7 +69,7 @@ export function keepLease(
     return state;
   };
   const interval = setInterval(() => {
-    renew().catch((error: unknown) => log?.warn({ err: error, kind: timer.kind }, 'job lease not renewed'));
+    renew().catch((error: unknown) => log?.warn({ err: error, kind: job.kind }, 'job lease not renewed'));
   }, renewMs);
   interval.unref();
   return {
@@ -90,35 +88,32 @@ export function keepLease(
 /** Records a failed run: due again after its backoff, or parked as failed (counted in `failedCounts`). */
 export async function recordFailedRun(
   deps: RunDeps & { failedCounts: Map<string, number> },
-  timer: Timer,
+  job: Job,
   token: string,
-  kind: Pick<Kind, 'maxAttempts' | 'options'>,
+  kind: Pick<Kind, 'attempts' | 'retry' | 'hooks'>,
   error: unknown,
 ): Promise<void> {
-  const { db, clock, log, retryMs, maxRetryMs, random, failedCounts } = deps;
-  const attempts = Number(timer.attempts);
+  const { db, clock, log, random, failedCounts } = deps;
+  const attempts = Number(job.attempts);
   const now = clock.now();
   const lastError = String(error).slice(0, 500);
-  const ours = (on: Db) => on.updateTable('timers').where('id', '=', timer.id).where('lease_token', '=', token);
-  if (attempts >= kind.maxAttempts || kind.options.permanent?.(error)) {
+  const ours = (on: Db) => on.updateTable('jobs').where('id', '=', job.id).where('lease_token', '=', token);
+  if (attempts >= kind.attempts || kind.hooks.permanent?.(error)) {
     const parked = await db.transaction().execute(async (trx) => {
       const updated = await ours(trx)
         .set({ lease_until: null, lease_token: null, failed_at: now, last_error: lastError })
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
-      await kind.options.parked?.(trx, timer.subject, error);
+      await kind.hooks.parked?.(trx, job.subject, error);
       return true;
     });
     if (!parked) return;
-    failedCounts.set(timer.kind, (failedCounts.get(timer.kind) ?? 0) + 1);
-    log?.error(
-      { err: error, kind: timer.kind, subject: timer.subject, attempts },
-      'job failed for good: parked as failed',
-    );
+    failedCounts.set(job.kind, (failedCounts.get(job.kind) ?? 0) + 1);
+    log?.error({ err: error, kind: job.kind, subject: job.subject, attempts }, 'job failed for good: parked as failed');
     return;
   }
-  const wait = kind.options.retryMs?.(attempts) ?? backoffMs(attempts, retryMs, maxRetryMs, random);
-  log?.error({ err: error, kind: timer.kind, attempt: attempts }, 'job run failed; it runs again');
+  const wait = backoffMs(attempts, kind.retry.firstMs, kind.retry.mostMs, random);
+  log?.error({ err: error, kind: job.kind, attempt: attempts }, 'job run failed; it runs again');
   await ours(db)
     .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })
     .execute();
@@ -146,7 +141,7 @@ export function doneRemover(
         done = [];
         inWriteTransaction(db, dialect, (trx) =>
           trx
-            .deleteFrom('timers')
+            .deleteFrom('jobs')
             .where((eb) =>
               eb.or(batch.map((job) => eb.and([eb('id', '=', job.id), eb('lease_token', '=', job.token)]))),
             )

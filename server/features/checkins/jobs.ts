@@ -1,6 +1,6 @@
 import { CHECKIN_WRONG_PINS } from '../../../common/constants.js';
 import type { Checkin } from '../../db/schema.js';
-import { setTimer, type TimerHandler } from '../../lib/timers.js';
+import { enqueue, type JobHandler } from '../../jobs/index.js';
 import { findById, noteMailEvent } from '../accounts/index.js';
 import { AlertMoved } from '../alerts/index.js';
 import { type FireDeps, sendCheckinAlert } from './fire.js';
@@ -8,26 +8,21 @@ import { pushToOwner } from './push.js';
 import { reminderMail, reminderPage, reminderPush } from './reminder.js';
 import { checkinById, markOverdue, updateActive } from './repository.js';
 
-/** The durable timer (server/lib/timers.ts) of each check-in, by its id. */
-export const CHECKIN_TIMER = 'checkin';
-/** The job that reminds the owner of an overdue check-in, set with its overdue mark: never lost to a crash between the two. */
-export const CHECKIN_REMINDER = 'checkin-reminder';
-
 /** When the alert goes out unless the check-in is ended: its due time and the grace. */
 export const firesAt = (checkin: Checkin) => Number(checkin.due_at) + Number(checkin.grace_seconds) * 1000;
 
 /**
- * Each check-in's timer: at the due time it turns `overdue` and reminds the owner; at the end
+ * Each check-in's job (kind `checkin`, subject the check-in's id): at the due time it turns `overdue` and reminds the owner; at the end
  * of the grace (or at the fifth wrong PIN) it fires, the check-in marked `fired` in the same
  * transaction as its alert, only while still active, so "I'm safe" or an extension that
  * committed first wins and a run taken over after a crash sends nothing twice. A check-in
  * ended or extended with the duress PIN sends its duress alert (set due at once by either). A
  * server that was down past the whole grace fires at once, with the real due time.
  */
-export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: TimerHandler } {
+export function checkinJobs(deps: FireDeps): { checkin: JobHandler; reminder: JobHandler } {
   const { db, clock } = deps;
   const setDueAt = (checkin: Checkin, dueAt: number) =>
-    setTimer(db, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt, now: clock.now() });
+    enqueue(db, { kind: 'checkin', subject: checkin.id, dueAt, now: clock.now() });
 
   async function fire(checkin: Checkin, now: number) {
     await sendCheckinAlert(deps, checkin, 'missed_checkin', async (trx, alertId) => {
@@ -59,7 +54,7 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
     await Promise.all([notify, mail()]);
   }
 
-  const timer: TimerHandler = async ({ subject }) => {
+  const checkinJob: JobHandler = async ({ subject }) => {
     const checkin = await checkinById(db, subject);
     if (!checkin) return;
     const now = clock.now();
@@ -71,20 +66,23 @@ export function checkinTimer(deps: FireDeps): { timer: TimerHandler; reminder: T
     if (checkin.status === 'running') {
       const overdue = await db.transaction().execute(async (trx) => {
         if (!(await markOverdue(trx, checkin.id))) return false;
-        await setTimer(trx, { kind: CHECKIN_TIMER, subject: checkin.id, dueAt: firesAt(checkin), now });
-        await setTimer(trx, { kind: CHECKIN_REMINDER, subject: checkin.id, dueAt: now, now });
+        await enqueue(trx, { kind: 'checkin', subject: checkin.id, dueAt: firesAt(checkin), now });
+        await enqueue(trx, { kind: 'checkin-reminder', subject: checkin.id, dueAt: now, now });
         return true;
       });
-      if (overdue) deps.timers.kick();
+      if (overdue) deps.jobs.kick();
       return;
     }
     return setDueAt(checkin, firesAt(checkin));
   };
 
-  /** The reminder job: only while the check-in is still overdue (ended meanwhile, nobody needs it). */
-  const reminder: TimerHandler = async ({ subject, attempt }) => {
+  /**
+   * The reminder's job (`checkin-reminder`), enqueued with the overdue mark, so a crash between
+   * the two loses neither: only while the check-in is still overdue (ended meanwhile, nobody needs it).
+   */
+  const reminder: JobHandler = async ({ subject, attempt }) => {
     const checkin = await checkinById(db, subject);
     if (checkin?.status === 'overdue') await remind(checkin, attempt);
   };
-  return { timer, reminder };
+  return { checkin: checkinJob, reminder };
 }
