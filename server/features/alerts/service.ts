@@ -17,7 +17,7 @@ import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
 import { fixTimeProblem } from './fix-time.js';
-import { type OwnerMailGiven, ownerMailJob } from './owner-mail.js';
+import { type OwnerMailWritten, ownerMailJob } from './owner-mail.js';
 import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from './owners.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { hashOf, sameRequest } from './request-hash.js';
@@ -209,10 +209,11 @@ const mailsOwner = (row: NewAlert) => row.mode === 'real' && row.reason !== 'dur
  * Stores an alert and its deliveries in one transaction, the SMS budgets applied in it: a
  * delivery to a number over them is stored `withheld` with its reason (budgets are lifted
  * with the rate limits, for benchmarks and load tests only). Each of the rest is an SMS job of the
- * job engine, written beside it: as many as the process has free sending places are written
- * `sending`, their jobs leased to this process, and sent by it as soon as the transaction has
- * committed, with no claim to find them again (one statement and, on PostgreSQL, one round trip
- * less between the press and the SMS); the jobs of any left queued are claimed as places free up.
+ * job engine, written beside it: as many as the process has free sending places are claimed at
+ * write (`claimAtWrite`): written `sending`, their jobs leased to this process, and sent by it as
+ * soon as the transaction has committed, with no claim to find them again (one statement and, on
+ * PostgreSQL, one round trip less between the press and the SMS); the jobs of any left queued are
+ * claimed as places free up.
  * When the same idempotency key won a concurrent race, the unique index refuses this one and the
  * winner's alert is answered, with `created: false`; when the account was deleted meanwhile, the
  * 404 of an unknown link. `alongside` runs first in the same
@@ -228,9 +229,9 @@ export async function storeAlert(
   alongside?: (trx: Transaction<Database>) => Promise<void>,
   owner?: User,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
-  const taken = deps.dispatcher.reserve(deliveries.length);
-  // The owner's e-mail, a job of its own, written leased to this process too when it has a place: no claim finds it.
-  const mailing = mailsOwner(row) ? deps.jobs.reserve?.('owner-alert-mail', 1) : undefined;
+  const sms = deps.dispatcher.claimAtWrite(deliveries.length);
+  // The owner's e-mail, a job of its own, claimed at write too when there is a place: no claim finds it.
+  const mailing = mailsOwner(row) ? deps.jobs.claimAtWrite?.('owner-alert-mail', 1) : undefined;
   let stored: { alert: Alert; created: true; deliveries: NewDelivery[] };
   try {
     stored = await inWriteTransaction(deps.db, deps.dialect, async (trx) => {
@@ -239,12 +240,12 @@ export async function storeAlert(
       const allowed = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      const rows = claimedOnInsert(allowed, { slots: taken.slots, now });
+      const rows = claimedOnInsert(allowed, { slots: sms.places, now });
       // Each SMS to send is a job, written with it: those written `sending` leased to this process.
       const sending = rows.filter((d) => d.status === 'queued' || d.status === 'sending').map((d) => d.id);
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first; the owner mailed at once.
       const jobs: JobInput[] = [
-        ...taken.rows(sending, now),
+        ...sms.rows(sending, now),
         ...(row.escalation_at != null
           ? [{ kind: 'escalation' as const, subject: row.id, dueAt: row.escalation_at, now }]
           : []),
@@ -254,8 +255,8 @@ export async function storeAlert(
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {
-    taken.release();
-    mailing?.release();
+    sms.giveBack();
+    mailing?.giveBack();
     // The account was deleted after its owner was read: its link is gone, as for any request after.
     if (isForeignKeyViolation(error)) throw unknownToken();
     if (!isUniqueViolation(error)) throw error;
@@ -266,10 +267,14 @@ export async function storeAlert(
   const claimed = new Map(
     stored.deliveries.filter((d) => d.status === 'sending').map((d) => [d.id, asClaimed(d, row.user_id)]),
   );
-  void taken.start((id) => claimed.get(id));
+  void sms.run((id) => claimed.get(id));
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
   // Its run is handed what it would read back (the alert, the owner as read for it, the deliveries as written).
-  const mail: OwnerMailGiven | undefined = owner && { alert: stored.alert, user: owner, deliveries: stored.deliveries };
-  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start(() => mail) : deps.jobs.runDue()));
+  const mail: OwnerMailWritten | undefined = owner && {
+    alert: stored.alert,
+    user: owner,
+    deliveries: stored.deliveries,
+  };
+  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.run(() => mail) : deps.jobs.runDue()));
   return stored;
 }
