@@ -97,10 +97,11 @@ export async function recordFailedRun(
   const attempts = Number(job.attempts);
   const now = clock.now();
   const lastError = String(error).slice(0, 500);
-  const ours = (on: Db) => on.updateTable('jobs').where('id', '=', job.id).where('lease_token', '=', token);
+  /** An update of this run's job that changes nothing once another run holds it. */
+  const updateIfHeld = (on: Db) => on.updateTable('jobs').where('id', '=', job.id).where('lease_token', '=', token);
   if (attempts >= kind.attempts || kind.hooks.permanent?.(error)) {
     const parked = await db.transaction().execute(async (trx) => {
-      const updated = await ours(trx)
+      const updated = await updateIfHeld(trx)
         .set({ lease_until: null, lease_token: null, failed_at: now, last_error: lastError })
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
@@ -114,7 +115,7 @@ export async function recordFailedRun(
   }
   const wait = backoffMs(attempts, kind.retry.firstMs, kind.retry.mostMs, random);
   log?.error({ err: error, kind: job.kind, attempt: attempts }, 'job run failed; it runs again');
-  await ours(db)
+  await updateIfHeld(db)
     .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })
     .execute();
 }
