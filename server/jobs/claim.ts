@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   type Compilable,
   type Expression,
@@ -81,44 +83,84 @@ export function claimQuery(db: Kysely<Database>, dialect: Dialect, options: Clai
     .returningAll();
 }
 
-/** A claim's values: its time, lease and token, and each arm's limit (`limit_<i>`) and their total. */
-export type ClaimValues = Record<string, unknown>;
+/** A claim's values: its time, lease and token, each arm's limit (`limit_<i>`) and their total. */
+type ClaimValues = Record<string, unknown>;
+
+/** The claim of each shape (the kinds of each arm), built once (`compiledOnce`): it brings only its values. */
+const claims = new Map<string, (db: Kysely<Database>, dialect: Dialect, values: ClaimValues) => Promise<Job[]>>();
+
+function claimOfShape(shape: string[][]) {
+  const key = JSON.stringify(shape);
+  let claim = claims.get(key);
+  if (!claim) {
+    claim = compiledOnce<ClaimValues, Job>((qdb, value, qdialect) => {
+      const now = value('now') as number;
+      const due = (eb: ExpressionBuilder<Database, 'jobs'>) =>
+        eb.and([
+          eb('due_at', '<=', now),
+          eb('failed_at', 'is', null),
+          eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
+        ]);
+      return claimQuery(qdb, qdialect, {
+        due: shape.map((kinds, i) => ({
+          where: (eb) =>
+            eb.and([kinds.length === 1 ? eb('kind', '=', kinds[0] as string) : eb('kind', 'in', kinds), due(eb)]),
+          limit: value(`limit_${i}`) as number,
+        })),
+        set: {
+          lease_until: value('leaseUntil') as number,
+          lease_token: value('token') as string,
+          attempts: sql<number>`attempts + 1`,
+        },
+        limit: value('total') as number,
+      }) as Compilable<Job>;
+    });
+    claims.set(key, claim);
+  }
+  return claim;
+}
 
 /**
- * The engine's claims, one per shape of arms (null: the kinds that share the engine's batch,
- * `shared`; else one kind), each built once (`compiledOnce`): a claim brings only its time,
- * lease, token and limits, since building it at every call cost the server more than the
- * database spent running it.
+ * Takes due jobs, at most `count` of each arm's kinds, under a lease until `now + leaseMs` with a
+ * token of this claim's: one statement, whose shape is built once (building it at every call
+ * would cost the server more than the database spends running it). A claim the database refused
+ * (SQLite busy past its timeout) is tried once more after `retryMs`.
  */
-export function jobClaims() {
-  const claims = new Map<string, (db: Kysely<Database>, dialect: Dialect, values: ClaimValues) => Promise<Job[]>>();
-  return (shape: (string | null)[], shared: string[]) => {
-    const key = JSON.stringify([shape, shared]);
-    let claim = claims.get(key);
-    if (!claim) {
-      claim = compiledOnce<ClaimValues, Job>((qdb, value, qdialect) => {
-        const now = value('now') as number;
-        const due = (eb: ExpressionBuilder<Database, 'jobs'>) =>
-          eb.and([
-            eb('due_at', '<=', now),
-            eb('failed_at', 'is', null),
-            eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]),
-          ]);
-        return claimQuery(qdb, qdialect, {
-          due: shape.map((name, i) => ({
-            where: (eb) => eb.and([name === null ? eb('kind', 'in', shared) : eb('kind', '=', name), due(eb)]),
-            limit: value(`limit_${i}`) as number,
-          })),
-          set: {
-            lease_until: value('leaseUntil') as number,
-            lease_token: value('token') as string,
-            attempts: sql<number>`attempts + 1`,
-          },
-          limit: value('total') as number,
-        }) as Compilable<Job>;
-      });
-      claims.set(key, claim);
-    }
-    return claim;
-  };
+export async function claimDue(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  claim: {
+    arms: { kinds: string[]; count: number }[];
+    now: number;
+    leaseMs: number;
+    retryMs: number;
+    log?: Pick<FastifyBaseLogger, 'warn'> | undefined;
+  },
+): Promise<Job[]> {
+  const { arms, now, leaseMs } = claim;
+  const values: ClaimValues = { now, leaseUntil: now + leaseMs, token: randomUUID() };
+  for (const [i, { count }] of arms.entries()) values[`limit_${i}`] = count;
+  values.total = arms.reduce((sum, { count }) => sum + count, 0);
+  const run = claimOfShape(arms.map(({ kinds }) => kinds));
+  try {
+    return await run(db, dialect, values);
+  } catch (error) {
+    claim.log?.warn({ err: error }, 'jobs not claimed; trying again');
+    await new Promise((resolve) => setTimeout(resolve, claim.retryMs));
+    return run(db, dialect, values);
+  }
+}
+
+/** Gives claimed jobs back, due as they were: their lease cleared and their attempt not counted. */
+export async function unclaim(db: Kysely<Database>, jobs: Job[]): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ lease_until: null, lease_token: null, attempts: sql<number>`attempts - 1` })
+    .where(
+      'id',
+      'in',
+      jobs.map((job) => job.id),
+    )
+    .where('lease_token', '=', jobs[0]?.lease_token ?? '')
+    .execute();
 }

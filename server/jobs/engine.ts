@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Job } from '../db/schema.js';
 import { nextTurn } from '../lib/background.js';
 import { orderedId } from '../lib/ids.js';
@@ -11,267 +10,210 @@ import {
   JOB_MAX_RETRY_MS,
   JOB_RETRY_MS,
 } from '../lib/reliability.js';
-import { jobClaims } from './claim.js';
+import { claimDue, unclaim } from './claim.js';
 import { enqueue, type JobInput, jobRow, jobsOfOtherKinds } from './enqueue.js';
 import { doneRemover, keepLease, recordFailedRun } from './runs.js';
-import type { JobHandler, Jobs, JobsOptions, Kind, KindHooks, Reservation } from './types.js';
+import type { ClaimedAtWrite, JobHandler, Jobs, JobsOptions, Kind, KindHooks, Places } from './types.js';
 
-/** Jobs one sweep of a process claims at most before it leaves the rest to the next (a second later). */
-const MOST_PER_SWEEP = 1000;
-
-/** How often a sweep waiting for long runs claims again what fell due meanwhile (ms): the periodic sweep's second. */
-const LOOK_AGAIN_MS = 1000;
-
-/** How long the jobs done are gathered before they are removed together (ms). */
+/** How long a sweep waiting for long runs goes before it claims what fell due meanwhile (ms). */
+const CLAIM_WHILE_RUNNING_MS = 1000;
+/** How long finished jobs are gathered before one statement removes them (ms). */
 const REMOVE_AFTER_MS = 20;
-
-/** The wait before a claim the database refused is tried again (ms). */
-const CLAIM_AGAIN_MS = 100;
-
-/** The subject of a recurring job's one row. */
+/** The wait before a claim the database refused (SQLite busy past its timeout) is tried once more (ms). */
+const CLAIM_RETRY_MS = 100;
+/** The subject of a recurring kind's one row. */
 const RECURRING = 'recurring';
 
 /**
- * The job engine every piece of later work runs on. A job is a `jobs` row (kind, subject, due
- * time) written in the transaction of the change that needs it. At its time one process takes it
- * with `claimQuery` (FOR UPDATE SKIP LOCKED on PostgreSQL) under a short lease with a token of its
- * own, renews the lease while the handler runs, and removes the row when it is done: a process
- * that dies holding a job leaves a lease that lapses within `leaseMs`, and the row is taken again;
- * a run whose lease was taken over is told through its signal and leaves the row alone. A job
- * may also be written already leased to the process whose transaction wrote it (`reserve`), and
- * run by it right after the commit. A kind may bound its runs in flight per process
- * (`concurrency`), the places freed together filled by one claim. A failed run is retried with backoff (the kind's own, or doubling with jitter); after its
- * attempts, or a failure the kind calls permanent, the job is parked as failed (kept, logged at
- * error, counted, the kind's `parked` written with it) and the rest of the queue goes on. Due
- * times and leases are written and judged on the server's clock, which follows the database's
- * (`DatabaseClock`).
+ * The job engine of one process: graphile-worker's worker loop, with places per kind. A job goes
+ *
+ * 1. `enqueue` (enqueue.ts): its row, due at its time, written in the transaction of the change
+ *    that needs it, which kicks the engine after its commit (`kick`); every process also sweeps
+ *    once a second (server/app.ts), for what falls due later or was written by another;
+ * 2. `sweep`: one statement (claim.ts) takes as many due jobs as there are free places, each
+ *    kind within its own, under a lease with a token of this claim's;
+ * 3. `run`: the kind's handler, the lease renewed meanwhile (runs.ts `keepLease`);
+ * 4. done: its row removed; failed: due again after its backoff, or parked as failed once out of
+ *    attempts or refused for good (runs.ts `recordFailedRun`);
+ *
+ * and the sweep claims again as places free up, until a claim finds nothing and nothing runs. A
+ * process that dies leaves its leases to lapse and another takes its jobs; a run whose job
+ * another process took over is told by its signal and leaves the job alone. Due times and leases
+ * are on the server's clock, which follows the database's (`DatabaseClock`).
+ *
+ * One shortcut, for the path from a press to its SMS: a transaction may claim the jobs it writes
+ * (`claimAtWrite`), as many as there are free places, and the process runs them right after the
+ * commit with what the transaction wrote, with no claim statement and nothing read back.
  */
 export function createJobs<K extends string>(options: JobsOptions<K>): Jobs<K> {
   const { db, dialect, clock, log } = options;
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
   const renewMs = options.renewMs ?? JOB_LEASE_RENEW_MS;
-  const batch = options.batch ?? JOB_BATCH;
-  const retryMs = options.retryMs ?? JOB_RETRY_MS;
-  const maxRetryMs = options.maxRetryMs ?? JOB_MAX_RETRY_MS;
   const random = options.random ?? Math.random;
   const settings: Record<string, JobsOptions<K>['kinds'][K]> = options.kinds;
+  const defaultRetry = { firstMs: options.retryMs ?? JOB_RETRY_MS, mostMs: options.maxRetryMs ?? JOB_MAX_RETRY_MS };
+  /** The places of the kinds without a concurrency of their own, shared. */
+  const shared: Places = { size: options.batch ?? JOB_BATCH, taken: 0, moreDue: true };
   const kinds = new Map<string, Kind>();
-  const failedCounts = new Map<string, number>();
   /** The recurring kinds whose row this process has yet to make sure of (at its first sweep). */
   const recurring = new Set<string>();
-  /** Runs in flight; and below, the places shared by the kinds without a concurrency of their own. */
   const runs = new Set<Promise<void>>();
-  const shared = { running: 0, lent: 0 };
-  let stopped = false;
-  let running: Promise<number> | null = null;
-  let again = false;
-  /**
-   * Wakes a sweep waiting for a place, a run's end or another call: `poke` to claim again, `nudge`
-   * only to see whether anything still runs (a run that freed its place early ends without a claim).
-   */
-  let wake: (() => void) | null = null;
-  let dirty = false;
-  const nudge = () => {
-    const waiting = wake;
-    wake = null;
-    waiting?.();
-  };
-  const poke = () => {
-    dirty = true;
-    nudge();
-  };
-
-  const freeOf = (kind: Kind) =>
-    kind.concurrency === null ? batch - shared.running - shared.lent : kind.concurrency - kind.running - kind.lent;
-  const lentAll = () => [...kinds.values()].reduce((sum, kind) => sum + kind.lent, shared.lent);
-
+  /** Transactions that claimed jobs at write, until they run them or roll back. */
+  const writes = new Set<Promise<void>>();
+  const failedCounts = new Map<string, number>();
   const runDeps = { db, dialect, clock, log, leaseMs, renewMs, random, failedCounts };
   const removeDone = doneRemover(runDeps, REMOVE_AFTER_MS);
-  async function runOne(job: Job, kind: Kind, given: unknown): Promise<void> {
+
+  let stopped = false;
+  let sweeping: Promise<number> | null = null;
+  /** Set when the sweep is to claim again: a call, or places freed while more may be due. */
+  let claimAgain = false;
+  /** Wakes the sweep waiting for its runs. */
+  let wake = () => {};
+  const freePlaces = (places: Places) => places.size - places.taken;
+
+  /**
+   * Runs a job this process holds, in the place of its kind taken for it: its handler, then its
+   * row removed, or its failure recorded. `fromWriter`: what the transaction that wrote it handed it.
+   */
+  function run(job: Job, kind: Kind, fromWriter?: unknown): Promise<void> {
+    const { places } = kind;
     const token = job.lease_token as string;
     const controller = new AbortController();
     const lease = keepLease(runDeps, job, token, controller);
-    let placed = true;
-    const free = () => {
-      if (!placed) return;
-      placed = false;
-      if (kind.concurrency === null) shared.running -= 1;
-      else kind.running -= 1;
-      if (kind.concurrency === null || kind.maybeMore) poke();
-      else nudge();
+    let holdsPlace = true;
+    const releasePlace = () => {
+      if (!holdsPlace) return;
+      holdsPlace = false;
+      places.taken -= 1;
+      // Its kind's last claim took all it asked for: more may be due.
+      if (places.moreDue) kick();
+      else wake();
     };
-    try {
-      await kind.handler({
-        subject: job.subject,
-        dueAt: Number(job.due_at),
-        attempt: Number(job.attempts),
-        signal: controller.signal,
-        holds: lease.holds,
-        leaseToken: token,
-        free,
-        ...(given === undefined ? {} : { given }),
-      });
-      if (lease.stop() !== 'held') return;
-      // Set again while it ran (lease token cleared): the new due time stands.
-      await removeDone(job.id, token);
-    } catch (error) {
-      if (lease.stop() !== 'held') return;
-      await recordFailedRun(runDeps, job, token, kind, error);
-    } finally {
-      free();
-    }
-  }
-
-  /** Runs a job this process holds, in a place of its kind taken by the caller. */
-  function launch(job: Job, kind: Kind, given?: unknown): Promise<void> {
-    const run: Promise<void> = runOne(job, kind, given)
+    const handled = async () => {
+      try {
+        await kind.handler({
+          subject: job.subject,
+          dueAt: Number(job.due_at),
+          attempt: Number(job.attempts),
+          signal: controller.signal,
+          holds: lease.holds,
+          leaseToken: token,
+          releasePlace,
+          ...(fromWriter === undefined ? {} : { fromWriter }),
+        });
+        // Enqueued again while it ran (its lease token cleared): the new due time stands.
+        if (lease.stop() === 'held') await removeDone(job.id, token);
+      } catch (error) {
+        if (lease.stop() === 'held') await recordFailedRun(runDeps, job, token, kind, error);
+      }
+    };
+    const running: Promise<void> = handled()
       .catch((error: unknown) => log?.error({ err: error, kind: job.kind }, 'job outcome not recorded'))
       .finally(() => {
-        runs.delete(run);
-        nudge();
+        releasePlace();
+        runs.delete(running);
+        // A run of the kinds sharing places may have enqueued the next job of its chain, due at
+        // once (an overdue check-in's reminder): the sweep under way claims it.
+        if (places === shared) claimAgain = true;
+        wake();
       });
-    runs.add(run);
-    return run;
+    runs.add(running);
+    return running;
   }
 
-  /** A recurring job's row, due now unless one is already waiting (another process made it). */
-  async function ensureRecurring(): Promise<void> {
-    for (const kind of recurring) {
-      await enqueue<string>(db, { kind, subject: RECURRING, dueAt: clock.now(), now: clock.now() }, 'keep');
-      recurring.delete(kind);
+  /** One claim of as many due jobs as there are free places, each kind within its own; each run at once. */
+  async function claimAndRun(): Promise<{ started: number; full: boolean }> {
+    const asking = [...new Set([...kinds.values()].map((kind) => kind.places))]
+      .map((places) => ({ places, count: freePlaces(places) }))
+      .filter(({ count }) => count > 0);
+    if (stopped || asking.length === 0) return { started: 0, full: false };
+    const kindsOf = (places: Places) => [...kinds.values()].filter((kind) => kind.places === places);
+    const claimed = await claimDue(db, dialect, {
+      arms: asking.map(({ places, count }) => ({ kinds: kindsOf(places).map((kind) => kind.name), count })),
+      now: clock.now(),
+      leaseMs,
+      retryMs: CLAIM_RETRY_MS,
+      log,
+    });
+    for (const { places, count } of asking) {
+      places.moreDue = claimed.filter((job) => kinds.get(job.kind)?.places === places).length >= count;
     }
-  }
-
-  /** The kinds this process knows that share `batch` (only these: a process of an older version leaves new kinds alone). */
-  const sharing = () => [...kinds].filter(([, kind]) => kind.concurrency === null).map(([name]) => name);
-
-  const claimFor = jobClaims();
-  const claimOf = (shape: (string | null)[]) => claimFor(shape, sharing());
-
-  /**
-   * Claims as many due jobs as there are free places, each kind within its own, and starts
-   * them: one statement (an arm per bounded kind, one for the rest). Resolves with how many.
-   */
-  async function claimAndStart(): Promise<{ started: number; full: boolean }> {
-    const taking: { name: string | null; kind: Kind | null; places: number }[] = [];
-    const sharedFree = batch - shared.running - shared.lent;
-    if (sharing().length > 0 && sharedFree > 0) taking.push({ name: null, kind: null, places: sharedFree });
-    for (const [name, kind] of kinds) {
-      const free = kind.concurrency === null ? 0 : freeOf(kind);
-      if (free > 0) taking.push({ name, kind, places: free });
-    }
-    if (taking.length === 0) return { started: 0, full: false };
-    const now = clock.now();
-    const token = randomUUID();
-    const values: Record<string, unknown> = { now, leaseUntil: now + leaseMs, token };
-    for (const [i, { places }] of taking.entries()) values[`limit_${i}`] = places;
-    values.total = taking.reduce((sum, { places }) => sum + places, 0);
-    const claimed = await claimOf(taking.map(({ name }) => name))(db, dialect, values);
-    // An arm that filled its places may have left more due: claimed again at once (for a kind of
-    // its own, as its places free up); one that did not found all that was due.
-    let full = false;
-    for (const { kind, places } of taking) {
-      const taken = claimed.filter((job) => (kind ? job.kind === kind.name : !kinds.get(job.kind)?.concurrency));
-      if (taken.length >= places) full = true;
-      if (kind) kind.maybeMore = taken.length >= places;
-    }
-    // A transaction may have taken places meanwhile (its SMS written leased, sent as it commits):
-    // the claim holds none while it waits, and gives back what no place is left for.
-    const extra: string[] = [];
+    // The claim holds no places while it waits: a transaction may have claimed some at write
+    // meanwhile. What no place is left for goes back, due as it was.
+    const unplaced: Job[] = [];
     for (const job of claimed) {
       const kind = kinds.get(job.kind) as Kind;
-      if (freeOf(kind) <= 0) {
-        extra.push(job.id);
+      if (freePlaces(kind.places) <= 0) {
+        unplaced.push(job);
         continue;
       }
-      if (kind.concurrency === null) shared.running += 1;
-      else kind.running += 1;
-      launch(job, kind);
+      kind.places.taken += 1;
+      run(job, kind);
     }
-    if (extra.length > 0) {
-      await db
-        .updateTable('jobs')
-        .set({ lease_until: null, lease_token: null, attempts: sql<number>`attempts - 1` })
-        .where('id', 'in', extra)
-        .where('lease_token', '=', token)
-        .execute();
-      dirty = true;
+    if (unplaced.length > 0) {
+      await unclaim(db, unplaced);
+      claimAgain = true;
     }
-    return { started: claimed.length - extra.length, full };
+    return { started: claimed.length - unplaced.length, full: asking.some(({ places }) => places.moreDue) };
   }
 
-  /** Claims and runs until a claim finds nothing and nothing runs; waits for a place to free up meanwhile. */
+  /** Resolves when a run ends or frees its place, on a call, or after `ms` (then to claim again). */
+  async function woken(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(() => {
+        claimAgain = true;
+        resolve();
+      }, ms);
+      timer.unref();
+    });
+    clearTimeout(timer);
+    wake = () => {};
+  }
+
+  /** Claims and runs until a claim finds nothing and nothing runs. */
   async function sweep(): Promise<number> {
-    if (recurring.size > 0) await ensureRecurring();
-    let ran = 0;
-    /** Claimed since the last call: each call made meanwhile gets a pass of its own, however long this sweep. */
-    let pass = 0;
-    let woken = false;
-    let refused = 0;
-    for (;;) {
-      if (again) pass = 0;
-      again = false;
-      dirty = false;
-      // The places a batch of runs frees are freed one after another in this turn: claimed
-      // together in the next, one claim where there were one per place.
-      if (woken) await nextTurn();
+    // Ends by clearing `sweeping` in the turn of its last look for a call, so none is left out
+    // (always after a first await: `sweeping` is set by then).
+    try {
+      for (const kind of recurring) {
+        // Its one row, due now unless one waits already (another process made it).
+        await enqueue<string>(db, { kind, subject: RECURRING, dueAt: clock.now(), now: clock.now() }, 'keep');
+        recurring.delete(kind);
+      }
       let claimed = 0;
-      let full = false;
-      try {
-        if (!stopped && pass < MOST_PER_SWEEP) ({ started: claimed, full } = await claimAndStart());
-        refused = 0;
-      } catch (error) {
-        // A claim the database refused (SQLite busy past its timeout): tried again once, shortly.
-        refused += 1;
-        if (refused > 1) throw error;
-        log?.warn({ err: error }, 'jobs not claimed; trying again');
-        await new Promise((resolve) => setTimeout(resolve, CLAIM_AGAIN_MS));
-        woken = false;
-        again = true;
-        continue;
+      for (;;) {
+        claimAgain = false;
+        const { started, full } = await claimAndRun();
+        claimed += started;
+        if (full) continue;
+        while (!claimAgain) {
+          if (runs.size === 0) {
+            sweeping = null;
+            return claimed;
+          }
+          // A run may last (a provider that does not answer): what falls due meanwhile is claimed within a second.
+          await woken(CLAIM_WHILE_RUNNING_MS);
+        }
+        // Places a batch of runs frees one after another in this turn are claimed together, in the next.
+        await nextTurn();
       }
-      ran += claimed;
-      pass += claimed;
-      if ((claimed > 0 && full) || again) {
-        woken = false;
-        continue;
-      }
-      // A job may set another due at once (a reminder with its mark): claimed as its run ends; and
-      // a freed place takes the next.
-      while (!dirty && !again) {
-        if (runs.size === 0 && lentAll() === 0) return ran;
-        let later: NodeJS.Timeout | undefined;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          // A transaction holding lent places is about to commit and start its jobs: looked at again
-          // soon. A run may last (a provider that does not answer): what falls due meanwhile is
-          // claimed within a second, as the periodic sweep would, which waits for this one.
-          later = runs.size === 0 ? setTimeout(nudge, 5) : setTimeout(poke, LOOK_AGAIN_MS);
-          later.unref();
-        });
-        clearTimeout(later);
-      }
-      woken = true;
+    } catch (error) {
+      sweeping = null;
+      throw error;
     }
   }
 
   function runDue(): Promise<number> {
-    // A sweep under way takes one more pass for every call made meanwhile, however many.
-    if (running) {
-      again = true;
-      poke();
-      return running;
-    }
-    running = (async () => {
-      try {
-        return await sweep();
-      } finally {
-        // In the same turn as the last look at `again`: a call after it starts a sweep of its own.
-        running = null;
-      }
-    })();
-    return running;
+    claimAgain = true;
+    wake();
+    sweeping ??= sweep();
+    return sweeping;
   }
+
+  const kick = () => void runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run'));
 
   function handle(kind: K, handler: JobHandler, hooks: KindHooks = {}) {
     const set = settings[kind];
@@ -281,38 +223,38 @@ export function createJobs<K extends string>(options: JobsOptions<K>): Jobs<K> {
     if (wrong)
       throw new Error(`job kind ${kind}: its ${wrong} hook ${set[wrong] ? 'is missing' : 'is not in its settings'}`);
     kinds.set(kind, {
+      name: kind,
       handler,
       hooks,
+      // A recurring kind is never parked: a report that keeps failing is tried at the longest backoff.
       attempts: set.every ? Number.POSITIVE_INFINITY : (set.attempts ?? options.maxAttempts ?? JOB_MAX_ATTEMPTS),
-      retry: set.retry ?? { firstMs: retryMs, mostMs: maxRetryMs },
-      concurrency: set.concurrency ?? null,
-      running: 0,
-      lent: 0,
-      maybeMore: true,
-      name: kind,
+      retry: set.retry ?? defaultRetry,
+      places: set.concurrency === undefined ? shared : { size: set.concurrency, taken: 0, moreDue: true },
     });
   }
 
-  const kick = () => void runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run'));
-
-  function reserve<R extends K>(name: R, count: number): Reservation<R> {
+  function claimAtWrite<R extends K>(name: R, count: number): ClaimedAtWrite<R> {
     const kind = kinds.get(name);
     if (!kind) throw new Error(`no handler for jobs of kind ${name}`);
-    const slots = stopped ? 0 : Math.max(0, Math.min(count, freeOf(kind)));
-    const lending = kind.concurrency === null ? shared : kind;
-    lending.lent += slots;
+    const places = stopped ? 0 : Math.max(0, Math.min(count, freePlaces(kind.places)));
+    kind.places.taken += places;
     const token = randomUUID();
-    let open = true;
     let leased: Job[] = [];
-    let written = 0;
-    const giveBack = () => {
+    let unleased = 0;
+    let settle = () => {};
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    writes.add(settled);
+    let open = true;
+    /** Ends the write's hold on its places once: false when it had ended already. */
+    const close = () => {
       if (!open) return false;
       open = false;
-      lending.lent -= slots;
+      writes.delete(settled);
+      settle();
       return true;
     };
     return {
-      slots,
+      places,
       rows(subjects, now) {
         // The lease counted from now, as the rows are written: the wait for the commit takes none of it.
         const until = clock.now() + leaseMs;
@@ -321,47 +263,46 @@ export function createJobs<K extends string>(options: JobsOptions<K>): Jobs<K> {
           subject,
           dueAt: now,
           now,
-          ...(i < slots ? { id: orderedId(), lease: { until, token } } : {}),
+          ...(i < places ? { id: orderedId(), lease: { until, token } } : {}),
         }));
         leased = rows.filter((row) => row.lease).map((row) => jobRow(row) as Job);
-        written = rows.length;
+        unleased = rows.length - leased.length;
         return rows;
       },
-      async start(given) {
-        if (!giveBack()) return;
+      async run(fromWriter) {
+        if (!close()) return;
         // Run even when the engine was stopped meanwhile (a shutdown while the change committed):
-        // `stop` waits for lent places as for runs in flight.
+        // `stop` waits for these. A commit so slow that a lease may lapse before its first renewal
+        // leaves that job to the claim that takes it over.
         const started: Promise<unknown>[] = [];
-        for (const job of leased.filter((row) => Number(row.lease_until) - clock.now() > renewMs)) {
-          if (kind.concurrency === null) shared.running += 1;
-          else kind.running += 1;
-          started.push(launch(job, kind, given?.(job.subject)));
+        for (const job of leased) {
+          if (Number(job.lease_until) - clock.now() > renewMs) started.push(run(job, kind, fromWriter?.(job.subject)));
+          else kind.places.taken -= 1;
         }
-        if (written > leased.length) kind.maybeMore = true;
+        kind.places.taken -= places - leased.length;
         // What was written without a place is claimed now, and waited for with the rest.
-        if (written > leased.length && !stopped) {
+        if (unleased > 0 && !stopped) {
+          kind.places.moreDue = true;
           started.push(runDue().catch((error: unknown) => log?.error({ err: error }, 'jobs could not be run')));
-        } else {
-          // A sweep waiting for the places lent sees them running now.
-          nudge();
         }
         await Promise.all(started);
       },
-      release() {
-        if (giveBack()) poke();
+      giveBack() {
+        if (!close()) return;
+        kind.places.taken -= places;
+        if (kind.places.moreDue) kick();
       },
     };
   }
 
   return {
     handle,
-    every(kind, run) {
+    every(kind, work) {
       const everyMs = settings[kind]?.every;
       if (everyMs === undefined) throw new Error(`job kind ${kind} is not recurring in the registry of kinds`);
-      // Never parked: a report or a cleanup that keeps failing is tried again at the longest backoff.
       handle(kind, async () => {
-        await run();
-        // Enqueued again while it runs: the engine keeps the row for the next turn instead of removing it.
+        await work();
+        // Its next turn: enqueued while it runs, so the engine keeps the row instead of removing it.
         await enqueue<string>(db, { kind, subject: RECURRING, dueAt: clock.now() + everyMs, now: clock.now() });
       });
       recurring.add(kind);
@@ -375,21 +316,18 @@ export function createJobs<K extends string>(options: JobsOptions<K>): Jobs<K> {
     },
     runDue,
     kick,
-    reserve,
+    claimAtWrite,
     start() {
       stopped = false;
       kick();
     },
     async stop(waitMs = 10_000) {
       stopped = true;
-      poke();
+      wake();
       const settled = (async () => {
-        while (runs.size > 0 || lentAll() > 0) {
-          const lent = lentAll() > 0 ? new Promise((resolve) => setTimeout(resolve, 5)) : undefined;
-          await Promise.all([...runs, lent]);
-        }
+        while (runs.size > 0 || writes.size > 0) await Promise.all([...runs, ...writes]);
         // Its failures are its callers' to handle: a stop that gave up waiting leaves none unhandled.
-        await running?.catch(() => undefined);
+        await sweeping?.catch(() => undefined);
       })();
       let giveUp: NodeJS.Timeout | undefined;
       await Promise.race([settled, new Promise<void>((resolve) => (giveUp = setTimeout(resolve, waitMs)))]);

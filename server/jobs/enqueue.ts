@@ -8,9 +8,9 @@ import type { JobKind } from './kinds.js';
 // Each takes the kinds of the registry (kinds.ts) only; an engine of other kinds (a test's) names
 // its own, `enqueue<string>(…)`.
 
-/** A job to write: its kind, subject and due time, and the lease of a process that runs it once written (`reserve`). */
+/** A job to write: its kind, subject and due time, and the lease of the process that claimed it at write (`claimAtWrite`). */
 export interface JobInput<K extends string = JobKind> {
-  /** Given by `reserve` for a job written leased, which its process runs by that id. */
+  /** Given by `claimAtWrite` for a job written leased, which its process runs by that id. */
   id?: string;
   kind: K;
   subject: string;

@@ -11,4 +11,4 @@ export {
   jobsInsert,
 } from './enqueue.js';
 export { JOB_KINDS, type JobKind, jobKindNames, kindSettings } from './kinds.js';
-export type { DueJob, JobHandler, Jobs, JobsOptions, KindHooks, KindSettings, Reservation } from './types.js';
+export type { ClaimedAtWrite, DueJob, JobHandler, Jobs, JobsOptions, KindHooks, KindSettings } from './types.js';

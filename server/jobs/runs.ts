@@ -10,7 +10,7 @@ import type { Kind } from './types.js';
 // The job engine's (engine.ts) bookkeeping of one run: its lease kept while it runs, its failure
 // recorded, its row removed once it is done.
 
-/** How a run's lease ended: still ours, re-set by a change while it ran, or taken by another process. */
+/** How a run's lease ended: still the run's, enqueued again by a change while it ran, or taken by another process. */
 export type LeaseState = 'held' | 'released' | 'lost';
 
 /** What a run's bookkeeping needs of its engine: the database, the clock, the log and the engine's numbers (ms). */
@@ -41,7 +41,7 @@ export function keepLease(
 ): { stop(): LeaseState; holds(): Promise<boolean> } {
   const { db, dialect, clock, leaseMs, renewMs, log } = deps;
   let state: LeaseState = 'held';
-  // Until when the lease this run last wrote (or was given with the job) runs.
+  // Until when the lease this run last wrote (or its job was written with) runs.
   let heldUntil = Number(job.lease_until ?? 0);
   const renewal = (on: Db, until: number) =>
     on
@@ -60,7 +60,7 @@ export function keepLease(
     if (Number(renewed.numUpdatedRows) > 0) heldUntil = until;
     if (Number(renewed.numUpdatedRows) > 0 || state !== 'held') return state;
     const row = await db.selectFrom('jobs').select('lease_token').where('id', '=', job.id).executeTakeFirst();
-    // Set again or cancelled by a change while it ran: the run goes on; the row is no longer its to remove.
+    // Enqueued again or cancelled by a change while it ran: the run goes on; the row is not its to remove.
     if (!row || row.lease_token === null) state = 'released';
     else {
       state = 'lost';
@@ -97,10 +97,11 @@ export async function recordFailedRun(
   const attempts = Number(job.attempts);
   const now = clock.now();
   const lastError = String(error).slice(0, 500);
-  const ours = (on: Db) => on.updateTable('jobs').where('id', '=', job.id).where('lease_token', '=', token);
+  /** An update of this run's job that changes nothing once another run holds it. */
+  const updateIfHeld = (on: Db) => on.updateTable('jobs').where('id', '=', job.id).where('lease_token', '=', token);
   if (attempts >= kind.attempts || kind.hooks.permanent?.(error)) {
     const parked = await db.transaction().execute(async (trx) => {
-      const updated = await ours(trx)
+      const updated = await updateIfHeld(trx)
         .set({ lease_until: null, lease_token: null, failed_at: now, last_error: lastError })
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
@@ -114,16 +115,15 @@ export async function recordFailedRun(
   }
   const wait = backoffMs(attempts, kind.retry.firstMs, kind.retry.mostMs, random);
   log?.error({ err: error, kind: job.kind, attempt: attempts }, 'job run failed; it runs again');
-  await ours(db)
+  await updateIfHeld(db)
     .set({ lease_until: null, lease_token: null, due_at: now + wait, last_error: lastError })
     .execute();
 }
 
 /**
- * What removes a job whose run is done, unless it was set again meanwhile (its token cleared): the
- * jobs done within `afterMs` of each other in one statement (the sends of a burst), on
- * SQLite in the commit of that turn's other writes. A commit per finished job was most of what
- * the jobs cost SQLite under load.
+ * What removes a job whose run is done, unless it was enqueued again meanwhile (its token
+ * cleared): the jobs done within `afterMs` of each other in one statement (the sends of a burst),
+ * on SQLite in the commit of that turn's other writes, rather than a commit each.
  */
 export function doneRemover(
   deps: Pick<RunDeps, 'db' | 'dialect'>,

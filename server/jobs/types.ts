@@ -20,25 +20,25 @@ export interface DueJob {
   /**
    * Whether this run still holds its job: at once while more than half its last lease is left,
    * else asked of the database (its lease renewed when it does). Checked right before an effect it
-   * cannot take back (a provider call). False once the job is
-   * no longer this run's: taken over by another process (the signal then aborted too) and maybe
-   * done by it, or set again or cancelled by a change. A run stalled past its lease may not have
+   * cannot take back (a provider call). False once the job is no longer this run's: taken over by
+   * another process (the signal then aborted too) and maybe done by it, or enqueued again or
+   * cancelled by a change. A run stalled past its lease may not have
    * been told through its signal yet.
    */
   holds(): Promise<boolean>;
   /** This run's lease token: a write made conditional on it (`heldBy`, enqueue.ts) changes nothing once the job was taken over. */
   leaseToken: string;
   /**
-   * Frees this run's place among its kind's `concurrency` before the handler ends: its effect is
-   * handed over (the provider answered) and what is left is bookkeeping, which holds back no
+   * Gives this run's place among its kind's to the next job before the handler ends: its effect
+   * is handed over (the provider answered) and what is left is bookkeeping, which holds back no
    * other job of the kind. The lease is held until the handler ends all the same.
    */
-  free?(): void;
+  releasePlace?(): void;
   /**
-   * What the transaction that wrote this job leased to this process handed its run (`reserve`),
-   * so the run reads nothing back; undefined when the job was claimed.
+   * What the transaction that wrote this job handed its run (`claimAtWrite`), so that the run
+   * reads nothing back; absent when a claim took the job.
    */
-  given?: unknown;
+  fromWriter?: unknown;
 }
 
 /**
@@ -100,26 +100,6 @@ export interface KindHooks {
   parked?: (db: Db, subject: string, error: unknown) => Promise<void>;
 }
 
-/**
- * Places of one kind a transaction takes before it writes jobs of that kind: that many of them
- * are written already leased to this process (`rows`), and run by it right after the commit
- * (`start`), with no claim to find them again.
- */
-export interface Reservation<K extends string = string> {
-  /** Places taken: at most this many of the jobs are written leased. */
-  readonly slots: number;
-  /** The jobs for `subjects`, due now: the first `slots` leased to this process from now, the rest for any to claim. */
-  rows(subjects: string[], now: number): JobInput<K>[];
-  /**
-   * After the commit: runs the jobs written leased, each handed `given(subject)`, and claims the
-   * rest; resolves once those runs have ended. A commit so slow that a lease may lapse before its
-   * first renewal leaves those jobs to the claim that takes them over once it has.
-   */
-  start(given?: (subject: string) => unknown): Promise<void>;
-  /** Nothing was written (rolled back): gives back the places. */
-  release(): void;
-}
-
 export interface Jobs<K extends string = string> {
   /**
    * Registers the handler of `kind`, with the hooks its settings name: a kind not in `kinds`, one
@@ -138,37 +118,59 @@ export interface Jobs<K extends string = string> {
    */
   ready(): Promise<void>;
   /**
-   * Runs every job due now, until none is and none is running (jobs run right after their
-   * commit too); resolves with how many it claimed (the sweep, and tests).
+   * Runs every job due now, until none is and none is running; resolves with how many it claimed
+   * (the sweep every second, and tests).
    */
   runDue(): Promise<number>;
   /** Runs what is due now in the background (after a commit that set a job due at once). */
   kick(): void;
-  /** Takes up to `count` free places of `kind` for jobs a transaction is about to write (none once stopped). */
-  reserve<R extends K>(kind: R, count: number): Reservation<R>;
+  /**
+   * Claims, for this process, up to `count` jobs of `kind` that a transaction is about to write,
+   * as many as `kind` has free places (none once stopped): they are written leased to this
+   * process and run by it right after the commit, with no claim statement to find them.
+   */
+  claimAtWrite<R extends K>(kind: R, count: number): ClaimedAtWrite<R>;
   /** Takes jobs again after `stop`, and runs what is due. */
   start(): void;
-  /** Takes no more jobs and lends no places; waits (at most `waitMs`) for the runs in flight and the places lent. */
+  /** Takes no more jobs; waits (at most `waitMs`) for the runs in flight and the jobs claimed at write. */
   stop(waitMs?: number): Promise<void>;
   /** Jobs parked as failed since this process started, by kind (the operator's count). */
   readonly failedCounts: ReadonlyMap<string, number>;
 }
 
-/** A kind's handler and what it set, with its places in flight and lent in this process. */
+/**
+ * The jobs a transaction claimed as it wrote them (`Jobs.claimAtWrite`): `places` of them are
+ * written leased to this process (`rows`), and run by it after the commit (`run`).
+ */
+export interface ClaimedAtWrite<K extends string = string> {
+  /** How many of the jobs this process took: at most this many are written leased to it. */
+  readonly places: number;
+  /** The jobs for `subjects`, due now: the first `places` leased to this process from now, the rest for any to claim. */
+  rows(subjects: string[], now: number): JobInput<K>[];
+  /**
+   * After the commit: runs the jobs written leased, each handed `fromWriter(subject)`, and claims
+   * the rest; resolves once those runs have ended.
+   */
+  run(fromWriter?: (subject: string) => unknown): Promise<void>;
+  /** Nothing was written (rolled back): gives the places back. */
+  giveBack(): void;
+}
+
+/** Places for runs in flight in this process: a kind's own, or those the kinds without one share. */
+export interface Places {
+  size: number;
+  /** Taken by runs in flight, and by transactions about to commit jobs they claimed at write. */
+  taken: number;
+  /** The last claim took all it asked for: more may be due, so a place freed claims again. */
+  moreDue: boolean;
+}
+
+/** A kind this process runs: its handler and hooks, its attempts and backoff, its places. */
 export interface Kind {
   name: string;
   handler: JobHandler;
   hooks: KindHooks;
   attempts: number;
   retry: { firstMs: number; mostMs: number };
-  /** Its own places, or null for a kind that shares `batch` with the others. */
-  concurrency: number | null;
-  running: number;
-  lent: number;
-  /**
-   * Whether more of its jobs may be due than it has taken: its last claim filled every place it
-   * had, or a transaction wrote some without a place. Only then does a place freed claim again
-   * (an alert's SMS sent right after its commit free theirs with nothing else waiting).
-   */
-  maybeMore: boolean;
+  places: Places;
 }

@@ -41,15 +41,15 @@ export interface Deps {
   background: Pick<Background, 'run' | 'signal'>;
   /**
    * The process's SMS, jobs of its engine (features/alerts/dispatcher.ts): woken to send what was
-   * just queued, or giving a transaction sending places for the SMS it writes leased to this process.
+   * just queued, or claiming for this process the SMS a transaction writes (`claimAtWrite`).
    */
-  dispatcher: Pick<Dispatcher, 'kick' | 'reserve'>;
+  dispatcher: Pick<Dispatcher, 'kick' | 'claimAtWrite'>;
   /**
-   * Runs the jobs due now (server/jobs/), after a commit that set one due at once: in the
-   * background, or awaited; the process's engine also lends places for jobs a transaction writes
-   * leased to it (`reserve`), run right after its commit.
+   * Runs the jobs due now (server/jobs/), after a commit that enqueued one due at once: in the
+   * background, or awaited; the process's engine also claims for itself jobs a transaction
+   * writes (`claimAtWrite`), run right after its commit.
    */
-  jobs: { kick(): void; runDue(): Promise<number>; reserve?: Jobs<JobKind>['reserve'] };
+  jobs: Pick<Jobs<JobKind>, 'kick' | 'runDue'> & Partial<Pick<Jobs<JobKind>, 'claimAtWrite'>>;
   /** Tells the open live streams (features/live/hub.ts) that an alert changed. */
   liveHub: { publish(alertId: string): void };
 }

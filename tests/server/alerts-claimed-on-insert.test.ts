@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queuedDelivery } from '../../server/features/alerts/deliveries.js';
 import { smsJob } from '../../server/features/alerts/deliveries-repository.js';
-import { createDispatcher, type Reservation } from '../../server/features/alerts/dispatcher.js';
+import { type ClaimedAtWrite, createDispatcher } from '../../server/features/alerts/dispatcher.js';
 import { insertAlert } from '../../server/features/alerts/repository.js';
 import { storeAlert } from '../../server/features/alerts/service.js';
 import type { ManualClock } from '../../server/lib/clock.js';
@@ -16,7 +16,7 @@ import { watchStatements } from './statements-seen.js';
 const MINUTE = 60_000;
 
 // An alert's transaction writes as many of its SMS already claimed as its dispatcher has free
-// slots (storeAlert, Dispatcher.reserve): sent after the commit with no claim to find them, the
+// slots (storeAlert, Dispatcher.claimAtWrite): sent after the commit with no claim to find them, the
 // rest written queued and claimed as slots free up, each SMS once, even when the process that
 // wrote them dies before sending.
 describe(`SMS written claimed with their alert (${dbLabel})`, () => {
@@ -79,7 +79,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     return { alert, deliveries, now, statuses };
   }
 
-  const deps = (dispatcher: { kick(): void; reserve(count: number): Reservation<'sms'> }) => ({
+  const deps = (dispatcher: { kick(): void; claimAtWrite(count: number): ClaimedAtWrite<'sms'> }) => ({
     db: t.app.db,
     dialect: t.app.dialect,
     config: t.app.config,
@@ -152,12 +152,12 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
       });
       await expect(refused).rejects.toThrow('the check-in moved');
       expect(await a.statuses()).toEqual([]);
-      const again = dispatcher.reserve(3);
-      expect(again.slots).toBe(3);
-      again.release();
+      const again = dispatcher.claimAtWrite(3);
+      expect(again.places).toBe(3);
+      again.giveBack();
       // A stopped dispatcher lends no slot: the SMS are written queued for another to claim.
       await dispatcher.stop();
-      expect(dispatcher.reserve(3).slots).toBe(0);
+      expect(dispatcher.claimAtWrite(3).places).toBe(0);
     } finally {
       await dispatcher.stop();
     }
@@ -169,11 +169,11 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     await insertAlert(t.app.db, a.alert, a.deliveries, { jobs: a.deliveries.map((d) => smsJob(d, a.now)) });
     const sms = heldSms();
     const statements = watchStatements();
-    // Starting claims at once: the claim is waiting for the database as the transaction reserves.
+    // Starting claims at once: the claim is waiting for the database as the transaction claims at write.
     const dispatcher = started(sms, 2);
     try {
-      const during = dispatcher.reserve(2);
-      expect(during.slots).toBe(2);
+      const during = dispatcher.claimAtWrite(2);
+      expect(during.places).toBe(2);
       // The claim found both, but the two places are the transaction's: it sends neither, and gives them back.
       const jobs = () =>
         t.app.db
@@ -198,7 +198,7 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
       ]);
       expect(sms.waiting()).toBe(0);
       // The transaction wrote nothing (rolled back): its places free, the two are sent, once each.
-      during.release();
+      during.giveBack();
       await eventually(
         async () => sms.waiting(),
         (n) => n === 2,
@@ -232,11 +232,11 @@ describe(`SMS written claimed with their alert (${dbLabel})`, () => {
     const a = await alertFor(2);
     // The writing process commits and dies before its engine sends anything: its SMS were written leased to it.
     const writer = createDispatcher({ db: t.app.db, dialect: t.app.dialect, sms: heldSms().port, clock });
-    const dying = (count: number): Reservation<'sms'> => {
-      const taken = writer.reserve(count);
-      return { slots: taken.slots, rows: taken.rows, start: async () => undefined, release: () => undefined };
+    const dying = (count: number): ClaimedAtWrite<'sms'> => {
+      const taken = writer.claimAtWrite(count);
+      return { places: taken.places, rows: taken.rows, run: async () => undefined, giveBack: () => undefined };
     };
-    const stored = await storeAlert(deps({ kick: () => undefined, reserve: dying }), a.alert, a.deliveries, a.now);
+    const stored = await storeAlert(deps({ kick: () => undefined, claimAtWrite: dying }), a.alert, a.deliveries, a.now);
     expect(stored.created && stored.deliveries.map((d) => d.status)).toEqual(['sending', 'sending']);
 
     const other = await secondConnection(t);

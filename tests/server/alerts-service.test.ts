@@ -30,10 +30,10 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
       config: t.app.config,
       dispatcher: {
         kick: () => undefined,
-        reserve: (count) => {
+        claimAtWrite: (count) => {
           let written: string[] = [];
           return {
-            slots: Math.min(count, 1),
+            places: Math.min(count, 1),
             // The first job leased for a minute to a process of this test's, which never runs it.
             rows: (subjects, now) => {
               written = subjects;
@@ -42,11 +42,11 @@ describe(`sending an alert with its dependencies given (${dbLabel})`, () => {
                 ...(i === 0 ? { lease: { until: now + 60_000, token: 'this-test' } } : {}),
               }));
             },
-            start: async (given) => {
-              const claimed = written.filter((subject) => given?.(subject) !== undefined).length;
+            run: async (fromWriter) => {
+              const claimed = written.filter((subject) => fromWriter?.(subject) !== undefined).length;
               handed.push({ claimed, queued: written.length - claimed });
             },
-            release: () => undefined,
+            giveBack: () => undefined,
           };
         },
       },

@@ -37,14 +37,14 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     let peak = 0;
     const started: string[] = [];
     const releases = new Map<string, () => void>();
-    engine.handle(kind, async ({ subject, free }) => {
+    engine.handle(kind, async ({ subject, releasePlace }) => {
       active += 1;
       peak = Math.max(peak, active);
       started.push(subject);
       await new Promise<void>((resolve) => releases.set(subject, resolve));
       active -= 1;
       // The effect is handed over: the place goes, while the run's bookkeeping waits.
-      free?.();
+      releasePlace?.();
       await new Promise<void>((resolve) => releases.set(`${subject}:end`, resolve));
     });
     for (let i = 0; i < 5; i += 1)
@@ -107,25 +107,25 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     const clock = clockAhead();
     const kind = newKind();
     const engine = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds: { [kind]: { concurrency: 2 } } });
-    const seen: { subject: string; attempt: number; given: unknown }[] = [];
-    engine.handle(kind, async ({ subject, attempt, given }) => void seen.push({ subject, attempt, given }));
-    const reservation = engine.reserve(kind, 3);
-    expect(reservation.slots).toBe(2);
-    const rows = reservation.rows(['a', 'b', 'c'], clock.now());
+    const seen: { subject: string; attempt: number; fromWriter: unknown }[] = [];
+    engine.handle(kind, async ({ subject, attempt, fromWriter }) => void seen.push({ subject, attempt, fromWriter }));
+    const written = engine.claimAtWrite(kind, 3);
+    expect(written.places).toBe(2);
+    const rows = written.rows(['a', 'b', 'c'], clock.now());
     await t.app.db.transaction().execute((trx) => enqueueMany<string>(trx, rows));
     expect(await jobOf(kind, 'a')).toMatchObject({ attempts: 1, lease_until: clock.now() + 6 * SECOND });
     expect(await jobOf(kind, 'c')).toMatchObject({ attempts: 0, lease_until: null, lease_token: null });
-    reservation.start((subject) => `handed ${subject}`);
+    written.run((subject) => `handed ${subject}`);
     await engine.runDue();
     expect(seen.sort((x, y) => x.subject.localeCompare(y.subject))).toEqual([
-      { subject: 'a', attempt: 1, given: 'handed a' },
-      { subject: 'b', attempt: 1, given: 'handed b' },
-      { subject: 'c', attempt: 1, given: undefined },
+      { subject: 'a', attempt: 1, fromWriter: 'handed a' },
+      { subject: 'b', attempt: 1, fromWriter: 'handed b' },
+      { subject: 'c', attempt: 1, fromWriter: undefined },
     ]);
     expect(await t.app.db.selectFrom('jobs').select('id').where('kind', '=', kind).execute()).toEqual([]);
     // A rolled back transaction gives its places back; a stopped engine lends none.
-    engine.reserve(kind, 2).release();
-    expect(engine.reserve(kind, 2).slots).toBe(2);
+    engine.claimAtWrite(kind, 2).giveBack();
+    expect(engine.claimAtWrite(kind, 2).places).toBe(2);
   });
 
   it('a process that wrote jobs leased and died: another takes them over once the lease lapses, each once', async () => {
@@ -134,9 +134,9 @@ describe(`the job engine's kinds (${dbLabel})`, () => {
     const kinds = { [kind]: { concurrency: 4 } };
     const writer = createJobs({ db: t.app.db, dialect: t.app.dialect, clock, kinds });
     writer.handle(kind, async () => {});
-    const reservation = writer.reserve(kind, 2);
-    await enqueueMany<string>(t.app.db, reservation.rows(['x', 'y'], clock.now()));
-    // The writer dies before its `start`.
+    const written = writer.claimAtWrite(kind, 2);
+    await enqueueMany<string>(t.app.db, written.rows(['x', 'y'], clock.now()));
+    // The writer dies before its `run`.
     const other = await secondConnection(t);
     try {
       const survivor = createJobs({ db: other.db, dialect: other.dialect, clock, kinds });

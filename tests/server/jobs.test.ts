@@ -60,7 +60,7 @@ describe(`jobs (${dbLabel})`, () => {
     t.clock.advance(10 * MINUTE);
     await engine.runDue();
     await engine.runDue();
-    expect(seen.map(({ signal, free, holds, leaseToken, ...job }) => job)).toEqual([
+    expect(seen.map(({ signal, releasePlace, holds, leaseToken, ...job }) => job)).toEqual([
       { subject: 'a', dueAt, attempt: 1 },
     ]);
   });
@@ -176,7 +176,7 @@ describe(`jobs (${dbLabel})`, () => {
       });
       // The first sweep (a server runs one when it is ready: checkins.test.ts, escalation.test.ts).
       await restarted.runDue();
-      expect(seen.map(({ signal, free, holds, leaseToken, ...job }) => job)).toEqual([
+      expect(seen.map(({ signal, releasePlace, holds, leaseToken, ...job }) => job)).toEqual([
         { subject: 'checkin-1', dueAt, attempt: 1 },
       ]);
     } finally {

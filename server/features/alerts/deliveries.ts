@@ -42,7 +42,7 @@ export function queuedDelivery(input: {
 /**
  * The first `slots` of the deliveries still queued written already being sent (`sending`, the
  * attempt counted), as `takeDelivery` would leave them: their jobs are written leased to this
- * process (`Reservation`), which sends them after the commit. The rest are as given.
+ * process (`claimAtWrite`), which sends them after the commit. The rest are as given.
  */
 export function claimedOnInsert(rows: NewDelivery[], reserved: { slots: number; now: number }): NewDelivery[] {
   let left = reserved.slots;

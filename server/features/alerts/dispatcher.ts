@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { inWriteTransaction } from '../../db/grouped-transactions.js';
 import type { Dialect } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { createJobs, type JobHandler, type Jobs, kindSettings, type Reservation } from '../../jobs/index.js';
+import { type ClaimedAtWrite, createJobs, type JobHandler, type Jobs, kindSettings } from '../../jobs/index.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   SMS_LOOKUP_TIMEOUT_MS,
@@ -21,7 +21,7 @@ import { recordFailure } from './failed-attempts.js';
 import { handOver } from './hand-over.js';
 import { sentRecorder } from './sent-records.js';
 
-export type { Reservation } from '../../jobs/index.js';
+export type { ClaimedAtWrite } from '../../jobs/index.js';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -32,7 +32,7 @@ export interface DispatcherOptions {
   clock: Clock;
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** The process's job engine, which runs the SMS jobs; without it, an engine of its own that runs only them. */
-  jobs?: Pick<Jobs<'sms'>, 'handle' | 'start' | 'stop' | 'kick' | 'reserve' | 'runDue'>;
+  jobs?: Pick<Jobs<'sms'>, 'handle' | 'start' | 'stop' | 'kick' | 'claimAtWrite' | 'runDue'>;
   /** SMS handed to the provider at once, per process (default 10). */
   concurrency?: number;
   /** The lease of an engine of its own (ms): how long a job is held without renewal before another process may take it. */
@@ -57,12 +57,12 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Takes jobs again after `stop`, and runs what is due. */
   start(): void;
-  /** The engine takes no more jobs and lends no places; waits (at most `waitMs`) for the runs in flight. */
+  /** The engine takes no more jobs; waits (at most `waitMs`) for the runs in flight and the SMS claimed at write. */
   stop(waitMs?: number): Promise<void>;
   /** Runs the jobs due now, in the background (right after a commit that queued SMS). */
   kick(): void;
-  /** Takes up to `count` free sending places for the SMS a transaction is about to write (none once stopped). */
-  reserve(count: number): Reservation<'sms'>;
+  /** Claims for this process up to `count` of the SMS a transaction is about to write, as many as it has free sending places (none once stopped). */
+  claimAtWrite(count: number): ClaimedAtWrite<'sms'>;
   /** Runs what is due until nothing is due or running; resolves with how many jobs it claimed. */
   runOnce(): Promise<number>;
   /** Sends everything due until nothing is due or in flight. */
@@ -70,8 +70,8 @@ export interface Dispatcher {
 }
 
 /**
- * The SMS job's handler: takes its delivery (or is handed it by the transaction that wrote it
- * leased), asks the provider first when an earlier attempt went unanswered, hands it to the
+ * The SMS job's handler: takes its delivery (or is handed it by the transaction that claimed it
+ * at write), asks the provider first when an earlier attempt went unanswered, hands it to the
  * provider with the delivery's id as the reference, frees its sending place as the provider
  * answers, and records the outcome: sent with its usage for billing (sent-records.ts), opted out
  * (the number said STOP: never retried, never billed), or failed (thrown for the engine's retry).
@@ -107,11 +107,11 @@ function smsHandler(options: DispatcherOptions): JobHandler {
   }
 
   return async (run) => {
-    const delivery = (run.given as ClaimedDelivery | undefined) ?? (await takeToSend(run.subject));
+    const delivery = (run.fromWriter as ClaimedDelivery | undefined) ?? (await takeToSend(run.subject));
     if (!delivery) return;
     const write = await handOver(delivery, run, via);
     // The provider has answered: its place takes the next SMS while the outcome is written.
-    run.free?.();
+    run.releasePlace?.();
     await write();
   };
 }
@@ -152,7 +152,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start: () => jobs.start(),
     stop: (waitMs) => jobs.stop(waitMs),
     kick: () => jobs.kick(),
-    reserve: (count) => jobs.reserve('sms', count),
+    claimAtWrite: (count) => jobs.claimAtWrite('sms', count),
     runOnce: () => jobs.runDue(),
     async drain() {
       await jobs.runDue();

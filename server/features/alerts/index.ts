@@ -5,7 +5,7 @@ import { applyProviderStatus } from './deliveries-repository.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import alertHistoryRoutes from './history-routes.js';
 import openAlertsRoutes from './open-alerts-routes.js';
-import { mailOwnerAboutAlert, type OwnerMailGiven, ownerSummaryMail } from './owner-mail.js';
+import { mailOwnerAboutAlert, type OwnerMailWritten, ownerSummaryMail } from './owner-mail.js';
 import alertRoutes from './routes.js';
 import smsStatusRoutes from './status-routes.js';
 
@@ -51,8 +51,8 @@ export default fp(
     });
     app.decorate('dispatcher', dispatcher);
     // The owner's e-mail about each real alert, set in the alert's own transaction, and its bursts' summary.
-    app.jobs.handle('owner-alert-mail', ({ subject, attempt, given }) =>
-      mailOwnerAboutAlert(app, subject, attempt, given as OwnerMailGiven | undefined),
+    app.jobs.handle('owner-alert-mail', ({ subject, attempt, fromWriter }) =>
+      mailOwnerAboutAlert(app, subject, attempt, fromWriter as OwnerMailWritten | undefined),
     );
     app.summaryMails.add('alert_receipt', (user, count, since) => ownerSummaryMail(app, user, count, since));
     // Receipts the adapter reports itself (the dev outbox); Twilio's arrive at /api/sms/status/.

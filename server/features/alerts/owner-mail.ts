@@ -168,10 +168,10 @@ export const ownerMailJob = (alertId: string, now: number) => ({
 });
 
 /**
- * What the process that stored an alert hands its e-mail's run, written leased to it (`reserve`):
+ * What the process that stored an alert hands its e-mail's run, claimed at write (`claimAtWrite`):
  * the alert, its owner as read for it, and its deliveries as written, none read back.
  */
-export interface OwnerMailGiven {
+export interface OwnerMailWritten {
   alert: Alert;
   user: User;
   deliveries: Pick<Delivery, 'contact_name' | 'status'>[];
@@ -188,14 +188,14 @@ export async function mailOwnerAboutAlert(
   deps: OwnerMailDeps & Pick<Deps, 'mail'>,
   alertId: string,
   attempt = 1,
-  given?: OwnerMailGiven,
+  written?: OwnerMailWritten,
 ): Promise<void> {
-  const alert = given?.alert ?? (await alertById(deps.db, alertId));
-  const user = given?.user ?? (alert ? await findById(deps.db, alert.user_id) : undefined);
+  const alert = written?.alert ?? (await alertById(deps.db, alertId));
+  const user = written?.user ?? (alert ? await findById(deps.db, alert.user_id) : undefined);
   if (!alert || !user) return;
   const address = user.email;
   if (!address || !user.email_verified) return;
-  const deliveries = given?.deliveries ?? (await deliveriesOf(deps.db, [alert.id]));
+  const deliveries = written?.deliveries ?? (await deliveriesOf(deps.db, [alert.id]));
   // An alarm the server raised is one per missed check-in: no burst to gather, no link to renew.
   if (firedForOwner(alert)) {
     const names = deliveries.filter((d) => d.status !== 'opted_out').map((d) => d.contact_name);

@@ -18,7 +18,7 @@ import { ownerLanguage, ownerOf, type TokenOwner, unknownToken } from '../owner/
 import type { AlertingOwner } from './alerting-owner.js';
 import { contactDeliveries } from './compose.js';
 import { asClaimed, claimedOnInsert } from './deliveries.js';
-import { type OwnerMailGiven, ownerMailJob } from './owner-mail.js';
+import { type OwnerMailWritten, ownerMailJob } from './owner-mail.js';
 import { alertByKey, alertOfUser, deliveriesOf, insertAlert, latestAlerts } from './repository.js';
 import { withinBudgets } from './sms-budget.js';
 import { alertView, ownerAlertView } from './views.js';
@@ -208,10 +208,11 @@ const mailsOwner = (row: NewAlert) => row.mode === 'real' && row.reason !== 'dur
  * Stores an alert and its deliveries in one transaction, the SMS budgets applied in it: a
  * delivery to a number over them is stored `withheld` with its reason (budgets are lifted
  * with the rate limits, for benchmarks and load tests only). Each of the rest is an SMS job of the
- * job engine, written beside it: as many as the process has free sending places are written
- * `sending`, their jobs leased to this process, and sent by it as soon as the transaction has
- * committed, with no claim to find them again (one statement and, on PostgreSQL, one round trip
- * less between the press and the SMS); the jobs of any left queued are claimed as places free up.
+ * job engine, written beside it: as many as the process has free sending places are claimed at
+ * write (`claimAtWrite`): written `sending`, their jobs leased to this process, and sent by it as
+ * soon as the transaction has committed, with no claim to find them again (one statement and, on
+ * PostgreSQL, one round trip less between the press and the SMS); the jobs of any left queued are
+ * claimed as places free up.
  * When the same idempotency key won a concurrent race, the unique index refuses this one and the
  * winner's alert is answered, with `created: false`; when the account was deleted meanwhile, the
  * 404 of an unknown link. `alongside` runs first in the same
@@ -227,9 +228,9 @@ export async function storeAlert(
   alongside?: (trx: Transaction<Database>) => Promise<void>,
   owner?: User,
 ): Promise<{ alert: Alert; created: true; deliveries: NewDelivery[] } | { alert: Alert; created: false }> {
-  const smsPlaces = deps.dispatcher.reserve(deliveries.length);
-  // The owner's e-mail, a job of its own, written leased to this process too when it has a place: no claim finds it.
-  const mailing = mailsOwner(row) ? deps.jobs.reserve?.('owner-alert-mail', 1) : undefined;
+  const smsPlaces = deps.dispatcher.claimAtWrite(deliveries.length);
+  // The owner's e-mail, a job of its own, claimed at write too when there is a place: no claim finds it.
+  const mailing = mailsOwner(row) ? deps.jobs.claimAtWrite?.('owner-alert-mail', 1) : undefined;
   let stored: { alert: Alert; created: true; deliveries: NewDelivery[] };
   try {
     stored = await inWriteTransaction(deps.db, deps.dialect, async (trx) => {
@@ -238,7 +239,7 @@ export async function storeAlert(
       const allowed = deps.config.BENCH_NO_RATE_LIMIT
         ? deliveries
         : await withinBudgets(trx, deps.dialect, { alert: row, deliveries, now });
-      const rows = claimedOnInsert(allowed, { slots: smsPlaces.slots, now });
+      const rows = claimedOnInsert(allowed, { slots: smsPlaces.places, now });
       // Each SMS to send is a job, written with it: those written `sending` leased to this process.
       const sending = rows.filter((d) => d.status === 'queued' || d.status === 'sending').map((d) => d.id);
       // Phoned at `escalation_at` unless a contact answers or the owner is safe first; the owner mailed at once.
@@ -253,8 +254,8 @@ export async function storeAlert(
       return { alert, created: true as const, deliveries: rows };
     });
   } catch (error) {
-    smsPlaces.release();
-    mailing?.release();
+    smsPlaces.giveBack();
+    mailing?.giveBack();
     // The account was deleted after its owner was read: its link is gone, as for any request after.
     if (isForeignKeyViolation(error)) throw unknownToken();
     if (!isUniqueViolation(error)) throw error;
@@ -265,10 +266,14 @@ export async function storeAlert(
   const claimed = new Map(
     stored.deliveries.filter((d) => d.status === 'sending').map((d) => [d.id, asClaimed(d, row.user_id)]),
   );
-  void smsPlaces.start((id) => claimed.get(id));
+  void smsPlaces.run((id) => claimed.get(id));
   // The owner's e-mail is due now: run after the answer, awaitable with the rest of the background work.
   // Its run is handed what it would read back (the alert, the owner as read for it, the deliveries as written).
-  const mail: OwnerMailGiven | undefined = owner && { alert: stored.alert, user: owner, deliveries: stored.deliveries };
-  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.start(() => mail) : deps.jobs.runDue()));
+  const mail: OwnerMailWritten | undefined = owner && {
+    alert: stored.alert,
+    user: owner,
+    deliveries: stored.deliveries,
+  };
+  if (mailsOwner(row)) deps.background.run(() => (mailing ? mailing.run(() => mail) : deps.jobs.runDue()));
   return stored;
 }
