@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   });
 
   // SIGTERM, SIGINT (and the other termination signals), an uncaught error: finish in-flight
-  // requests, end live streams and stop the dispatcher and timers (app.close), then exit; a
+  // requests, end live streams and stop the dispatcher and the job engine (app.close), then exit; a
   // second signal, or a close still running after SHUTDOWN_DELAY_MS, exits at once with code 1.
   closeWithGrace({ delay: SHUTDOWN_DELAY_MS, logger: app.log }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'unexpected error: closing');

@@ -28,10 +28,10 @@ export interface CheckinsTable {
   fix_proven: number;
   /**
    * Wrong PINs given to it; at the fifth, or at the owner's fifth within the hour on any of
-   * their check-ins (then set to five), its timer fires it.
+   * their check-ins (then set to five), its job fires it.
    */
   wrong_pins: number;
-  /** 1 when it was ended with the duress PIN: it reads as done, and its timer sends the duress alert. */
+  /** 1 when it was ended with the duress PIN: it reads as done, and its job sends the duress alert. */
   duress: number;
   /** The alert it sent when it fired (never the duress alert: a done check-in names none). */
   alert_id: string | null;

@@ -5,7 +5,7 @@ import { v7 } from 'uuid';
 export const newId = (): string => randomUUID();
 
 /**
- * A new id for the rows an alert writes by the thousand (alerts, deliveries, usage, timers,
+ * A new id for the rows an alert writes by the thousand (alerts, deliveries, usage, jobs,
  * positions): a UUIDv7, whose leading 48 bits are the time in ms, then 74 random bits. Random
  * ids land anywhere in a table's primary key and in every index they are part of, so each
  * commit writes a page per row and index; ids in time order (by their millisecond: within one,

@@ -214,9 +214,9 @@ describe(`the jobs the metrics read from the database (${dbLabel})`, () => {
       expect(sample(text, 'alerta_jobs_failed', { kind: 'sms:alert' })).toBe(1);
       expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:alert' })).toBe(45);
       expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'sms:all_clear' })).toBe(1);
-      expect(sample(text, 'alerta_jobs_queued', { kind: 'timer:metrics-test' })).toBe(2);
-      expect(sample(text, 'alerta_jobs_failed', { kind: 'timer:metrics-test' })).toBe(1);
-      expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'timer:metrics-test' })).toBe(12);
+      expect(sample(text, 'alerta_jobs_queued', { kind: 'job:metrics-test' })).toBe(2);
+      expect(sample(text, 'alerta_jobs_failed', { kind: 'job:metrics-test' })).toBe(1);
+      expect(sample(text, 'alerta_jobs_oldest_due_seconds', { kind: 'job:metrics-test' })).toBe(12);
       // A kind the registry does not list: no handler runs it, and its jobs are said by kind.
       expect(sample(text, 'alerta_jobs_unknown_kind', { kind: 'metrics-test' })).toBe(3);
       expect(sample(text, 'alerta_jobs_unknown_kind', { kind: 'sms' })).toBeUndefined();

@@ -67,7 +67,7 @@ export async function givePinPlaceBack(db: Db, userId: string, window: number): 
 }
 
 /**
- * Keeps a wrong PIN's place as wrong; the fifth of the hour sets the lock's e-mail timer with it.
+ * Keeps a wrong PIN's place as wrong; the fifth of the hour writes the lock's e-mail job with it.
  * The wrong PINs of the hour after it (none when a new hour began meanwhile), and the lock's end.
  */
 export async function keepPinPlaceWrong(db: Db, userId: string, window: number, now: number) {

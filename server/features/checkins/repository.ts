@@ -50,7 +50,7 @@ export async function updateActive(db: Db, id: string, set: Partial<CheckinsTabl
 
 /**
  * Ends the owner's active check-ins that were started with the link alone (`done`, as "I'm
- * safe" would): the owner's own start replaces them. Their ids, for their timers.
+ * safe" would): the owner's own start replaces them. Their ids, for their jobs.
  */
 export async function endLinkOnly(db: Db, userId: string, now: number): Promise<string[]> {
   const rows = await db
@@ -66,7 +66,7 @@ export async function endLinkOnly(db: Db, userId: string, now: number): Promise<
 
 /**
  * Counts a wrong PIN; with `fires` (the owner's fifth within the hour) at least CHECKIN_WRONG_PINS,
- * so its timer fires it. The count after it, or null when the check-in is no longer active.
+ * so its job fires it. The count after it, or null when the check-in is no longer active.
  */
 export async function countWrongPin(db: Db, id: string, fires: boolean): Promise<number | null> {
   const counted = sql<number>`wrong_pins + 1`;

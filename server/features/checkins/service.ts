@@ -70,7 +70,7 @@ function keptFix(fix: Fix, now: number, field: 'location' | 'captured_at'): Fix 
 }
 
 /**
- * Starts a check-in and its timer in one transaction. The same key answers the same check-in
+ * Starts a check-in and its job in one transaction. The same key answers the same check-in
  * (422 with another body); a second one while one runs is 409, except that the owner's own
  * start (`proven`: it carried their proof) ends a running check-in started with the link alone
  * and takes its place: a link holder's check-in never keeps the owner from theirs. Without GPS
@@ -168,7 +168,7 @@ const duressMark = (checkin: Checkin, duress: boolean) => (duress || Number(chec
 /**
  * Moves the due time on by `seconds` (from now when already due); a day at most in all. With a
  * PIN set it needs the PIN (checkPin): the duress PIN answers as the right one and marks the
- * check-in, whose timer, set due now by either, sends the duress alert while it runs on.
+ * check-in, whose job, set due now by either, sends the duress alert while it runs on.
  */
 export async function extendCheckin(
   deps: CheckinDeps,
@@ -198,8 +198,8 @@ export async function extendCheckin(
 
 /**
  * "I'm safe". With a PIN set it needs the PIN (checkPin). The duress PIN answers exactly as the
- * right one, and does the same work (the check-in marked done, its timer set due now), so
- * neither the answer nor its time tells them apart; the timer then sends the duress alert.
+ * right one, and does the same work (the check-in marked done, its job set due now), so
+ * neither the answer nor its time tells them apart; the job then sends the duress alert.
  * Whichever commits first, this or the firing, wins.
  */
 export async function endCheckin(

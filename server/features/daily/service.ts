@@ -30,7 +30,7 @@ export async function dailyFor(deps: Pick<Deps, 'db' | 'clock' | 'config'>, user
 
 /**
  * Sets the owner's schedule (Premium or the trial: 402 otherwise). Setting it is a sign of life;
- * the first check-in is due at the next `time` on the owner's clock. Its timer is set in the same transaction, or
+ * the first check-in is due at the next `time` on the owner's clock. Its job is written in the same transaction, or
  * removed when the schedule is turned off.
  */
 export async function setDaily(deps: DailyDeps, user: User, settings: DailySettings): Promise<DailyView> {
@@ -63,7 +63,7 @@ export async function setDaily(deps: DailyDeps, user: User, settings: DailySetti
 /**
  * A sign of life at `at` (an "I'm OK", a queued one counted at the time it was tapped, or an
  * alert or check-in the owner sent): the next due date counts from it, the reminder's link is
- * spent, and the timer moves to the new due time, all in one transaction. An earlier sign
+ * spent, and the job moves to the new due time, all in one transaction. An earlier sign
  * than the one recorded changes nothing. With `linkHash` (the e-mail's link) it happens only if
  * that link is still live, spent in the same transaction: both or neither. False when it did not.
  */

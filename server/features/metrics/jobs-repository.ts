@@ -5,7 +5,7 @@ import { jobKindNames } from '../../jobs/index.js';
 /** The kinds of the registry: a job of any other has no handler to run it. */
 const known = new Set<string>(jobKindNames);
 
-/** Work waiting in the database, by kind (`sms:alert`, `timer:checkin-deadline`…). */
+/** Work waiting in the database, by kind (`sms:alert`, `job:checkin`…). */
 export interface JobsReading {
   /** Jobs not done yet: waiting for their time, due, or being run. */
   queued: Map<string, number>;
@@ -75,7 +75,7 @@ export async function readJobs(db: Kysely<Database>, now: number): Promise<JobsR
   }
   for (const row of jobs) {
     if (!known.has(row.kind)) reading.unknownKinds.set(row.kind, Number(row.count));
-    const kind = `timer:${row.kind}`;
+    const kind = `job:${row.kind}`;
     add(reading.queued, kind, Number(row.count) - Number(row.failed));
     if (Number(row.failed) > 0) add(reading.failed, kind, row.failed);
     due(kind, row.oldest_due);

@@ -93,7 +93,7 @@ export function createMetrics(source: { db: Kysely<Database>; now: () => number 
         fill(data, (label, value) => this.set({ [labelName]: label }, value));
       },
     });
-  fromDatabase('alerta_jobs_queued', 'Jobs not done yet, by kind (sms:<kind>, timer:<kind>).', 'kind', (d, set) => {
+  fromDatabase('alerta_jobs_queued', 'Jobs not done yet, by kind (sms:<kind>, job:<kind>).', 'kind', (d, set) => {
     for (const [kind, count] of d.jobs.queued) set(kind, count);
   });
   fromDatabase('alerta_jobs_failed', 'Jobs given up on after their last attempt, by kind.', 'kind', (d, set) => {
