@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smsParts } from '../../common/sms-encoding';
 import type { PageData } from './api';
-import { messageText } from './parts';
+import { messageText } from './SmsFallback';
 import { smsLink } from './sms';
 
 const page: PageData = {
