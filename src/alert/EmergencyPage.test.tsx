@@ -80,14 +80,16 @@ const sentAlert = (fields: object, deliveries: object[]) => ({
 });
 
 describe('emergency page: its first draw', () => {
-  it('counts down and cancels before anything else has loaded, and draws the rest once it has', async () => {
+  it('counts down and cancels before anything else has loaded; the SMS app link takes its text once that has', async () => {
     const { emergency } = fakeEmergency({ name: 'countdown', remaining: 5 });
     render(<EmergencyPage emergency={emergency} />);
     expect(screen.getByText('O alerta sai em 5 s')).toBeInTheDocument();
     screen.getByRole('button', { name: 'Cancelar' }).click();
     expect(emergency.cancel).toHaveBeenCalledOnce();
-    expect(screen.queryByRole('link', { name: 'Enviar do meu telemóvel (SMS)' })).toBeNull();
-    expect(await screen.findByRole('link', { name: 'Enviar do meu telemóvel (SMS)' })).toBeInTheDocument();
+    // Drawn in its place at once, a link to the SMS app once the text's rules have loaded.
+    expect(screen.getByText('Enviar do meu telemóvel (SMS)')).not.toHaveAttribute('href');
+    const sms = await screen.findByRole('link', { name: 'Enviar do meu telemóvel (SMS)' });
+    expect(sms.getAttribute('href')).toMatch(/^sms:\+351912345678,\+351934567890\?body=/);
   });
 });
 

@@ -3,7 +3,16 @@ import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
 import { useLater } from './later-load';
 import { onAskedToSignIn, onOwnerSignedIn, ownerAskedToSignIn } from './owner-proof-asked';
-import { ContactList, InstallButton, LocationLine, liveUrlOf, OfflineNote, UpdateBanner, useGeo } from './parts';
+import {
+  ContactList,
+  InstallButton,
+  LocationLine,
+  liveUrlOf,
+  OfflineNote,
+  SmsFallback,
+  UpdateBanner,
+  useGeo,
+} from './parts';
 import { isIos } from './sms';
 
 /** "14:05" in the page's language, or empty when the time cannot be read. */
@@ -17,8 +26,8 @@ function timeOf(value: string | number, language: string): string {
 /**
  * The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback.
  * What the countdown and the alert's send do not need (the open alerts, the daily check-in, the
- * check-in, the live panel, the sign-in, the phone's own SMS) is drawn once it has loaded, after
- * the first draw (later-load.ts).
+ * check-in, the live panel, the sign-in, the text for the phone's own SMS) is drawn once it has
+ * loaded, after the first draw (later-load.ts).
  */
 export function EmergencyPage({
   emergency,
@@ -58,6 +67,10 @@ export function EmergencyPage({
   const sentTime = phase.name === 'sent' ? timeOf(phase.alert.created_at, language) : '';
   // A dead link or a lapsed plan sends nothing: the page says only that, and what to do.
   const refused = phase.name === 'invalid' || phase.name === 'inactive';
+  const smsText =
+    later && page
+      ? later.messageText(page, 'real', location, locationError, liveUrlOf(alert?.result?.public_id))
+      : undefined;
   const checkin = later && !busy && phase.name !== 'invalid' && (
     <later.CheckinPanel token={emergency.token} geo={emergency.geo} page={page} language={language} />
   );
@@ -169,15 +182,7 @@ export function EmergencyPage({
           {s.sendAgain}
         </button>
       )}
-      {later && phase.name !== 'invalid' && (
-        <later.SmsFallback
-          s={s}
-          page={page}
-          location={location}
-          error={locationError}
-          liveUrl={liveUrlOf(alert?.result?.public_id)}
-        />
-      )}
+      {phase.name !== 'invalid' && <SmsFallback s={s} page={page} text={smsText} />}
       {phase.name === 'sent' && checkin}
       {!refused && <OfflineNote s={s} />}
       {!busy && phase.name !== 'invalid' && <InstallButton s={s} ios={isIos()} />}

@@ -8,4 +8,4 @@ export { DailyOk } from './DailyOk';
 export { LivePanel } from './LivePanel';
 export { OpenAlerts } from './OpenAlerts';
 export { OwnerSignIn } from './SignIn';
-export { SmsFallback } from './SmsFallback';
+export { messageText } from './sms-message';

@@ -3,6 +3,8 @@ import type { PageData } from './api';
 import type { GeoState, PositionWatch } from './geo';
 import type { Strings } from './i18n';
 import { canInstall, install, isInstalled, onInstallChange } from './install';
+import { textableNumbers } from './numbers';
+import { smsLink } from './sms';
 import { applyUpdate, hasUpdate, offlineUnavailable, onOfflineUnavailable, onUpdateReady } from './sw-client';
 
 /** The contacts the alert goes to, with each delivery's status once sent. */
@@ -59,6 +61,33 @@ export function ContactList({
 /** The contacts' live page of an accepted alert, as the server puts it in the SMS. */
 export const liveUrlOf = (publicId: string | undefined) =>
   publicId ? `${window.location.origin}/a/${publicId}` : undefined;
+
+/**
+ * "Send from my phone": the same text to every cached contact through the phone's own SMS app.
+ * Drawn with the countdown; `text` (sms-message.ts, with the SMS layout's rules) loads after it,
+ * and the link goes to the SMS app from then on.
+ */
+export function SmsFallback({ s, page, text }: { s: Strings; page: PageData | null; text: string | undefined }) {
+  if (!page?.contacts.length) return null;
+  const numbers = textableNumbers(page);
+  if (!numbers) {
+    // Without the owner's proof the page has masked numbers only: no SMS to build, the text to copy.
+    return (
+      <div className="fallback" data-testid="sms-fallback-masked">
+        <p className="hint">{s.smsFallbackMasked}</p>
+        {text !== undefined && <p className="message">{text}</p>}
+      </div>
+    );
+  }
+  return (
+    <div className="fallback">
+      <a className="button secondary" href={text === undefined ? undefined : smsLink(numbers, text)}>
+        {s.smsFallback}
+      </a>
+      <p className="hint">{s.smsFallbackHint}</p>
+    </div>
+  );
+}
 
 /** Follows the position watch. */
 export function useGeo(geo: PositionWatch): GeoState {
