@@ -21,8 +21,10 @@ export interface RouteThroughput {
 export interface DbThroughput {
   db: 'SQLite' | 'PostgreSQL';
   routes: RouteThroughput[];
-  /** The fixed minimal transaction (bench/fixed-floor.ts), per second: the POST's floor. */
+  /** The fixed minimal transaction (bench/fixed-floor.ts), per second: the POST's floor; the mean of `fixedFloorRuns`. */
   fixedFloorPerSecond: number;
+  /** The fixed floor taken before the routes and after them. */
+  fixedFloorRuns: number[];
   /** The alert POST's mean as a share of `fixedFloorPerSecond`. */
   postOfFixedFloor: number;
   /** The same alert written by the product's own transaction run directly (bench/direct.ts), per second. */
@@ -57,13 +59,23 @@ const figures = (route: string, result: Result, ceiling: number): RouteThroughpu
  * Part 4: autocannon against the page-data route and the send route (a fresh Idempotency-Key
  * on every request, rate limits lifted) beside a bare route of the same server as the ceiling,
  * and the same alert written by direct transactions in the server's process, for as long and
- * with as many concurrent writers as connections; then, with the server stopped, the fixed
- * minimal transaction in a process of its own, as the send route's floor.
+ * with as many concurrent writers as connections; and the fixed minimal transaction in a process
+ * of its own, as the send route's floor, before the server starts and after it has stopped: a
+ * slow moment of the shared machine weighs on the floor as on the routes.
  */
 export async function measureThroughput(
   db: DbThroughput['db'],
   options: { durationS: number; connections: number; pgUrl?: string },
 ): Promise<DbThroughput> {
+  const floor = () =>
+    measureFixedFloor({
+      seconds: options.durationS,
+      warmupS: WARMUP_S,
+      concurrency: options.connections,
+      contacts: CONTACTS,
+      ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}),
+    });
+  const floorBefore = await floor();
   const server = await startBenchServer(options.pgUrl ? { pgUrl: options.pgUrl } : {});
   let measured: { routes: RouteThroughput[]; post: number; directPerSecond: number };
   try {
@@ -108,18 +120,14 @@ export async function measureThroughput(
   } finally {
     await server.stop();
   }
-  const fixedFloorPerSecond = await measureFixedFloor({
-    seconds: options.durationS,
-    warmupS: WARMUP_S,
-    concurrency: options.connections,
-    contacts: CONTACTS,
-    ...(options.pgUrl ? { pgUrl: options.pgUrl } : {}),
-  });
+  const floorAfter = await floor();
+  const fixedFloorPerSecond = Math.round((floorBefore + floorAfter) / 2);
   const { post, directPerSecond, routes } = measured;
   return {
     db,
     routes,
     fixedFloorPerSecond,
+    fixedFloorRuns: [floorBefore, floorAfter],
     postOfFixedFloor: share(post, fixedFloorPerSecond),
     directPerSecond,
     postOfDirect: share(post, directPerSecond),

@@ -197,7 +197,9 @@ describe(`bench: a tiny run of every part (${dbLabel})`, () => {
         expect(route.mean).toBeGreaterThan(0);
       }
       expect(db.routes[0]?.ratio).toBe(1);
-      expect(db.fixedFloorPerSecond).toBeGreaterThan(0);
+      expect(db.fixedFloorRuns).toHaveLength(2);
+      for (const run of db.fixedFloorRuns) expect(run).toBeGreaterThan(0);
+      expect(db.fixedFloorPerSecond).toBe(Math.round(((db.fixedFloorRuns[0] ?? 0) + (db.fixedFloorRuns[1] ?? 0)) / 2));
       expect(db.postOfFixedFloor).toBeGreaterThan(0);
       expect(db.directPerSecond).toBeGreaterThan(0);
       expect(db.postOfDirect).toBeGreaterThan(0);
