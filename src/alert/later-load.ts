@@ -33,9 +33,10 @@ export function useLater(): Later | undefined {
   useEffect(() => {
     if (parts) return;
     let mounted = true;
+    // Drawn in a task of their own, after the one that ran their code: neither holds the page long.
     const load = () =>
       void loadLater().then(
-        (later) => mounted && setParts(later),
+        (later) => setTimeout(() => mounted && setParts(later)),
         () => undefined,
       );
     load();
