@@ -48,13 +48,6 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rollupOptions: {
       input: { main: 'index.html', alert: 'alert.html', live: 'live.html' },
-      onwarn(warning, warn) {
-        // The app loads workbox-window with its first script (src/components/ReloadPrompt.tsx
-        // imports src/alert/sw-client.ts); that vite-plugin-pwa's registration imports it lazily
-        // changes nothing, and is not worth a line in every build.
-        if (warning.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && warning.message.includes('workbox-window')) return;
-        warn(warning);
-      },
     },
   },
   server: {

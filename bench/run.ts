@@ -45,7 +45,8 @@ export const FULL: Omit<BenchOptions, 'out' | 'log' | 'pgUrl'> = {
 
 /** The budgets the results are held to (issue "Benchmarks and budgets"). */
 export const BUDGETS = {
-  emergencyGzipBytes: 70_000,
+  /** What the emergency page fetches before its countdown shows: what follows loads after it. */
+  emergencyGzipBytes: 20_000,
   appGzipBytes: 180_000,
   warmOfflineMedianMs: 300,
   coldSlow4gMedianMs: 2_500,
@@ -56,12 +57,14 @@ export const BUDGETS = {
   warmOfflineOverFloor: 1.5,
   coldSlow4gOverFloor: 1.3,
   /**
-   * The alert POST per process on SQLite, and as a share of its direct-transaction floor on each
-   * database: on PostgreSQL every statement is a round trip through the stock driver, as it is for
-   * the floor's three, and the alert's later work (its SMS jobs, the owner's e-mail) adds its own.
+   * The alert POST per process on SQLite, and as a share, on each database, of its fixed floor
+   * (one alert row and a row per contact by the stock driver, bench/fixed-floor.ts), which nothing
+   * the product's transaction grows to can lower; and of the product's own transaction run
+   * directly (bench/direct.ts), which grows with it.
    */
   alertPostPerSecondSqlite: 1_000,
-  alertPostOfDirect: { SQLite: 0.25, PostgreSQL: 0.2 },
+  alertPostOfFixedFloor: { SQLite: 0.2, PostgreSQL: 0.15 },
+  alertPostOfDirect: { SQLite: 0.35, PostgreSQL: 0.3 },
   /** Lighthouse (mobile), every page scored: performance at least, the others exactly. */
   lighthousePerformance: 95,
   lighthouseAccessibility: 100,

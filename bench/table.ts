@@ -6,6 +6,7 @@ import { type Summary, spread } from './stats.js';
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
+const percent = (share: number) => `${Math.round(share * 100)} %`;
 const mark = (ok: boolean) => (ok ? 'ok' : '**over**');
 const times = (s: Summary) => `${spread(s, 1)} ms`;
 
@@ -21,7 +22,7 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
   const e = r.weight.emergency;
   const a = r.weight.app;
   budgetRow(
-    '1. Emergency page JS + CSS before it can send (gzip)',
+    '1. Emergency page JS + CSS before its countdown shows (gzip)',
     `${kB(e.gzip)} (${e.files.length} files)`,
     `≤ ${kB(BUDGETS.emergencyGzipBytes)}`,
     e.gzip <= BUDGETS.emergencyGzipBytes,
@@ -89,20 +90,35 @@ export function renderTable(r: BenchResults): { table: string; failed: string[] 
       ]);
       if (route.failures) failed.push(`${db.db} ${route.route}: ${route.failures} failed requests`);
     }
-    rows.push([
-      `4. ${db.db}: the same alert by direct transactions (floor)`,
-      `${db.directPerSecond} alerts/s`,
-      '—',
-      '',
-    ]);
-    const post = db.routes.find((route) => route.route.startsWith('POST'));
+    rows.push(
+      [
+        `4. ${db.db}: the fixed minimal transaction, one alert and a row per contact (floor)`,
+        `${db.fixedFloorPerSecond} alerts/s (before the routes ${db.fixedFloorRuns.join(', after ')})`,
+        '—',
+        '',
+      ],
+      [
+        `4. ${db.db}: the same alert by the product's transaction, run directly`,
+        `${db.directPerSecond} alerts/s`,
+        '—',
+        '',
+      ],
+    );
+    const post = db.routes.find((route) => route.route.startsWith('POST'))?.mean ?? 0;
     const perSecond = db.db === 'SQLite' ? BUDGETS.alertPostPerSecondSqlite : 0;
-    const share = BUDGETS.alertPostOfDirect[db.db];
+    const ofFixed = BUDGETS.alertPostOfFixedFloor[db.db];
     budgetRow(
-      `4. ${db.db}: the alert POST against its floor`,
-      `${post?.mean ?? 0} req/s = ${Math.round(db.postOfDirect * 100)} % of the direct transactions`,
-      `≥ ${Math.round(share * 100)} % of floor${perSecond ? `; ≥ ${perSecond} req/s` : ''}`,
-      db.postOfDirect >= share && (post?.mean ?? 0) >= perSecond,
+      `4. ${db.db}: the alert POST against its fixed floor`,
+      `${post} req/s = ${percent(db.postOfFixedFloor)} of the fixed floor`,
+      `≥ ${percent(ofFixed)} of floor${perSecond ? `; ≥ ${perSecond} req/s` : ''}`,
+      db.postOfFixedFloor >= ofFixed && post >= perSecond,
+    );
+    const ofDirect = BUDGETS.alertPostOfDirect[db.db];
+    budgetRow(
+      `4. ${db.db}: the alert POST against the direct transactions`,
+      `${percent(db.postOfDirect)} of the direct transactions`,
+      `≥ ${percent(ofDirect)}`,
+      db.postOfDirect >= ofDirect,
     );
   }
   for (const f of r.fanOut) {

@@ -45,12 +45,16 @@ export function buildInto(outDir: string): Promise<void> {
   });
 }
 
+/** The Vite manifest of a build made with `--manifest`. */
+export const readManifest = (outDir: string): Manifest =>
+  JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+
 /**
  * The static import graph of an HTML entry in the Vite manifest: the entry chunk, every chunk
  * it imports (transitively; Vite modulepreloads them all) and their CSS. Dynamic imports are
- * lazy and left out.
+ * lazy and left out, unless `lazy`: then every chunk the entry may load, and theirs, are in.
  */
-export function entryFiles(manifest: Manifest, entry: string): string[] {
+export function entryFiles(manifest: Manifest, entry: string, { lazy = false } = {}): string[] {
   const files = new Set<string>();
   const seen = new Set<string>();
   const visit = (key: string) => {
@@ -61,6 +65,7 @@ export function entryFiles(manifest: Manifest, entry: string): string[] {
     files.add(chunk.file);
     for (const css of chunk.css ?? []) files.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
+    if (lazy) for (const imported of chunk.dynamicImports ?? []) visit(imported);
   };
   visit(entry);
   return [...files].filter((file) => /\.(m?js|css)$/.test(file));
@@ -68,8 +73,7 @@ export function entryFiles(manifest: Manifest, entry: string): string[] {
 
 /** gzip sizes (zlib's default level, as a web server sends them) of an entry's JS and CSS in a build. */
 export function measureEntry(outDir: string, entry: string): EntryWeight {
-  const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const files = entryFiles(manifest, entry).map((file) => {
+  const files = entryFiles(readManifest(outDir), entry).map((file) => {
     const content = readFileSync(path.join(outDir, file));
     return { file, bytes: content.length, gzip: gzipSync(content).length };
   });

@@ -20,7 +20,7 @@ export const PREACT_FOR_REACT: Readonly<Record<string, string>> = {
 
 /**
  * Builds the emergency page (src/alert/) on Preact's React-compatible API instead of React
- * DOM, which alone weighs about 60 kB gzip: most of the page's 70 kB budget (bench/). The app
+ * DOM, which alone weighs more than the page's whole budget (bench/). The app
  * keeps React; the development server keeps React everywhere. Only imports written in
  * src/alert/ are redirected: a React component imported from elsewhere in src/ would bring
  * React DOM back, so the page imports only from src/alert/ and common/.
@@ -47,13 +47,16 @@ export function preactForEmergencyPage(): Plugin {
 
 /** The query that marks the emergency page's own copy of a module (emergencyPageAlone). */
 const OWN_COPY = '?emergency';
+/** Vite's helper that each dynamic import of a build goes through (it fetches the chunk's CSS first). */
+const PRELOAD_HELPER = '\0vite/preload-helper.js';
 
 /**
- * Bundles the emergency page into one script of its own. Every module its entry imports, down
- * to Preact, is resolved to the page's own copy, so nothing it runs is shared with the app or
+ * Bundles the emergency page into chunks of its own: one script before its countdown, and those
+ * it loads after. Every module its entry imports, down to Preact and the helper Vite loads
+ * chunks with, is resolved to the page's own copy, so nothing it runs is shared with the app or
  * the live page. Shared, those modules went into five more files the page fetched as it
  * opened; on a new tab offline, the fetches kept the processor from the page's HTML, and the
- * countdown the HTML carries showed about 10 ms later (docs/PERFORMANCE.md).
+ * countdown the HTML carries showed later (docs/PERFORMANCE.md).
  */
 export function emergencyPageAlone(): Plugin {
   const entry = path.join(root, 'src', 'alert', 'main.tsx');
@@ -64,9 +67,16 @@ export function emergencyPageAlone(): Plugin {
     async resolveId(source, importer, options) {
       const from = importer?.endsWith(OWN_COPY) ? importer.slice(0, -OWN_COPY.length) : importer;
       if (!from || (from === importer && importer !== entry)) return null;
+      if (source === PRELOAD_HELPER) return `${PRELOAD_HELPER}${OWN_COPY}`;
       const resolved = await this.resolve(source, from, { ...options, skipSelf: true });
       if (!resolved || resolved.external || !/^[^\0?]+\.[cm]?[jt]sx?$/.test(resolved.id)) return resolved;
       return { ...resolved, id: `${resolved.id}${OWN_COPY}` };
+    },
+    async load(id) {
+      if (id !== `${PRELOAD_HELPER}${OWN_COPY}`) return null;
+      const { code } = await this.load({ id: PRELOAD_HELPER });
+      if (code === null) throw new Error(`${PRELOAD_HELPER} has no code`);
+      return code;
     },
   };
 }

@@ -6,7 +6,6 @@ import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
 import { DailyOk } from './DailyOk';
 import { dailyView as view } from './daily-test-fixtures';
-import { stringsFor } from './i18n';
 import { OwnerSignIn } from './SignIn';
 import { forgetPage, savePage } from './storage';
 
@@ -102,7 +101,7 @@ describe('the emergency page’s daily check-in states', () => {
     render(
       <>
         <DailyOk token="tok" language="en" fromReminder />
-        <OwnerSignIn s={stringsFor('en')} offer />
+        <OwnerSignIn language="en" offer />
       </>,
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in on this phone' }));

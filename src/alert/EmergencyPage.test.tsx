@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { forgetDeviceKey, saveDeviceKey } from '../lib/device-key';
 import type { PageData } from './api';
 import { dailyView } from './daily-test-fixtures';
 import { EmergencyPage } from './EmergencyPage';
 import type { Emergency, EmergencyState, Phase } from './emergency';
 import { PositionWatch } from './geo';
+import { loadLater } from './later-load';
 import { resetAskedToSignIn } from './owner-proof-asked';
 
 // A new version is waiting from the start.
@@ -78,7 +79,24 @@ const sentAlert = (fields: object, deliveries: object[]) => ({
   } as Extract<Phase, { name: 'sent' }>['alert'],
 });
 
+describe('emergency page: its first draw', () => {
+  it('counts down and cancels before anything else has loaded; the SMS app link takes its text once that has', async () => {
+    const { emergency } = fakeEmergency({ name: 'countdown', remaining: 5 });
+    render(<EmergencyPage emergency={emergency} />);
+    expect(screen.getByText('O alerta sai em 5 s')).toBeInTheDocument();
+    screen.getByRole('button', { name: 'Cancelar' }).click();
+    expect(emergency.cancel).toHaveBeenCalledOnce();
+    // Drawn in its place at once, a link to the SMS app once the text's rules have loaded.
+    expect(screen.getByText('Enviar do meu telemóvel (SMS)')).not.toHaveAttribute('href');
+    const sms = await screen.findByRole('link', { name: 'Enviar do meu telemóvel (SMS)' });
+    expect(sms.getAttribute('href')).toMatch(/^sms:\+351912345678,\+351934567890\?body=/);
+  });
+});
+
 describe('emergency page', () => {
+  // The parts drawn after the first draw, loaded before each test draws the page.
+  beforeAll(() => loadLater());
+
   it('never offers the new version during a countdown, a send or a queued alert', () => {
     const { emergency, move } = fakeEmergency({ name: 'countdown', remaining: 4 });
     render(<EmergencyPage emergency={emergency} />);
@@ -298,6 +316,7 @@ describe('emergency page', () => {
 });
 
 describe('emergency page: the most urgent first, and only what applies', () => {
+  beforeAll(() => loadLater());
   const follows = (first: Element, second: Element) =>
     Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
 

@@ -1,10 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { CheckinPanel } from './checkin/CheckinPanel';
-import { DailyOk } from './DailyOk';
 import type { Emergency } from './emergency';
 import { pickLanguage, stringsFor } from './i18n';
-import { LivePanel } from './LivePanel';
-import { OpenAlerts } from './OpenAlerts';
+import { useLater } from './later-load';
 import { onAskedToSignIn, onOwnerSignedIn, ownerAskedToSignIn } from './owner-proof-asked';
 import {
   ContactList,
@@ -16,7 +13,6 @@ import {
   UpdateBanner,
   useGeo,
 } from './parts';
-import { OwnerSignIn } from './SignIn';
 import { isIos } from './sms';
 
 /** "14:05" in the page's language, or empty when the time cannot be read. */
@@ -27,7 +23,12 @@ function timeOf(value: string | number, language: string): string {
     : date.toLocaleTimeString(language === 'en' ? 'en-GB' : 'pt-PT', { hour: '2-digit', minute: '2-digit' });
 }
 
-/** The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback. */
+/**
+ * The real emergency page (`/public/{token}/`): countdown, send, queue, statuses, SMS fallback.
+ * What the countdown and the alert's send do not need (the open alerts, the daily check-in, the
+ * check-in, the live panel, the sign-in, the text for the phone's own SMS) is drawn once it has
+ * loaded, after the first draw (later-load.ts).
+ */
 export function EmergencyPage({
   emergency,
   onDaily = false,
@@ -37,6 +38,7 @@ export function EmergencyPage({
   onDaily?: boolean;
 }) {
   const { page, phase, alert } = useSyncExternalStore(emergency.subscribe, emergency.getState);
+  const later = useLater();
   const geo = useGeo(emergency.geo);
   // "I'm safe" or a position refused for want of the owner's proof: the sign-in is offered.
   const askedToSignIn = useSyncExternalStore(onAskedToSignIn, ownerAskedToSignIn);
@@ -65,8 +67,12 @@ export function EmergencyPage({
   const sentTime = phase.name === 'sent' ? timeOf(phase.alert.created_at, language) : '';
   // A dead link or a lapsed plan sends nothing: the page says only that, and what to do.
   const refused = phase.name === 'invalid' || phase.name === 'inactive';
-  const checkin = !busy && phase.name !== 'invalid' && (
-    <CheckinPanel token={emergency.token} geo={emergency.geo} page={page} language={language} />
+  const smsText =
+    later && page
+      ? later.messageText(page, 'real', location, locationError, liveUrlOf(alert?.result?.public_id))
+      : undefined;
+  const checkin = later && !busy && phase.name !== 'invalid' && (
+    <later.CheckinPanel token={emergency.token} geo={emergency.geo} page={page} language={language} />
   );
 
   return (
@@ -135,16 +141,16 @@ export function EmergencyPage({
 
       {/* Every open alarm of the owner's, the server's included, with "I'm safe" (never a duress alert): */}
       {/* during the countdown too, so the owner sees why before it goes again. */}
-      {phase.name !== 'loading' && !refused && (
-        <OpenAlerts
+      {later && phase.name !== 'loading' && !refused && (
+        <later.OpenAlerts
           token={emergency.token}
           language={language}
           shown={phase.name === 'sent' ? phase.alert.id : undefined}
         />
       )}
       {/* Once sent, the deliveries and who is coming come first: the check-in goes below them. */}
-      {!busy && !refused && (
-        <DailyOk
+      {later && !busy && !refused && (
+        <later.DailyOk
           token={emergency.token}
           language={language}
           fromReminder={onDaily}
@@ -160,8 +166,8 @@ export function EmergencyPage({
           <ContactList s={s} page={page} statuses={phase.name === 'sent' ? phase.alert.deliveries : undefined} />
         </>
       )}
-      {phase.name === 'sent' && (
-        <LivePanel
+      {later && phase.name === 'sent' && (
+        <later.LivePanel
           key={phase.alert.id}
           token={emergency.token}
           alert={phase.alert}
@@ -176,24 +182,19 @@ export function EmergencyPage({
           {s.sendAgain}
         </button>
       )}
-      {phase.name !== 'invalid' && (
-        <SmsFallback
-          s={s}
-          page={page}
-          location={location}
-          error={locationError}
-          liveUrl={liveUrlOf(alert?.result?.public_id)}
-        />
-      )}
+      {phase.name !== 'invalid' && <SmsFallback s={s} page={page} text={smsText} />}
       {phase.name === 'sent' && checkin}
       {!refused && <OfflineNote s={s} />}
       {!busy && phase.name !== 'invalid' && <InstallButton s={s} ios={isIos()} />}
       {!busy && <UpdateBanner s={s} />}
       <p className="hint">{s.notEmergency}</p>
-      {!busy && phase.name !== 'invalid' && (
+      {later && !busy && phase.name !== 'invalid' && (
         // Also when the alert was not taken as the owner's, or a change only the owner may make was
         // refused: the key here may be stale or another account's.
-        <OwnerSignIn s={s} offer={(phase.name === 'sent' && phase.alert.proven === false) || askedToSignIn} />
+        <later.OwnerSignIn
+          language={language}
+          offer={(phase.name === 'sent' && phase.alert.proven === false) || askedToSignIn}
+        />
       )}
     </main>
   );

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { Language } from '../../common/constants';
-import { stringsFor } from './i18n';
 import { needsOwnerProof, resolveAlert } from './live-api';
 import type { LiveStrings } from './live-strings';
 import { OwnerSignIn } from './SignIn';
@@ -84,7 +83,7 @@ export function SafeButton({
           <p role="alert" data-testid="resolve-needs-owner">
             {s.resolveNeedsOwner}
           </p>
-          <OwnerSignIn s={stringsFor(language)} here onSignedIn={() => setStep('confirm')} />
+          <OwnerSignIn language={language} here onSignedIn={() => setStep('confirm')} />
         </>
       )}
     </section>

@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { pathOf } from '../../common/api/paths';
 import { accountsRoutes, alertsRoutes } from '../../common/api/routes';
+import type { Language } from '../../common/constants';
 import { readDeviceKey, saveDeviceKey } from '../lib/device-key';
-import type { Strings } from './i18n';
 import { announceOwnerSignedIn } from './owner-proof-asked';
+import { signInStringsFor } from './sign-in-strings';
 
 type Outcome = 'wrong' | 'notVerified' | 'later' | 'failed';
 
@@ -74,12 +75,12 @@ export async function signInForKey(identifier: string, password: string): Promis
  * in, this device's alerts, "I'm safe" and positions go as the owner's.
  */
 export function OwnerSignIn({
-  s,
+  language,
   offer = false,
   here = false,
   onSignedIn,
 }: {
-  s: Strings;
+  language: Language;
   offer?: boolean;
   /** Drawn open where a change was refused, its first field focused: nobody is sent looking for it. */
   here?: boolean;
@@ -91,6 +92,7 @@ export function OwnerSignIn({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Outcome | null>(null);
   const first = useRef<HTMLInputElement>(null);
+  const s = signInStringsFor(language);
   useEffect(() => {
     if (!here) return;
     first.current?.scrollIntoView?.({ block: 'center' });

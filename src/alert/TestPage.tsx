@@ -6,12 +6,14 @@ import { type AlertResult, newKey, type PageData, postAlert } from './api';
 import { type Check, dryRun, installCheck, sampleMessage } from './dry-run';
 import { followDeliveries } from './follow';
 import type { PositionWatch } from './geo';
-import { pickLanguage, stringsFor } from './i18n';
+import { pickLanguage } from './i18n';
 import { onInstallChange } from './install';
 import { ContactList, InstallButton, UpdateBanner, useGeo } from './parts';
 import { OwnerSignIn } from './SignIn';
 import { isIos } from './sms';
 import { loadPage } from './storage';
+import './later.css';
+import { testStringsFor } from './test-strings';
 
 /** How long the test page follows its test SMS's statuses (ms): 15 polls. */
 const TEST_FOLLOW_MS = 15 * STATUS_POLL_MS;
@@ -25,7 +27,8 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
   const [testNote, setTestNote] = useState('');
   const [chosenId, setChosenId] = useState('');
   const geoState = useGeo(geo);
-  const s = stringsFor(pickLanguage(page?.language));
+  const language = pickLanguage(page?.language);
+  const s = testStringsFor(language);
 
   const run = useCallback(async () => {
     setChecks(null);
@@ -46,8 +49,8 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
     [s],
   );
   useEffect(() => {
-    document.documentElement.lang = pickLanguage(page?.language);
-  }, [page]);
+    document.documentElement.lang = language;
+  }, [language]);
 
   const sendTest = async () => {
     setSending(true);
@@ -140,7 +143,7 @@ export function TestPage({ token, geo }: { token: string; geo: PositionWatch }) 
       <InstallButton s={s} ios={isIos()} />
       <UpdateBanner s={s} />
       <p className="hint">{s.notEmergency}</p>
-      <OwnerSignIn s={s} />
+      <OwnerSignIn language={language} />
     </main>
   );
 }

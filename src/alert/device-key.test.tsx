@@ -9,7 +9,6 @@ import type { PageData } from './api';
 import { fakePush, PUSH_ENDPOINT } from './daily-test-fixtures';
 import { Emergency } from './emergency';
 import { PositionWatch } from './geo';
-import { stringsFor } from './i18n';
 import { noteRegistered } from './reminders-here';
 import { OwnerSignIn, signInForKey } from './SignIn';
 import { savePage } from './storage';
@@ -94,14 +93,12 @@ describe('the emergency page sends the owner’s device key', () => {
 });
 
 describe('"Is this your phone?" on the emergency page', () => {
-  const s = stringsFor('en');
-
   it('is shown only while this device has no key', () => {
-    const { unmount } = render(<OwnerSignIn s={s} />);
+    const { unmount } = render(<OwnerSignIn language="en" />);
     expect(screen.getByText('Is this your phone? Sign in once to make this button yours')).toBeInTheDocument();
     unmount();
     saveDeviceKey(KEY, 'ana');
-    render(<OwnerSignIn s={s} />);
+    render(<OwnerSignIn language="en" />);
     expect(screen.queryByTestId('owner-sign-in')).toBeNull();
   });
 
@@ -112,7 +109,7 @@ describe('"Is this your phone?" on the emergency page', () => {
       'GET /api/users/me/': () => json(200, { username: 'ana' }),
       'POST /api/users/auth/logout/': () => new Response(null, { status: 204 }),
     };
-    render(<OwnerSignIn s={s} />);
+    render(<OwnerSignIn language="en" />);
     fireEvent.change(screen.getByLabelText('Username or e-mail'), { target: { value: ' Ana@Example.com ' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'segura123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -148,7 +145,7 @@ describe('"Is this your phone?" on the emergency page', () => {
     answers = {
       'POST /api/users/auth/login/': () => json(401, { detail: 'No active account', code: 'no_active_account' }),
     };
-    render(<OwnerSignIn s={stringsFor('pt')} />);
+    render(<OwnerSignIn language="pt" />);
     fireEvent.change(screen.getByLabelText('Nome de utilizador ou e-mail'), { target: { value: 'ana' } });
     fireEvent.change(screen.getByLabelText('Palavra-passe'), { target: { value: 'errada' } });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sessão' }));

@@ -1,12 +1,13 @@
 /** The test page's dry run: every check a real alert depends on, sending nothing. */
 import { fetchPage, type PageData } from './api';
 import type { GeoState, PositionWatch } from './geo';
-import { pickLanguage, type Strings, stringsFor } from './i18n';
+import { pickLanguage } from './i18n';
 import { canInstall, isInstalled } from './install';
-import { messageText } from './parts';
 import { isIos } from './sms';
+import { messageText } from './sms-message';
 import { loadPage, savePage } from './storage';
 import { offlineReady, offlineUnavailable } from './sw-client';
+import { type TestStrings, testStringsFor } from './test-strings';
 
 export type Result = 'pass' | 'fail' | 'warn';
 export interface Check {
@@ -23,7 +24,7 @@ const PERSIST_WAIT_MS = 1500;
 /** A fix less precise than this still works but deserves a warning (m). */
 const ACCURACY_WARN_M = 100;
 
-export function installCheck(s: Strings): Check {
+export function installCheck(s: TestStrings): Check {
   const base = { id: 'install', label: s.checkInstall };
   if (isInstalled()) return { ...base, result: 'pass', detail: s.installed };
   if (canInstall()) return { ...base, result: 'pass', detail: s.installAvailable };
@@ -61,7 +62,7 @@ export async function dryRun(token: string, geo: PositionWatch): Promise<{ check
   const answer = await fetchPage(token);
   const page = answer.ok ? answer.value : ((await loadPage(token))?.data ?? null);
   // The owner's language once known: the list is read by the owner.
-  const s = stringsFor(pickLanguage(page?.language));
+  const s = testStringsFor(pickLanguage(page?.language));
   if (answer.ok) await savePage(token, answer.value);
   const status = answer.ok ? 200 : answer.status;
   checks.push({

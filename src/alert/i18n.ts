@@ -1,11 +1,14 @@
 import { DEFAULT_LANGUAGE, LANG_STORAGE_KEY, LANGUAGES, type Language } from '../../common/constants';
 import { SHELL_STRINGS } from '../../common/emergency-shell';
 
-/** Every string of the emergency and test pages; kept here so the page loads none of the app's locales. */
+/**
+ * The strings the emergency page counts down and sends with, and the test page shares; kept here
+ * so the page loads none of the app's locales. The sign-in's (sign-in-strings.ts) and the test
+ * page's own (test-strings.ts) load with them, after the countdown.
+ */
 const pt = {
   ...SHELL_STRINGS.pt,
   title: 'Emergência',
-  testTitle: 'Teste de emergência',
   loading: 'A preparar o alerta…',
   contactsHeading: 'Contactos',
   noContacts: 'Sem contactos guardados neste telefone.',
@@ -52,62 +55,13 @@ const pt = {
   offlineUnavailable: 'Não disponível sem rede neste navegador: com rede, o alerta sai na mesma.',
   iosDataWarning:
     'No Safari, sem a instalar no ecrã principal, o iPhone pode apagar os dados guardados desta página após 7 dias sem uso.',
-  checkStorage: 'Armazenamento persistente',
-  storageGranted: 'Concedido: o navegador não apaga os dados guardados sem perguntar.',
-  storageNotGranted: 'Não concedido: o navegador pode apagar os dados guardados se faltar espaço.',
   newVersion: 'Há uma nova versão do Alerta.',
   reload: 'Atualizar',
-  ownerSignIn: 'É o seu telemóvel? Inicie sessão uma vez para que este botão seja seu',
-  ownerSignInHint:
-    'Os alertas deste telemóvel passam a ser seus: nunca são recusados nem retidos por limites que outras pessoas gastaram. A sessão termina logo a seguir; fica só uma chave neste telemóvel.',
-  username: 'Nome de utilizador ou e-mail',
-  password: 'Palavra-passe',
-  signIn: 'Iniciar sessão',
-  signingIn: 'A iniciar sessão…',
-  signedIn: 'Este botão é agora seu: os alertas deste telemóvel seguem como seus.',
-  signInProblem: {
-    wrong: 'Nome de utilizador ou palavra-passe errados.',
-    notVerified: 'Confirme primeiro o seu e-mail (pela mensagem que lhe enviámos).',
-    later: 'Demasiadas tentativas: tente de novo daqui a pouco.',
-    failed: 'Não foi possível iniciar sessão agora. Tente de novo com rede.',
-  },
-  // Test page
-  dryRun: 'Verificação (nada é enviado)',
-  checking: 'A verificar…',
-  pass: 'OK',
-  fail: 'Falhou',
-  warn: 'Atenção',
-  checkToken: 'Ligação válida',
-  checkSubscription: 'Subscrição ativa',
-  checkContacts: 'Contactos',
-  contactsCount: (n: number) => (n === 1 ? '1 contacto' : `${n} contactos`),
-  checkNetwork: 'Rede',
-  online: 'Ligado ao servidor',
-  offline: 'Sem ligação ao servidor',
-  checkLocation: 'Localização',
-  checkOffline: 'Funciona sem rede',
-  offlineReady: 'A página e os contactos estão guardados neste telefone.',
-  offlineNotReady: 'Ainda não guardada: abra esta página uma vez com rede e volte a verificar.',
-  checkInstall: 'Instalação',
-  installAvailable: 'Pode ser instalada: use o botão abaixo.',
-  installNotOffered:
-    'O navegador não ofereceu instalação; use o menu do navegador («Instalar» ou «Adicionar ao ecrã»).',
-  messageHeading: 'Mensagem que os contactos recebem num alerta real',
-  liveLinkNote: 'A ligação no fim é criada para cada alerta: abre a página onde os contactos acompanham a sua posição.',
-  sendTestSms: 'Enviar SMS de teste',
-  testSmsSent: 'SMS de teste enviado (marcado TESTE).',
-  testSmsFailed: 'O SMS de teste não foi enviado. Tente de novo daqui a pouco.',
-  noTestContact:
-    'Para receber um SMS de teste, dê a um contacto um nome começado por TESTE (por exemplo «TESTE Maria»).',
-  testContact: 'Quem recebe o SMS de teste',
-  testContactHint: 'Só esse contacto recebe um SMS, marcado TESTE. No máximo 5 por hora.',
-  runAgain: 'Verificar de novo',
 };
 
 const en: typeof pt = {
   ...SHELL_STRINGS.en,
   title: 'Emergency',
-  testTitle: 'Emergency test',
   loading: 'Preparing the alert…',
   contactsHeading: 'Contacts',
   noContacts: 'No contacts saved on this phone.',
@@ -153,54 +107,8 @@ const en: typeof pt = {
   offlineUnavailable: 'Not available offline in this browser: with a network, the alert still goes.',
   iosDataWarning:
     "In Safari, unless it is added to the Home Screen, the iPhone may delete this page's saved data after 7 days without use.",
-  checkStorage: 'Persistent storage',
-  storageGranted: 'Granted: the browser will not delete the saved data without asking.',
-  storageNotGranted: 'Not granted: the browser may delete the saved data when space runs low.',
   newVersion: 'A new version of Alerta is available.',
   reload: 'Reload',
-  ownerSignIn: 'Is this your phone? Sign in once to make this button yours',
-  ownerSignInHint:
-    "This phone's alerts then count as yours: never refused or held back by limits other people used up. The session ends right away; only a key stays on this phone.",
-  username: 'Username or e-mail',
-  password: 'Password',
-  signIn: 'Sign in',
-  signingIn: 'Signing in…',
-  signedIn: "This button is now yours: this phone's alerts go as yours.",
-  signInProblem: {
-    wrong: 'Wrong username or password.',
-    notVerified: 'Confirm your e-mail first (from the message we sent you).',
-    later: 'Too many tries: try again in a moment.',
-    failed: 'Could not sign in now. Try again with a network.',
-  },
-  dryRun: 'Check (nothing is sent)',
-  checking: 'Checking…',
-  pass: 'OK',
-  fail: 'Failed',
-  warn: 'Warning',
-  checkToken: 'Valid link',
-  checkSubscription: 'Active subscription',
-  checkContacts: 'Contacts',
-  contactsCount: (n: number) => (n === 1 ? '1 contact' : `${n} contacts`),
-  checkNetwork: 'Network',
-  online: 'Connected to the server',
-  offline: 'No connection to the server',
-  checkLocation: 'Location',
-  checkOffline: 'Works offline',
-  offlineReady: 'The page and contacts are saved on this phone.',
-  offlineNotReady: 'Not saved yet: open this page once with a network and check again.',
-  checkInstall: 'Install',
-  installAvailable: 'Can be installed: use the button below.',
-  installNotOffered: 'The browser did not offer to install; use its menu ("Install" or "Add to Home screen").',
-  messageHeading: 'The message your contacts get in a real alert',
-  liveLinkNote:
-    'The link at the end is made for each alert: it opens the page where your contacts follow your position.',
-  sendTestSms: 'Send a test SMS',
-  testSmsSent: 'Test SMS sent (marked TEST).',
-  testSmsFailed: 'The test SMS was not sent. Try again in a moment.',
-  noTestContact: 'To receive a test SMS, give one contact a name starting with TEST (for example "TEST Maria").',
-  testContact: 'Who gets the test SMS',
-  testContactHint: 'Only that contact gets an SMS, marked TEST. At most 5 an hour.',
-  runAgain: 'Check again',
 };
 
 export type Strings = typeof pt;

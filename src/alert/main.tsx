@@ -8,7 +8,6 @@ import { PositionWatch } from './geo';
 import { linkManifest, watchInstallOffer } from './install';
 import { readOpening } from './shell';
 import { startServiceWorker } from './sw-client';
-import { TestPage } from './TestPage';
 import './alert.css';
 
 // `/public/{token}/` is the real alert, `/test/{token}/` the dry run.
@@ -31,20 +30,26 @@ void syncDeviceKeyMirror();
 
 const geo = new PositionWatch();
 const container = document.getElementById('root')!;
-// The countdown the HTML came with is drawn again by the page, in the same task: nothing flickers.
-container.replaceChildren();
-const root = createRoot(container);
+/** Empties the root for the page to draw: in the same task as its first draw, so nothing flickers. */
+const rootInPlace = () => {
+  container.replaceChildren();
+  return createRoot(container);
+};
 if (mode === 'test') {
-  root.render(
-    <StrictMode>
-      <TestPage token={token} geo={geo} />
-    </StrictMode>,
+  // The dry run has no countdown to show first: its page loads with its own strings.
+  void import('./TestPage').then(({ TestPage }) =>
+    rootInPlace().render(
+      <StrictMode>
+        <TestPage token={token} geo={geo} />
+      </StrictMode>,
+    ),
   );
 } else {
   // Created once, outside React: opening the page is the press, and it must happen exactly once.
   const emergency = new Emergency(token, geo, fromReminder, opening);
   void emergency.start();
-  root.render(
+  // The countdown the HTML came with is drawn again by the page.
+  rootInPlace().render(
     <StrictMode>
       <EmergencyPage emergency={emergency} onDaily={onDaily} />
     </StrictMode>,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { smsParts } from '../../common/sms-encoding';
 import type { PageData } from './api';
-import { messageText } from './parts';
 import { smsLink } from './sms';
+import { messageText } from './sms-message';
 
 const page: PageData = {
   owner_name: 'Zé Açoriano',

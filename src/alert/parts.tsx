@@ -1,7 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { alertMessage, type LocationError } from '../../common/sms-text';
 import type { PageData } from './api';
-import type { Fix, GeoState, PositionWatch } from './geo';
+import type { GeoState, PositionWatch } from './geo';
 import type { Strings } from './i18n';
 import { canInstall, install, isInstalled, onInstallChange } from './install';
 import { textableNumbers } from './numbers';
@@ -59,60 +58,30 @@ export function ContactList({
   );
 }
 
-/** The SMS the server would send, from what the page knows now. */
-export function messageText(
-  page: PageData,
-  mode: 'real' | 'test',
-  location: Fix | null,
-  error: LocationError | null | undefined,
-  liveUrl?: string,
-) {
-  return alertMessage({
-    language: page.language === 'en' ? 'en' : 'pt',
-    ownerName: page.owner_name,
-    timeZone: page.time_zone ?? null,
-    mode,
-    location,
-    locationError: page.gps_enabled ? error : 'not_in_plan',
-    ...(liveUrl ? { liveUrl } : {}),
-  });
-}
-
 /** The contacts' live page of an accepted alert, as the server puts it in the SMS. */
 export const liveUrlOf = (publicId: string | undefined) =>
   publicId ? `${window.location.origin}/a/${publicId}` : undefined;
 
-/** "Send from my phone": the same text to every cached contact through the phone's own SMS app. */
-export function SmsFallback({
-  s,
-  page,
-  location,
-  error,
-  liveUrl,
-}: {
-  s: Strings;
-  page: PageData | null;
-  location: Fix | null;
-  error: LocationError | null | undefined;
-  /** Known once the server has accepted the alert. */
-  liveUrl?: string | undefined;
-}) {
+/**
+ * "Send from my phone": the same text to every cached contact through the phone's own SMS app.
+ * Drawn with the countdown; `text` (sms-message.ts, with the SMS layout's rules) loads after it,
+ * and the link goes to the SMS app from then on.
+ */
+export function SmsFallback({ s, page, text }: { s: Strings; page: PageData | null; text: string | undefined }) {
   if (!page?.contacts.length) return null;
-  const text = messageText(page, 'real', location, error, liveUrl);
   const numbers = textableNumbers(page);
   if (!numbers) {
     // Without the owner's proof the page has masked numbers only: no SMS to build, the text to copy.
     return (
       <div className="fallback" data-testid="sms-fallback-masked">
         <p className="hint">{s.smsFallbackMasked}</p>
-        <p className="message">{text}</p>
+        {text !== undefined && <p className="message">{text}</p>}
       </div>
     );
   }
-  const href = smsLink(numbers, text);
   return (
     <div className="fallback">
-      <a className="button secondary" href={href}>
+      <a className="button secondary" href={text === undefined ? undefined : smsLink(numbers, text)}>
         {s.smsFallback}
       </a>
       <p className="hint">{s.smsFallbackHint}</p>

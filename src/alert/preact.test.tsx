@@ -6,7 +6,6 @@ import * as React from 'react';
 import * as ReactDOMClient from 'react-dom/client';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { LivePage } from '../live/LivePage';
-import { stringsFor } from './i18n';
 import { OwnerSignIn } from './SignIn';
 
 /** The live page's event stream, which it closes when it unmounts. */
@@ -52,7 +51,7 @@ describe('the emergency and live pages under test', () => {
     try {
       render(
         <>
-          <OwnerSignIn s={stringsFor('en')} />
+          <OwnerSignIn language="en" />
           <LivePage publicId="PUBLICID" />
         </>,
       );

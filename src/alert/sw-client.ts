@@ -1,4 +1,4 @@
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 import { WORKER_READY_WAIT_MS } from '../../common/constants';
 import { type PageMessage, type Replayed, replayedOf, SW_MESSAGE } from '../../common/sw-messages';
 import type { AlertBody } from './storage';
@@ -19,7 +19,29 @@ const failureListeners = new Set<(unavailable: boolean) => void>();
  */
 export function startServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  workbox = new Workbox(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL });
+  // workbox-window loads beside the page's first draw, which does not wait for it. Not loaded
+  // (no network and no worker to answer), the page is not kept offline unless a worker runs it.
+  void import('workbox-window').then(
+    ({ Workbox }) => registerWith(new Workbox(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL })),
+    () => {
+      if (!navigator.serviceWorker.controller) setFailed(true);
+    },
+  );
+  // A registration that neither succeeds nor fails (seen in Chromium under load, and in WebKit,
+  // with a worker that throws) may leave no worker, or one installing for ever, and WebKit has
+  // been seen not to answer getRegistration() then: whatever is short of a worker that can run
+  // (active, or waiting for this page to let go) after this long counts as not available
+  // offline. A slow first install that does end takes the note back ('activated' below).
+  setTimeout(() => {
+    void withinMs(navigator.serviceWorker.getRegistration(), REGISTRATION_ANSWER_MS).then((registration) => {
+      if (!navigator.serviceWorker.controller && !registration?.active && !registration?.waiting) setFailed(true);
+    });
+  }, WORKER_READY_WAIT_MS);
+}
+
+/** Follows the worker's life through `started` and registers it. */
+function registerWith(started: Workbox): void {
+  workbox = started;
   const ready = () => {
     updateWaiting = true;
     for (const listener of updateListeners) listener();
@@ -41,16 +63,6 @@ export function startServiceWorker(): void {
     // A worker that cannot start must never stop the page: it says it is not available offline.
     () => setFailed(true),
   );
-  // A registration that neither succeeds nor fails (seen in Chromium under load, and in WebKit,
-  // with a worker that throws) may leave no worker, or one installing for ever, and WebKit has
-  // been seen not to answer getRegistration() then: whatever is short of a worker that can run
-  // (active, or waiting for this page to let go) after this long counts as not available
-  // offline. A slow first install that does end takes the note back ('activated' above).
-  setTimeout(() => {
-    void withinMs(navigator.serviceWorker.getRegistration(), REGISTRATION_ANSWER_MS).then((registration) => {
-      if (!navigator.serviceWorker.controller && !registration?.active && !registration?.waiting) setFailed(true);
-    });
-  }, WORKER_READY_WAIT_MS);
 }
 
 /** How long getRegistration() may take to answer before the page stops waiting for it (ms). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
@@ -40,4 +40,10 @@ export function withBuild(): () => string {
   }, 180_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
   return () => outDir;
+}
+
+/** The URLs the built service worker in `outDir` precaches, read from the manifest injected into sw.js. */
+export function precacheList(outDir: string): string[] {
+  const sw = readFileSync(path.join(outDir, 'sw.js'), 'utf8');
+  return [...sw.matchAll(/"?url"?:\s*"([^"]+)"/g)].map((m) => m[1] as string);
 }

@@ -1,15 +1,10 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './built-app.js';
+import { buildApp, precacheList } from './built-app.js';
 
 let outDir: string;
 let precached: string[];
-
-/** The URLs the built service worker precaches, read from the manifest injected into sw.js. */
-function precacheList(sw: string): string[] {
-  return [...sw.matchAll(/"?url"?:\s*"([^"]+)"/g)].map((m) => m[1] as string);
-}
 
 /** The scripts and stylesheets an HTML entry loads. */
 function assetsOf(html: string): string[] {
@@ -19,7 +14,7 @@ function assetsOf(html: string): string[] {
 describe('service worker precache (production build)', () => {
   beforeAll(async () => {
     outDir = await buildApp();
-    precached = precacheList(readFileSync(path.join(outDir, 'sw.js'), 'utf8'));
+    precached = precacheList(outDir);
   }, 180_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

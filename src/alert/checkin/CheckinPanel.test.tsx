@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { DEVICE_KEY_HEADER } from '../../../common/constants';
 import { saveDeviceKey } from '../../lib/device-key';
 import { PositionWatch } from '../geo';
-import { stringsFor } from '../i18n';
 import { OwnerSignIn } from '../SignIn';
 import { CheckinPanel } from './CheckinPanel';
 import { checkinView, json, pageData, TOKEN } from './test-fixtures';
@@ -253,7 +252,7 @@ describe('check-in on the emergency page', () => {
       render(
         <>
           <CheckinPanel token={TOKEN} geo={new PositionWatch()} page={page({ language })} language={language} />
-          <OwnerSignIn s={stringsFor(language)} />
+          <OwnerSignIn language={language} />
         </>,
       );
 

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import type { Language } from '../../../common/constants';
 import type { PageData } from '../api';
 import type { PositionWatch } from '../geo';
-import { stringsFor } from '../i18n';
 import { hhmm, liveStringsFor } from '../live-strings';
 import { liveUrlOf } from '../parts';
 import { SafeButton } from '../SafeButton';
@@ -97,7 +96,7 @@ function StartForm({ s, checkin, onClose }: { s: CheckinStrings; checkin: Checki
  */
 function ProofSignIn({ s, language }: { s: CheckinStrings; language: Language }) {
   const [here, setHere] = useState(false);
-  if (here) return <OwnerSignIn s={stringsFor(language)} offer />;
+  if (here) return <OwnerSignIn language={language} offer />;
   const open = () => {
     const below = document.querySelector<HTMLDetailsElement>('details.owner-sign-in');
     if (!below) return setHere(true);
